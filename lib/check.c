@@ -1,0 +1,3 @@
+/* check.c - stub */
+#include "config.h"
+#include "check.h"

@@ -1,0 +1,3 @@
+/* collect.c - stub */
+#include "config.h"
+#include "collect.h"

@@ -1,0 +1,3 @@
+/* json.c - stub */
+#include "config.h"
+#include "json.h"

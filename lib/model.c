@@ -1,0 +1,151 @@
+/* model.c - helpers over the node model (no I/O). */
+#include "config.h"
+#include "model.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *roce_status_name(enum roce_status s)
+{
+	switch (s) {
+	case ROCE_NOT_READ: return "not read";
+	case ROCE_OK: return "ok";
+	case ROCE_MISSING: return "missing";
+	case ROCE_UNREADABLE: return "unreadable";
+	case ROCE_MALFORMED: return "malformed";
+	case ROCE_UNSUPPORTED: return "not supported";
+	case ROCE_TIMEOUT: return "timed out";
+	}
+	return "?";
+}
+
+void roce_reading_set(struct roce_reading *r, enum roce_status s, int err, const char *fmt, ...)
+{
+	r->status = s;
+	r->err = err;
+	r->why[0] = '\0';
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->why, sizeof(r->why), fmt, ap);
+		va_end(ap);
+	}
+}
+
+void roce_node_init(struct roce_node *node)
+{
+	memset(node, 0, sizeof(*node));
+	snprintf(node->sysfs_root, sizeof(node->sysfs_root), "/sys");
+}
+
+void roce_node_free(struct roce_node *node)
+{
+	for (size_t d = 0; d < node->n_devices; d++) {
+		struct roce_device *dev = &node->devices[d];
+		for (size_t p = 0; p < dev->n_ports; p++)
+			free(dev->ports[p].gids);
+		free(dev->ports);
+	}
+	free(node->devices);
+	free(node->netdevs);
+	node->devices = NULL;
+	node->netdevs = NULL;
+	node->n_devices = node->n_netdevs = 0;
+}
+
+struct roce_device *roce_node_find_device(const struct roce_node *node, const char *name)
+{
+	for (size_t i = 0; i < node->n_devices; i++)
+		if (strcmp(node->devices[i].name, name) == 0)
+			return &node->devices[i];
+	return NULL;
+}
+
+struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const char *name)
+{
+	for (size_t i = 0; i < node->n_netdevs; i++)
+		if (strcmp(node->netdevs[i].name, name) == 0)
+			return &node->netdevs[i];
+	return NULL;
+}
+
+struct roce_netdev *roce_node_add_netdev(struct roce_node *node, const char *name)
+{
+	struct roce_netdev *nd = roce_node_find_netdev(node, name);
+	if (nd)
+		return nd;
+	nd = realloc(node->netdevs, (node->n_netdevs + 1) * sizeof(*nd));
+	if (!nd)
+		return NULL;
+	node->netdevs = nd;
+	nd = &node->netdevs[node->n_netdevs++];
+	memset(nd, 0, sizeof(*nd));
+	snprintf(nd->name, sizeof(nd->name), "%s", name);
+	nd->ifindex = -1;
+	for (int i = 0; i < ROCE_DSCP_MAX; i++)
+		nd->dscp.prio[i] = -1;
+	return nd;
+}
+
+int roce_ib_mtu_for_netdev_mtu(unsigned netdev_mtu)
+{
+	/* drivers/infiniband/core: iboe_get_mtu() subtracts IB_GRH_BYTES(40) +
+	 * IB_BTH_BYTES(12) + IB_DETH_BYTES(8) + IB_ICRC_BYTES(4) + ... = 96 in
+	 * practice, then rounds down to an IB MTU. */
+	static const int ib_mtus[] = { 4096, 2048, 1024, 512, 256 };
+	if (netdev_mtu < 96)
+		return 0;
+	unsigned avail = netdev_mtu - 96;
+	for (size_t i = 0; i < sizeof(ib_mtus) / sizeof(ib_mtus[0]); i++)
+		if (avail >= (unsigned)ib_mtus[i])
+			return ib_mtus[i];
+	return 0;
+}
+
+bool roce_gid_is_ipv4(const uint8_t raw[16])
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	return memcmp(raw, prefix, sizeof(prefix)) == 0;
+}
+
+bool roce_gid_is_link_local(const uint8_t raw[16])
+{
+	return raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80;
+}
+
+void roce_gid_format_sysfs(const uint8_t raw[16], char out[40])
+{
+	for (int i = 0; i < 8; i++)
+		snprintf(out + i * 5, 6, "%02x%02x%s", raw[2 * i], raw[2 * i + 1], i < 7 ? ":" : "");
+}
+
+void roce_gid_format_addr(const uint8_t raw[16], char *out, size_t outlen)
+{
+	if (roce_gid_is_ipv4(raw)) {
+		if (!inet_ntop(AF_INET, raw + 12, out, outlen))
+			snprintf(out, outlen, "?");
+	} else if (!inet_ntop(AF_INET6, raw, out, outlen)) {
+		snprintf(out, outlen, "?");
+	}
+}
+
+const char *roce_gid_type_name(enum roce_gid_type t)
+{
+	switch (t) {
+	case ROCE_GID_TYPE_IB_ROCE_V1: return "IB/RoCE v1";
+	case ROCE_GID_TYPE_ROCE_V2: return "RoCE v2";
+	default: return "unknown";
+	}
+}
+
+const char *roce_link_layer_name(enum roce_link_layer ll)
+{
+	switch (ll) {
+	case ROCE_LL_ETHERNET: return "Ethernet";
+	case ROCE_LL_INFINIBAND: return "InfiniBand";
+	default: return "unknown";
+	}
+}

@@ -1,0 +1,167 @@
+/*
+ * model.h - the node model: what one node's RoCE fabric looks like, as plain data.
+ *
+ * Collectors (rdma.c for sysfs, netlink.c for rtnetlink/DCB, verbs.c, topo.c)
+ * are the only code that fills it; check.c, plan.c and the report code only
+ * read it.  Every field that comes from the outside world has a struct
+ * roce_reading next to it that says whether the value was read and, if not,
+ * why: a value is never silently defaulted.
+ */
+#ifndef ROCE_MODEL_H
+#define ROCE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+
+#define ROCE_NAME_MAX 64    /* RDMA device names are at most 64 bytes (IB_DEVICE_NAME_MAX) */
+#define ROCE_PCI_MAX 32     /* "0000:41:00.0" */
+#define ROCE_WHY_MAX 192
+#define ROCE_GID_MAX 4096   /* refuse larger tables: no real HCA has one */
+#define ROCE_PRIOS 8
+#define ROCE_DSCP_MAX 64
+
+/* Why a value is or is not in the model. */
+enum roce_status {
+	ROCE_NOT_READ = 0,   /* nobody asked (lazy reads) */
+	ROCE_OK,
+	ROCE_MISSING,        /* ENOENT: the file, device or attribute does not exist */
+	ROCE_UNREADABLE,     /* open/read failed with another errno */
+	ROCE_MALFORMED,      /* read, but not in the kernel's format */
+	ROCE_UNSUPPORTED,    /* the driver said EOPNOTSUPP (e.g. DCB on veth) */
+	ROCE_TIMEOUT,        /* the collector's deadline fired */
+};
+
+struct roce_reading {
+	enum roce_status status;
+	int err;                 /* errno where there was one, else 0 */
+	char why[ROCE_WHY_MAX];  /* human text naming the file/value, empty when OK */
+};
+
+const char *roce_status_name(enum roce_status s);
+/* Record a result; fmt may be NULL for ROCE_OK. */
+void roce_reading_set(struct roce_reading *r, enum roce_status s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static inline bool roce_reading_ok(const struct roce_reading *r) { return r->status == ROCE_OK; }
+
+enum roce_gid_type {
+	ROCE_GID_TYPE_UNKNOWN = 0,
+	ROCE_GID_TYPE_IB_ROCE_V1,   /* sysfs "IB/RoCE v1" */
+	ROCE_GID_TYPE_ROCE_V2,      /* sysfs "RoCE v2" */
+};
+
+struct roce_gid {
+	int index;
+	uint8_t raw[16];             /* network byte order */
+	bool empty;                  /* all zeros: an unused slot */
+	enum roce_gid_type type;     /* only read for non-empty entries */
+	char ndev[IF_NAMESIZE];      /* only read for non-empty entries */
+	struct roce_reading read, type_read, ndev_read;
+};
+
+enum roce_link_layer { ROCE_LL_UNKNOWN = 0, ROCE_LL_ETHERNET, ROCE_LL_INFINIBAND };
+
+struct roce_port {
+	unsigned num;                       /* 1-based, as in sysfs */
+	int state;                          /* 4 = ACTIVE */
+	char state_name[24];                /* "ACTIVE" */
+	struct roce_reading state_read;
+	int phys_state;                     /* 5 = LinkUp */
+	char phys_state_name[32];           /* "LinkUp" */
+	struct roce_reading phys_state_read;
+	enum roce_link_layer link_layer;
+	struct roce_reading link_layer_read;
+	char rate[64];                      /* "100 Gb/sec (4X EDR)" */
+	struct roce_reading rate_read;
+
+	/* GID entries read so far, sorted by index.  Reads are lazy (see
+	 * rdma.c): a healthy port usually has exactly one entry here. */
+	struct roce_gid *gids;
+	size_t n_gids;
+	int gid_table_size;                 /* entries in gids/, -1 unknown */
+	bool gid_table_scanned;             /* every non-empty entry is in gids[] */
+	struct roce_reading gids_read;
+
+	/* The port's Ethernet netdev: from the GID ndevs, else device/net/. */
+	char netdev[IF_NAMESIZE];
+	struct roce_reading netdev_read;
+
+	int verbs_active_mtu;               /* bytes from ibv_query_port, 0 = not queried */
+};
+
+struct roce_device {
+	char name[ROCE_NAME_MAX];           /* "mlx5_0" */
+	char pci_addr[ROCE_PCI_MAX];        /* basename of realpath(device) */
+	struct roce_reading pci_read;
+	struct roce_port *ports;
+	size_t n_ports;
+	struct roce_reading ports_read;
+};
+
+struct roce_pfc {
+	struct roce_reading read;           /* ROCE_UNSUPPORTED = unknown, not disabled */
+	uint8_t cap;                        /* traffic classes that can do PFC */
+	uint8_t enabled;                    /* bitmap of priorities with PFC on */
+	uint8_t mbc;
+	uint16_t delay;
+	uint64_t requests[ROCE_PRIOS];      /* PFC frames sent, per priority */
+	uint64_t indications[ROCE_PRIOS];   /* PFC frames received, per priority */
+};
+
+/* DSCP -> priority entries of the DCB APP table (selector 5). */
+struct roce_dscp_map {
+	struct roce_reading read;
+	size_t n;                           /* entries present */
+	int8_t prio[ROCE_DSCP_MAX];         /* -1 = no entry for that DSCP */
+};
+
+struct roce_netdev {
+	char name[IF_NAMESIZE];
+	struct roce_reading link_read;      /* rtnetlink RTM_GETLINK */
+	int ifindex;
+	unsigned mtu;
+	bool up;                            /* IFF_UP and operstate UP (or UNKNOWN on links without carrier reporting) */
+	char operstate[16];                 /* "UP", "DOWN", "UNKNOWN", ... */
+	struct roce_pfc pfc;
+	struct roce_dscp_map dscp;
+};
+
+/* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */
+struct roce_gdr {
+	struct roce_reading read;
+	bool loaded;
+	char module[32];
+};
+
+struct roce_node {
+	char sysfs_root[256];
+	struct roce_reading devices_read;   /* /sys/class/infiniband itself */
+	struct roce_device *devices;
+	size_t n_devices;
+	struct roce_netdev *netdevs;        /* one per distinct port netdev */
+	size_t n_netdevs;
+	struct roce_gdr gdr;
+};
+
+void roce_node_init(struct roce_node *node);
+void roce_node_free(struct roce_node *node);
+
+struct roce_device *roce_node_find_device(const struct roce_node *node, const char *name);
+struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const char *name);
+/* Returns the existing entry or appends a new zeroed one; NULL on ENOMEM. */
+struct roce_netdev *roce_node_add_netdev(struct roce_node *node, const char *name);
+
+/* The kernel's iboe_get_mtu(): largest IB MTU <= netdev MTU - 96 header bytes; 0 below 256. */
+int roce_ib_mtu_for_netdev_mtu(unsigned netdev_mtu);
+
+/* IPv4-mapped (::ffff:a.b.c.d)? link-local (fe80::/10)? */
+bool roce_gid_is_ipv4(const uint8_t raw[16]);
+bool roce_gid_is_link_local(const uint8_t raw[16]);
+/* Text as sysfs prints it ("0000:...:0a00:0001") and as an address ("10.0.0.1"/"fd00::1"). */
+void roce_gid_format_sysfs(const uint8_t raw[16], char out[40]);
+void roce_gid_format_addr(const uint8_t raw[16], char *out, size_t outlen);
+const char *roce_gid_type_name(enum roce_gid_type t);
+const char *roce_link_layer_name(enum roce_link_layer ll);
+
+#endif

@@ -1,0 +1,3 @@
+/* plan.c - stub */
+#include "config.h"
+#include "plan.h"

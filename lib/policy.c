@@ -1,0 +1,3 @@
+/* policy.c - stub */
+#include "config.h"
+#include "policy.h"

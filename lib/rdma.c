@@ -1,0 +1,3 @@
+/* rdma.c - stub */
+#include "config.h"
+#include "rdma.h"

@@ -1,0 +1,12 @@
+/*
+ * verbs.h - optional cross-check with libibverbs where RDMA devices exist.
+ * ibv_get_device_list() loads every provider plugin (milliseconds), so this
+ * is only called when asked for (roce-check --verbs, VerbsCheck=yes).
+ */
+#ifndef ROCE_VERBS_H
+#define ROCE_VERBS_H
+#include "model.h"
+/* Fill port->verbs_active_mtu for every device libibverbs knows.  0, or -1 if
+ * libibverbs has no devices at all (not an error on machines without RDMA). */
+int roce_collect_verbs(struct roce_node *node);
+#endif
