@@ -1,0 +1,161 @@
+# fabric.sh - write sysfs fixture trees exactly as the kernel lays them out.
+#
+# Source it and call the fab_* functions; ROOT plays the role of /sys
+# (roce-check --sysfs-root ROOT).  Layout, as drivers/infiniband/core/sysfs.c
+# makes it:
+#   ROOT/class/infiniband/mlx5_0 -> ../../devices/pci0000:00/0000:00:02.0/0000:41:00.0/infiniband/mlx5_0
+#   .../infiniband/mlx5_0/device -> ../../../0000:41:00.0
+#   .../infiniband/mlx5_0/ports/1/{state,phys_state,link_layer,rate}
+#   .../ports/1/gids/0..255, gid_attrs/types/0..255, gid_attrs/ndevs/0..255
+#   .../ports/1/counters/*, hw_counters/*
+#   .../0000:41:00.0/net/eth0/ (the PCI function's netdev)
+#   ROOT/module/nvidia_peermem/ (GPUDirect RDMA module loaded)
+# Values are written with a trailing newline, as sysfs prints them.  Empty GID
+# slots read as all zeros; their type/ndev files exist but are empty here (the
+# kernel fails the read with EINVAL, which a plain file cannot do).
+
+FAB_GID_ZERO=0000:0000:0000:0000:0000:0000:0000:0000
+FAB_GID_TABLE=${FAB_GID_TABLE:-256}
+
+# fab_devdir ROOT DEV -> the device directory behind the class link
+fab_devdir() {
+	local l
+	l=$(readlink "$1/class/infiniband/$2") || return 1
+	echo "$1/class/infiniband/$l"
+}
+
+# fab_hca ROOT DEV PCI_ADDR [NPORTS]: an RDMA device behind a PCI function.
+fab_hca() {
+	local root=$1 dev=$2 pci=$3 nports=${4:-1} p
+	local bridge="pci0000:${pci:5:2}/0000:${pci:5:2}:01.0"
+	local pcidir="$root/devices/$bridge/$pci"
+	mkdir -p "$pcidir/infiniband/$dev/ports" "$root/class/infiniband" "$pcidir/net"
+	printf '0x15b3\n' >"$pcidir/vendor"
+	printf '0x101b\n' >"$pcidir/device"
+	printf '0x020700\n' >"$pcidir/class"
+	ln -sfn "../../../$pci" "$pcidir/infiniband/$dev/device"
+	ln -sfn "../../devices/$bridge/$pci/infiniband/$dev" "$root/class/infiniband/$dev"
+	printf 'MT28908\n' >"$pcidir/infiniband/$dev/hca_type"
+	printf '0c42:a103:00fa:1234\n' >"$pcidir/infiniband/$dev/node_guid"
+	for p in $(seq 1 "$nports"); do
+		fab_port "$root" "$dev" "$p"
+	done
+}
+
+# fab_port ROOT DEV PORT [key=value...]: state= phys= ll= rate= netdev=
+# Creates the port with an all-empty GID table; defaults are a healthy
+# 100G Ethernet port.
+fab_port() {
+	local root=$1 dev=$2 port=$3; shift 3
+	local state="4: ACTIVE" phys="5: LinkUp" ll=Ethernet rate="100 Gb/sec (4X EDR)" netdev="" kv i
+	for kv in "$@"; do
+		case $kv in
+		state=*) state=${kv#state=} ;;
+		phys=*) phys=${kv#phys=} ;;
+		ll=*) ll=${kv#ll=} ;;
+		rate=*) rate=${kv#rate=} ;;
+		netdev=*) netdev=${kv#netdev=} ;;
+		*) echo "fab_port: unknown $kv" >&2; return 1 ;;
+		esac
+	done
+	local d; d=$(fab_devdir "$root" "$dev")/ports/$port
+	if [ ! -d "$d/gids" ]; then
+		mkdir -p "$d/gids" "$d/gid_attrs/types" "$d/gid_attrs/ndevs" "$d/counters" "$d/hw_counters"
+		for ((i = 0; i < FAB_GID_TABLE; i++)); do
+			printf '%s\n' "$FAB_GID_ZERO" >"$d/gids/$i"
+			: >"$d/gid_attrs/types/$i"
+			: >"$d/gid_attrs/ndevs/$i"
+		done
+	fi
+	printf '%s\n' "$state" >"$d/state"
+	printf '%s\n' "$phys" >"$d/phys_state"
+	printf '%s\n' "$ll" >"$d/link_layer"
+	printf '%s\n' "$rate" >"$d/rate"
+	if [ -n "$netdev" ]; then
+		mkdir -p "$(fab_devdir "$root" "$dev")/device/net/$netdev"
+	fi
+}
+
+# fab_gid ROOT DEV PORT INDEX GID TYPE NDEV  (TYPE "RoCE v2" or "IB/RoCE v1")
+fab_gid() {
+	local d; d=$(fab_devdir "$1" "$2")/ports/$3
+	printf '%s\n' "$5" >"$d/gids/$4"
+	printf '%s\n' "$6" >"$d/gid_attrs/types/$4"
+	printf '%s\n' "$7" >"$d/gid_attrs/ndevs/$4"
+}
+
+# fab_gid_clear ROOT DEV PORT INDEX: make a slot empty again.
+fab_gid_clear() {
+	local d; d=$(fab_devdir "$1" "$2")/ports/$3
+	printf '%s\n' "$FAB_GID_ZERO" >"$d/gids/$4"
+	: >"$d/gid_attrs/types/$4"
+	: >"$d/gid_attrs/ndevs/$4"
+}
+
+# fab_gid_ipv4 A.B.C.D -> the IPv4-mapped GID text
+fab_gid_ipv4() {
+	local IFS=.
+	set -- $1
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# fab_gid_linklocal N -> a fe80:: GID derived from N
+fab_gid_linklocal() {
+	printf 'fe80:0000:0000:0000:0e42:a1ff:fe%02x:%04x' "$(($1 & 255))" "$(($1 & 65535))"
+}
+
+# fab_roce_ipv4 ROOT DEV PORT NETDEV IPV4 [FIRST]: the typical mlx5 table for a
+# netdev with one IPv4 address: FIRST+0 fe80 v1, +1 fe80 v2, +2 IPv4 v1, +3 IPv4 v2.
+fab_roce_ipv4() {
+	local root=$1 dev=$2 port=$3 nd=$4 ip=$5 first=${6:-0} ll gid
+	ll=$(fab_gid_linklocal "$((0x${dev##*_} * 16 + port))")
+	gid=$(fab_gid_ipv4 "$ip")
+	fab_gid "$root" "$dev" "$port" "$first" "$ll" "IB/RoCE v1" "$nd"
+	fab_gid "$root" "$dev" "$port" "$((first + 1))" "$ll" "RoCE v2" "$nd"
+	fab_gid "$root" "$dev" "$port" "$((first + 2))" "$gid" "IB/RoCE v1" "$nd"
+	fab_gid "$root" "$dev" "$port" "$((first + 3))" "$gid" "RoCE v2" "$nd"
+	fab_port "$root" "$dev" "$port" netdev="$nd"
+}
+
+# fab_counter ROOT DEV PORT (counters|hw_counters) NAME VALUE
+fab_counter() {
+	local d; d=$(fab_devdir "$1" "$2")/ports/$3
+	mkdir -p "$d/$4"
+	printf '%s\n' "$6" >"$d/$4/$5"
+}
+
+# fab_standard_counters ROOT DEV PORT: the standard and mlx5 counters, zeroed.
+fab_standard_counters() {
+	local n
+	for n in port_xmit_data port_rcv_data port_xmit_packets port_rcv_packets port_rcv_errors \
+		port_xmit_discards symbol_error link_downed link_error_recovery; do
+		fab_counter "$1" "$2" "$3" counters "$n" 0
+	done
+	for n in out_of_sequence packet_seq_err implied_nak_seq_err local_ack_timeout_err \
+		duplicate_request rnr_nak_retry_err out_of_buffer req_transport_retries_exceeded \
+		roce_adp_retrans roce_adp_retrans_to roce_slow_restart roce_slow_restart_cnps \
+		np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored rx_icrc_encapsulated; do
+		fab_counter "$1" "$2" "$3" hw_counters "$n" 0
+	done
+	fab_counter "$1" "$2" "$3" hw_counters lifespan 10
+}
+
+# fab_gdr ROOT [MODULE]: the GPUDirect RDMA module is loaded.
+fab_gdr() {
+	mkdir -p "$1/module/${2:-nvidia_peermem}"
+	printf 'live\n' >"$1/module/${2:-nvidia_peermem}/initstate"
+}
+
+# fab_example ROOT [NHCA]: the seed site's node: NHCA (default 2) ConnectX-6
+# Ethernet ports mlx5_0.. on eth0.., IPv4 192.0.2.(10+i), GID 3 = RoCE v2 IPv4,
+# counters present, nvidia_peermem loaded.
+fab_example() {
+	local root=$1 n=${2:-2} i pci
+	for ((i = 0; i < n; i++)); do
+		pci=$(printf '0000:%02x:00.0' $((0x41 + i * 0x10)))
+		fab_hca "$root" "mlx5_$i" "$pci" 1
+		fab_roce_ipv4 "$root" "mlx5_$i" 1 "eth$i" "192.0.2.$((10 + i))"
+		fab_standard_counters "$root" "mlx5_$i" 1
+	done
+	fab_gdr "$root"
+}
