@@ -43,6 +43,7 @@ struct roce_policy {
 	char report_dir[256];           /* per-job fabric report fragments */
 	char state_dir[256];            /* prolog counter snapshots (root only) */
 	bool drain;                     /* plugin: drain nodes with broken hardware */
+	char sysfs_root[256];           /* "/sys"; a fixture tree in tests */
 };
 
 void roce_policy_defaults(struct roce_policy *p);

@@ -1,3 +1,382 @@
-/* rdma.c - stub */
+/*
+ * rdma.c - RDMA devices, ports and GID tables from sysfs.
+ *
+ * GID tables have 256 entries per port and each read costs microseconds (a
+ * firmware-backed attribute on some drivers), so reads are lazy: the
+ * policy's index first, and a scan from index 0 up (NCCL's order) only when
+ * that entry is not the routable RoCE v2 GID we expect, in auto mode, or
+ * when a full dump is asked for.  Types and netdevs are read only for
+ * non-empty GIDs (the kernel fails those reads with EINVAL on empty slots).
+ */
 #include "config.h"
 #include "rdma.h"
+#include "sysfs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#define IB "class/infiniband"
+
+/* ------------------------------------------------------------ value parsers */
+
+int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen)
+{
+	/* "%d: %s" as ib_port_state_str / phys_state_to_str print it. */
+	char *end;
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	long v = strtol(s, &end, 10);
+	if (v < 0 || v > 255 || end[0] != ':' || end[1] != ' ' || !end[2])
+		return -1;
+	const char *n = end + 2;
+	size_t len = strlen(n);
+	if (len >= namelen)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)n[i]) && n[i] != '_' && n[i] != ' ')
+			return -1;
+	*num = (int)v;
+	memcpy(name, n, len + 1);
+	return 0;
+}
+
+int roce_parse_gid(const char *s, uint8_t raw[16])
+{
+	/* Always the full form: eight groups of four hex digits. */
+	if (strlen(s) != 39)
+		return -1;
+	for (int g = 0; g < 8; g++) {
+		const char *p = s + g * 5;
+		unsigned v = 0;
+		for (int i = 0; i < 4; i++) {
+			if (!isxdigit((unsigned char)p[i]))
+				return -1;
+			v = v * 16 + (unsigned)(isdigit((unsigned char)p[i]) ? p[i] - '0' : (tolower((unsigned char)p[i]) - 'a' + 10));
+		}
+		if (g < 7 && p[4] != ':')
+			return -1;
+		raw[2 * g] = (uint8_t)(v >> 8);
+		raw[2 * g + 1] = (uint8_t)v;
+	}
+	return 0;
+}
+
+int roce_parse_gid_type(const char *s, enum roce_gid_type *t)
+{
+	if (strcmp(s, "RoCE v2") == 0)
+		*t = ROCE_GID_TYPE_ROCE_V2;
+	else if (strcmp(s, "IB/RoCE v1") == 0 || strcmp(s, "RoCE v1") == 0 || strcmp(s, "IB") == 0)
+		*t = ROCE_GID_TYPE_IB_ROCE_V1;
+	else
+		return -1;
+	return 0;
+}
+
+int roce_parse_link_layer(const char *s, enum roce_link_layer *ll)
+{
+	if (strcmp(s, "Ethernet") == 0)
+		*ll = ROCE_LL_ETHERNET;
+	else if (strcmp(s, "InfiniBand") == 0)
+		*ll = ROCE_LL_INFINIBAND;
+	else
+		return -1;
+	return 0;
+}
+
+static bool ifname_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= IF_NAMESIZE || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/' || s[i] == ':' || isspace((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static bool uint_name(const char *s)
+{
+	if (!*s || strlen(s) > 5)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+bool roce_gid_usable(const struct roce_gid *g, int addr_family)
+{
+	if (!roce_reading_ok(&g->read) || g->empty || g->type != ROCE_GID_TYPE_ROCE_V2)
+		return false;
+	if (addr_family == AF_INET)
+		return roce_gid_is_ipv4(g->raw) && memcmp(g->raw + 12, "\0\0\0\0", 4) != 0;
+	return !roce_gid_is_ipv4(g->raw) && !roce_gid_is_link_local(g->raw);
+}
+
+/* ------------------------------------------------------------ GID tables */
+
+static int read_gid(const char *root, const char *portdir, int index, struct roce_gid *g)
+{
+	char rel[512], buf[64];
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	snprintf(rel, sizeof(rel), "%s/gids/%d", portdir, index);
+	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->read) < 0)
+		return -1;
+	if (roce_parse_gid(buf, g->raw) < 0) {
+		roce_reading_set(&g->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID", root, rel, buf);
+		return -1;
+	}
+	static const uint8_t zero[16];
+	g->empty = memcmp(g->raw, zero, 16) == 0;
+	if (g->empty)
+		return 0;
+
+	snprintf(rel, sizeof(rel), "%s/gid_attrs/types/%d", portdir, index);
+	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->type_read) == 0 &&
+	    roce_parse_gid_type(buf, &g->type) < 0)
+		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel, buf);
+
+	snprintf(rel, sizeof(rel), "%s/gid_attrs/ndevs/%d", portdir, index);
+	if (roce_sysfs_read(root, rel, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 && !ifname_ok(g->ndev)) {
+		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a netdev name", root, rel, g->ndev);
+		g->ndev[0] = '\0';
+	}
+	return 0;
+}
+
+static int keep_gid(struct roce_port *port, const struct roce_gid *g)
+{
+	for (size_t i = 0; i < port->n_gids; i++)
+		if (port->gids[i].index == g->index)
+			return 0;
+	struct roce_gid *v = realloc(port->gids, (port->n_gids + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	port->gids = v;
+	/* keep sorted by index: the wanted index may come before a scan */
+	size_t at = port->n_gids;
+	while (at > 0 && v[at - 1].index > g->index) {
+		v[at] = v[at - 1];
+		at--;
+	}
+	v[at] = *g;
+	port->n_gids++;
+	return 0;
+}
+
+/* Read one entry and keep it if it says anything (non-empty, failed, or wanted). */
+static int visit_gid(const char *root, const char *portdir, int index, bool keep_empty,
+                     struct roce_port *port, struct roce_gid *g)
+{
+	read_gid(root, portdir, index, g);
+	if (g->empty && roce_reading_ok(&g->read) && !keep_empty)
+		return 0;
+	return keep_gid(port, g);
+}
+
+static void read_gid_table(const char *root, const char *portdir, struct roce_port *port,
+                           const struct roce_gid_want *want)
+{
+	char rel[512];
+	char **names = NULL;
+	size_t n = 0;
+	struct roce_gid g;
+
+	snprintf(rel, sizeof(rel), "%s/gids", portdir);
+	if (roce_sysfs_list(root, rel, &names, &n, &port->gids_read) < 0) {
+		port->gid_table_size = -1;
+		return;
+	}
+	int size = 0;
+	for (size_t i = 0; i < n; i++)
+		if (uint_name(names[i]))
+			size++;
+	roce_sysfs_names_free(names, n);
+	if (size > ROCE_GID_MAX) {
+		roce_reading_set(&port->gids_read, ROCE_MALFORMED, 0, "%s/%s: %d GID entries (more than %d)", root, rel, size, ROCE_GID_MAX);
+		port->gid_table_size = -1;
+		return;
+	}
+	port->gid_table_size = size;
+
+	if (!want->full && want->index >= 0 && want->index < size) {
+		visit_gid(root, portdir, want->index, true, port, &g);
+		if (roce_gid_usable(&g, want->addr_family))
+			return;
+	}
+	/* Scan from 0 (NCCL's order); stop at the first usable entry unless a full dump was asked. */
+	for (int i = 0; i < size; i++) {
+		if (i == want->index && !want->full)
+			continue;
+		if (visit_gid(root, portdir, i, false, port, &g) < 0)
+			break;
+		if (!want->full && roce_gid_usable(&g, want->addr_family))
+			return;
+	}
+	port->gid_table_scanned = true;
+}
+
+/* ------------------------------------------------------------ ports, devices */
+
+static void read_state(const char *root, const char *rel, int *num, char *name, size_t namelen,
+                       struct roce_reading *r)
+{
+	char buf[64];
+	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
+		return;
+	if (roce_parse_port_state(buf, num, name, namelen) < 0)
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n>: <STATE>\"", root, rel, buf);
+}
+
+/* The port's netdev: the usable GID's, else any non-empty GID's, else device/net/. */
+static void find_port_netdev(const char *root, const char *devdir, struct roce_port *port, int family)
+{
+	const char *from = NULL;
+	for (size_t i = 0; i < port->n_gids && !from; i++)
+		if (roce_gid_usable(&port->gids[i], family) && port->gids[i].ndev[0])
+			from = port->gids[i].ndev;
+	for (size_t i = 0; i < port->n_gids && !from; i++)
+		if (!port->gids[i].empty && port->gids[i].ndev[0])
+			from = port->gids[i].ndev;
+	if (from) {
+		snprintf(port->netdev, sizeof(port->netdev), "%s", from);
+		roce_reading_set(&port->netdev_read, ROCE_OK, 0, NULL);
+		return;
+	}
+	char rel[512], **names = NULL;
+	size_t n = 0;
+	snprintf(rel, sizeof(rel), "%s/device/net", devdir);
+	if (roce_sysfs_list(root, rel, &names, &n, &port->netdev_read) < 0)
+		return;
+	/* A multi-port function lists one netdev per port, in port order. */
+	size_t pick = port->num >= 1 && port->num <= n ? port->num - 1 : 0;
+	if (n == 0 || !ifname_ok(names[pick]))
+		roce_reading_set(&port->netdev_read, ROCE_MISSING, 0, "%s/%s: no netdev for port %u", root, rel, port->num);
+	else
+		snprintf(port->netdev, sizeof(port->netdev), "%s", names[pick]);
+	roce_sysfs_names_free(names, n);
+}
+
+static void read_port(const char *root, const char *devdir, struct roce_port *port,
+                      const struct roce_gid_want *want)
+{
+	char portdir[384], rel[512], buf[128];
+	snprintf(portdir, sizeof(portdir), "%s/ports/%u", devdir, port->num);
+
+	snprintf(rel, sizeof(rel), "%s/state", portdir);
+	read_state(root, rel, &port->state, port->state_name, sizeof(port->state_name), &port->state_read);
+	snprintf(rel, sizeof(rel), "%s/phys_state", portdir);
+	read_state(root, rel, &port->phys_state, port->phys_state_name, sizeof(port->phys_state_name), &port->phys_state_read);
+
+	snprintf(rel, sizeof(rel), "%s/link_layer", portdir);
+	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &port->link_layer_read) == 0 &&
+	    roce_parse_link_layer(buf, &port->link_layer) < 0)
+		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root, rel, buf);
+
+	snprintf(rel, sizeof(rel), "%s/rate", portdir);
+	roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read);
+
+	port->gid_table_size = -1;
+	/* InfiniBand ports are reported as "not RoCE": no need for their GIDs. */
+	if (port->link_layer == ROCE_LL_INFINIBAND)
+		return;
+	read_gid_table(root, portdir, port, want);
+	find_port_netdev(root, devdir, port, want->addr_family);
+}
+
+static int read_device(const char *root, const char *name, struct roce_device *dev,
+                       const struct roce_gid_want *want)
+{
+	char devdir[256], rel[320];
+	char **ports = NULL;
+	size_t n = 0;
+
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	snprintf(devdir, sizeof(devdir), IB "/%s", name);
+	snprintf(rel, sizeof(rel), "%s/device", devdir);
+	roce_sysfs_link_basename(root, rel, dev->pci_addr, sizeof(dev->pci_addr), &dev->pci_read);
+
+	snprintf(rel, sizeof(rel), "%s/ports", devdir);
+	if (roce_sysfs_list(root, rel, &ports, &n, &dev->ports_read) < 0)
+		return 0;
+	dev->ports = calloc(n ? n : 1, sizeof(*dev->ports));
+	if (!dev->ports) {
+		roce_sysfs_names_free(ports, n);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!uint_name(ports[i]) || atoi(ports[i]) < 1)
+			continue;
+		struct roce_port *port = &dev->ports[dev->n_ports++];
+		port->num = (unsigned)atoi(ports[i]);
+		read_port(root, devdir, port, want);
+	}
+	roce_sysfs_names_free(ports, n);
+	return 0;
+}
+
+static bool device_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= ROCE_NAME_MAX || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return false;
+	return true;
+}
+
+int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	snprintf(node->sysfs_root, sizeof(node->sysfs_root), "%s", sysfs_root);
+	if (roce_sysfs_list(sysfs_root, IB, &names, &n, &node->devices_read) < 0)
+		return 0;   /* no RDMA subsystem: recorded, not an error */
+	node->devices = calloc(n ? n : 1, sizeof(*node->devices));
+	if (!node->devices)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		if (!device_name_ok(names[i]))
+			continue;   /* not a name the kernel gives; never build paths from it */
+		if (read_device(sysfs_root, names[i], &node->devices[node->n_devices++], want) < 0)
+			goto nomem;
+	}
+	roce_sysfs_names_free(names, n);
+	return 0;
+nomem:
+	roce_sysfs_names_free(names, n);
+	roce_reading_set(&node->devices_read, ROCE_UNREADABLE, ENOMEM, "out of memory");
+	return -1;
+}
+
+int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)
+{
+	static const char *const modules[] = { "nvidia_peermem", "nv_peer_mem" };
+	char path[512];
+	struct stat st;
+
+	node->gdr.loaded = false;
+	node->gdr.module[0] = '\0';
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/module/%s", sysfs_root, modules[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			node->gdr.loaded = true;
+			snprintf(node->gdr.module, sizeof(node->gdr.module), "%s", modules[i]);
+			break;
+		}
+		if (errno != ENOENT) {
+			roce_reading_set(&node->gdr.read, ROCE_UNREADABLE, errno, "cannot stat %s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
+	return 0;
+}

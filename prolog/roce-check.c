@@ -1,2 +1,265 @@
+/*
+ * roce-check - check this node's RoCE v2 fabric against the site policy.
+ *
+ *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
+ *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
+ *              [--drain [--node NAME]]
+ *
+ * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
+ * configuration error.  Usable as Slurm's HealthCheckProgram with --drain.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
-int main(void){return 0;}
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "collect.h"
+#include "json.h"
+#include "plan.h"
+#include "policy.h"
+
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
+
+struct args {
+	const char *config;
+	bool config_given;
+	const char *sysfs_root;
+	const char *mode;
+	enum format format;
+	const char *sets[64];
+	size_t n_sets;
+	bool full_gids, verbs, drain;
+	const char *node;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: roce-check [OPTION]...\n"
+	        "Check this node's RoCE v2 fabric (ports, GID index, MTU, PFC) against the site policy\n"
+	        "and print the NCCL environment a job should get.\n\n"
+	        "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
+	        "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
+	        "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
+	        "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
+	        "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
+	        "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
+	        "      --verbs            cross-check active MTUs with libibverbs\n"
+	        "      --drain            on a hardware failure, drain this node with a reason naming the HCA\n"
+	        "                         (for HealthCheckProgram; runs scontrol)\n"
+	        "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
+	        "  -h, --help             this help\n"
+	        "  -V, --version          version\n\n"
+	        "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "set", required_argument, NULL, 's' },
+		{ "gids", no_argument, NULL, 'g' },
+		{ "verbs", no_argument, NULL, OPT_VERBS },
+		{ "drain", no_argument, NULL, OPT_DRAIN },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	a->config = ROCE_DEFAULT_CONFIG;
+	while ((c = getopt_long(argc, argv, "c:r:m:f:s:ghV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': a->config = optarg; a->config_given = true; break;
+		case 'r': a->sysfs_root = optarg; break;
+		case 'm': a->mode = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text")) a->format = FMT_TEXT;
+			else if (!strcmp(optarg, "json")) a->format = FMT_JSON;
+			else if (!strcmp(optarg, "env")) a->format = FMT_ENV;
+			else {
+				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json or env\n", optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			if (a->n_sets >= sizeof(a->sets) / sizeof(a->sets[0])) {
+				fprintf(stderr, "roce-check: too many --set options\n");
+				return -1;
+			}
+			a->sets[a->n_sets++] = optarg;
+			break;
+		case 'g': a->full_gids = true; break;
+		case OPT_VERBS: a->verbs = true; break;
+		case OPT_DRAIN: a->drain = true; break;
+		case OPT_NODE: a->node = optarg; break;
+		case 'h': usage(stdout); exit(EXIT_OK);
+		case 'V': printf("roce-check (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); exit(EXIT_OK);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "roce-check: unexpected argument \"%s\"\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_policy(const struct args *a, struct roce_policy *p)
+{
+	struct roce_error err = { "" };
+	roce_policy_defaults(p);
+	/* The default file may be absent (defaults stand); a named one must exist. */
+	if (roce_policy_load(p, a->config, !a->config_given, &err) < 0)
+		goto fail;
+	for (size_t i = 0; i < a->n_sets; i++)
+		if (roce_policy_set_kv(p, a->sets[i], "--set", &err) < 0)
+			goto fail;
+	if (a->mode && roce_policy_set(p, "Mode", a->mode, "--mode", &err) < 0)
+		goto fail;
+	if (p->mode == ROCE_MODE_OFF) {
+		roce_error_set(&err, "--mode: off is for the plugin; roce-check checks in warn or strict mode");
+		goto fail;
+	}
+	if (a->sysfs_root && roce_policy_set(p, "SysfsRoot", a->sysfs_root, "--sysfs-root", &err) < 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "roce-check: %s\n", err.msg);
+	return -1;
+}
+
+static const char *status_tag(enum roce_verdict v)
+{
+	switch (v) {
+	case ROCE_PASS: return "PASS";
+	case ROCE_WARN: return "WARN";
+	case ROCE_UNKNOWN: return "UNKNOWN";
+	case ROCE_FAIL: return "FAIL";
+	}
+	return "?";
+}
+
+static void print_text(const struct roce_check_result *r, const struct roce_plan *plan)
+{
+	size_t roce = 0, healthy = 0;
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const struct roce_finding *f = &r->findings[i];
+		printf("%-7s %-11s %-12s %s\n", status_tag(f->status), f->check, f->subject, f->message);
+	}
+	for (size_t i = 0; i < r->n_ports; i++) {
+		roce += r->ports[i].roce;
+		healthy += r->ports[i].healthy;
+	}
+	printf("roce-check: %zu RoCE port%s, %zu healthy; %zu pass, %zu warn, %zu fail, %zu unknown; mode %s: %s\n",
+	       roce, roce == 1 ? "" : "s", healthy, r->n_pass, r->n_warn, r->n_fail, r->n_unknown,
+	       roce_mode_name(r->mode), r->failed ? "FAILED" : "OK");
+	if (plan->valid)
+		for (size_t i = 0; i < plan->n_vars; i++)
+			printf("  %s=%s\n", plan->vars[i].name, plan->vars[i].value);
+	else
+		printf("  no NCCL environment: %s\n", plan->why);
+}
+
+static void print_json(const struct roce_node *node, const struct roce_check_result *r, const struct roce_plan *plan)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "version", json_object_new_int(1));
+	json_object_object_add(o, "node", roce_json_node(node));
+	json_object_object_add(o, "check", roce_json_check(r));
+	json_object_object_add(o, "plan", roce_json_plan(plan));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* scontrol update NodeName=... State=DRAIN Reason=...: no shell, argv only. */
+static int drain_node(const char *node, const char *reason)
+{
+	char n[300], rsn[300];
+	snprintf(n, sizeof(n), "NodeName=%s", node);
+	snprintf(rsn, sizeof(rsn), "Reason=%s", reason);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp("scontrol", "scontrol", "update", n, "State=DRAIN", rsn, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void maybe_drain(const struct args *a, const struct roce_check_result *r)
+{
+	char reason[256], host[256];
+	if (!a->drain || !roce_check_drain_reason(r, reason, sizeof(reason)))
+		return;
+	const char *node = a->node ? a->node : getenv("SLURMD_NODENAME");
+	if (!node || !*node) {
+		if (gethostname(host, sizeof(host)) < 0)
+			return;
+		host[sizeof(host) - 1] = '\0';
+		host[strcspn(host, ".")] = '\0';
+		node = host;
+	}
+	if (!roce_token_ok(node, 200)) {
+		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
+		return;
+	}
+	if (drain_node(node, reason) < 0)
+		fprintf(stderr, "roce-check: could not drain %s (%s)\n", node, reason);
+	else
+		fprintf(stderr, "roce-check: drained %s: %s\n", node, reason);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct roce_policy policy;
+	struct roce_node node;
+	struct roce_check_result result;
+	struct roce_plan plan;
+
+	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
+		return EXIT_USAGE;
+
+	struct roce_collect_opts opts = { .full_gids = a.full_gids, .netlink = true, .verbs = a.verbs };
+	roce_node_init(&node);
+	roce_collect(&node, &policy, &opts);
+	if (roce_check(&node, &policy, &result) < 0) {
+		fprintf(stderr, "roce-check: out of memory\n");
+		roce_node_free(&node);
+		return EXIT_USAGE;
+	}
+	roce_plan_build(&node, &policy, &result, NULL, &plan);
+
+	switch (a.format) {
+	case FMT_TEXT: print_text(&result, &plan); break;
+	case FMT_JSON: print_json(&node, &result, &plan); break;
+	case FMT_ENV:
+		for (size_t i = 0; plan.valid && i < plan.n_vars; i++)
+			printf("%s=%s\n", plan.vars[i].name, plan.vars[i].value);
+		break;
+	}
+	maybe_drain(&a, &result);
+	int rc = result.failed ? EXIT_FAILED : EXIT_OK;
+	roce_check_result_free(&result);
+	roce_node_free(&node);
+	return rc;
+}
