@@ -341,8 +341,8 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	pr->gid_index = -1;
 	snprintf(pr->netdev, sizeof(pr->netdev), "%s", p->netdev);
 	if (!roce_reading_ok(&p->link_layer_read)) {
-		return add(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u link layer cannot be read (%s)",
-		           d->name, p->num, p->link_layer_read.why);
+		return add(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u link layer cannot be read (%s: %s)",
+		           d->name, p->num, roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
 	}
 	if (p->link_layer != ROCE_LL_ETHERNET)
 		return add(r, "link_layer", d->name, p->num, ROCE_PASS, false,
@@ -368,28 +368,38 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	return 0;
 }
 
-/* Auto mode needs one index on every port: NCCL_IB_GID_INDEX is per process. */
+/* NCCL_IB_GID_INDEX is one value per process: every port must agree.  With
+ * auto (or after a shift) the index held by most healthy ports wins, ties to
+ * the lower index (NCCL's scan order); the other ports are left out. */
 static int check_gid_uniform(struct roce_check_result *r, const struct roce_policy *pol)
 {
-	int index = -1;
+	int best = -1;
+	size_t best_n = 0;
 	for (size_t i = 0; i < r->n_ports; i++) {
-		struct roce_port_result *pr = &r->ports[i];
-		if (!pr->healthy)
+		const struct roce_port_result *pi = &r->ports[i];
+		if (!pi->healthy)
 			continue;
-		if (index < 0)
-			index = pr->gid_index;
-		else if (pr->gid_index != index) {
-			for (size_t j = 0; j < r->n_ports; j++)
-				if (r->ports[j].healthy && r->ports[j].gid_index != index)
-					r->ports[j].healthy = false;
-			return add(r, "gid", pr->device, pr->port, ROCE_FAIL, false,
-			           "the RoCE v2 GID is at index %d on %s:%u but at %d on other ports: NCCL_IB_GID_INDEX is one "
-			           "value per process; make the GID tables agree (same addresses and VLANs on every port)%s",
-			           pr->gid_index, pr->device, pr->port, index,
-			           pol->gid_index == ROCE_GID_AUTO ? "" : " or set GidIndex");
+		size_t n = 0;
+		for (size_t j = 0; j < r->n_ports; j++)
+			n += r->ports[j].healthy && r->ports[j].gid_index == pi->gid_index;
+		if (n > best_n || (n == best_n && pi->gid_index < best)) {
+			best = pi->gid_index;
+			best_n = n;
 		}
 	}
-	r->gid_index = index;
+	r->gid_index = best;
+	for (size_t i = 0; i < r->n_ports; i++) {
+		struct roce_port_result *pr = &r->ports[i];
+		if (!pr->healthy || pr->gid_index == best)
+			continue;
+		pr->healthy = false;
+		if (add(r, "gid", pr->device, pr->port, ROCE_FAIL, false,
+		        "the RoCE v2 GID is at index %d on %s:%u but at %d on other ports: NCCL_IB_GID_INDEX is one "
+		        "value per process; make the GID tables agree (same addresses and VLANs on every port)%s",
+		        pr->gid_index, pr->device, pr->port, best,
+		        pol->gid_index == ROCE_GID_AUTO ? "" : " or set GidIndex") < 0)
+			return -1;
+	}
 	return 0;
 }
 

@@ -1,3 +1,201 @@
 #!/bin/bash
-echo 1..1
-echo ok 1 - placeholder
+# Scenario tests of roce-check: fixture sysfs trees (written as the kernel
+# writes them) plus real netdevs (veths) in a private network namespace.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+CHECK="$top_builddir/prolog/roce-check"
+
+netns_available || skip_all "needs root and ip netns"
+NS=roce-ck-$$
+T=$(mktemp -d)
+trap 'netns_destroy $NS; rm -rf "$T"' EXIT
+netns_create "$NS" || skip_all "cannot create a network namespace"
+for i in 0 1 2 3 4 5 6 7 8 9; do netns_veth "$NS" "eth$i" 9000; done
+
+# rc NAME ROOT ARGS...: run roce-check in the namespace, set $out and $rc.
+run() {
+	local root=$1; shift
+	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$root" "$@" 2>&1)
+	rc=$?
+}
+fixture() { # fixture NAME -> a fresh root
+	rm -rf "$T/$1"; mkdir -p "$T/$1"; echo "$T/$1"
+}
+
+# --- healthy two-port node
+R=$(fixture healthy); fab_example "$R" 2
+run "$R" --format env --set Mtu=9000
+is "$rc" 0 "healthy: exit 0"
+is "$out" "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1
+NCCL_IB_GID_INDEX=3
+NCCL_NET_GDR_LEVEL=PXB
+NCCL_SOCKET_IFNAME==eth0,eth1" "healthy: env is exactly the plan"
+run "$R" --set Mtu=9000 --mode strict
+is "$rc" 0 "healthy: strict exit 0"
+like "$out" "PASS +gid +mlx5_1:1 +GID 3 is RoCE v2 192.0.2.11 on eth1" "healthy: GID 3 found"
+like "$out" "WARN +pfc .*unknown" "healthy: PFC on veth is unknown (warn), not disabled"
+like "$out" "active RDMA MTU is 4096 on every RoCE port" "healthy: RDMA MTU 4096 from netdev MTU 9000"
+run "$R" --format json
+ok "json: parses" jq -e . <<<"$out" >/dev/null
+is "$(jq -r '.check.summary.gid_index' <<<"$out")" 3 "json: summary.gid_index"
+is "$(jq -r '.node.devices[1].pci_addr' <<<"$out")" "0000:51:00.0" "json: PCI address from the device link"
+is "$(jq -r '.node.devices[0].ports[0].gids|length' <<<"$out")" 1 "json: lazy GID read (one entry per port)"
+is "$(jq -r '.node.netdevs[0].mtu' <<<"$out")" 9000 "json: netdev MTU from rtnetlink"
+is "$(jq -r '.plan.env.NCCL_IB_GID_INDEX' <<<"$out")" 3 "json: plan env"
+run "$R" --format json --gids
+is "$(jq -r '.node.devices[0].ports[0].gids|length' <<<"$out")" 4 "--gids: every non-empty entry"
+run "$R" --set PfcUnknown=fail
+is "$rc" 1 "PfcUnknown=fail in warn mode: every port fails, so the node does"
+run "$R" --set PfcUnknown=fail --mode strict
+is "$rc" 1 "PfcUnknown=fail in strict mode: exit 1"
+
+# --- GID shifted to 5 by an extra IPv6 address
+R=$(fixture shifted); fab_example "$R" 2
+for d in 0 1; do
+	ll=$(fab_gid_linklocal $d)
+	fab_gid "$R" mlx5_$d 1 2 "fd00:0000:0000:0000:0000:0000:0000:000$d" "IB/RoCE v1" eth$d
+	fab_gid "$R" mlx5_$d 1 3 "fd00:0000:0000:0000:0000:0000:0000:000$d" "RoCE v2" eth$d
+	fab_gid "$R" mlx5_$d 1 4 "$(fab_gid_ipv4 192.0.2.1$d)" "IB/RoCE v1" eth$d
+	fab_gid "$R" mlx5_$d 1 5 "$(fab_gid_ipv4 192.0.2.1$d)" "RoCE v2" eth$d
+done
+run "$R"
+is "$rc" 1 "shifted GID: exit 1 (no port usable at index 3)"
+like "$out" "FAIL +gid +mlx5_0:1 .*GID 3 is RoCE v2 fd00::.*is at index 5: set GidIndex=5 or GidIndex=auto" "shifted GID: names index 5 and the fix"
+run "$R" --set GidIndex=auto --format env
+is "$rc" 0 "shifted GID, auto: exit 0"
+like "$out" "^NCCL_IB_GID_INDEX=5" "shifted GID, auto: index 5 exported"
+run "$R" --set GidIndex=auto --set AddrFamily=ipv6 --format env
+like "$out" "NCCL_IB_GID_INDEX=3" "AddrFamily=ipv6: the IPv6 RoCE v2 GID at 3"
+
+# --- auto mode with different indexes on the two ports
+fab_gid_clear "$R" mlx5_1 1 2; fab_gid_clear "$R" mlx5_1 1 3
+fab_gid "$R" mlx5_1 1 2 "$(fab_gid_ipv4 192.0.2.11)" "IB/RoCE v1" eth1
+fab_gid "$R" mlx5_1 1 3 "$(fab_gid_ipv4 192.0.2.11)" "RoCE v2" eth1
+fab_gid_clear "$R" mlx5_1 1 4; fab_gid_clear "$R" mlx5_1 1 5
+run "$R" --set GidIndex=auto
+like "$out" "FAIL +gid .*index 5 on mlx5_0:1 but at 3 on other ports" "auto: differing indexes named"
+like "$out" "NCCL_IB_HCA==mlx5_1:1$" "auto: tie goes to the lower index, the other port left out"
+like "$out" "NCCL_IB_GID_INDEX=3$" "auto: index of the kept port exported"
+
+# --- port down
+R=$(fixture down); fab_example "$R" 2
+fab_port "$R" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+run "$R" --format env
+is "$rc" 0 "port down, warn: exit 0"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "port down, warn: mlx5_1 left out"
+run "$R" --mode strict
+is "$rc" 1 "port down, strict: exit 1"
+like "$out" "FAIL +port_state +mlx5_1:1 +mlx5_1 port 1 is DOWN \(phys_state Disabled\): check the cable" "port down: names HCA and fix"
+like "$out" "no NCCL environment" "port down, strict: no plan"
+run "$R" --mode strict --format json
+is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_1 port 1 DOWN" "port down: drain reason names the HCA"
+run "$R" --mode strict --format env
+is "$out" "" "port down, strict: env prints nothing"
+
+# --- RoCE v1 only
+R=$(fixture v1); fab_example "$R" 1
+fab_gid_clear "$R" mlx5_0 1 1; fab_gid_clear "$R" mlx5_0 1 3
+run "$R"
+is "$rc" 1 "RoCE v1 only: exit 1"
+like "$out" "no routable RoCE v2 IPv4 GID: only RoCE v1 GIDs" "RoCE v1 only: explained"
+
+# --- MTU 1500 on one port
+ip -n "$NS" link set eth1 mtu 1500
+R=$(fixture mtu); fab_example "$R" 2
+run "$R" --set Mtu=9000 --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "MTU 1500 on one port: left out in warn mode"
+run "$R" --set Mtu=9000
+like "$out" "FAIL +mtu +mlx5_1:1 +eth1 MTU is 1500, the policy requires 9000" "MTU: names netdev and values"
+like "$out" "FAIL +mtu_uniform +node +active RDMA MTU differs between ports: mlx5_1:1 \(eth1\) has 1024, mlx5_0:1 \(eth0\) has 4096" "MTU: uniformity"
+run "$R" --mode strict
+is "$rc" 1 "MTU: uniformity fails strict mode even without Mtu="
+ip -n "$NS" link set eth1 mtu 9000
+
+# --- netdev down
+ip -n "$NS" link set eth1 down
+R=$(fixture ifdown); fab_example "$R" 2
+run "$R"
+like "$out" "FAIL +netdev +mlx5_1:1 +eth1 \(netdev of mlx5_1 port 1\) is DOWN: .ip link set eth1 up" "netdev down: named"
+ip -n "$NS" link set eth1 up
+
+# --- InfiniBand HCA beside RoCE ports
+R=$(fixture ib); fab_example "$R" 2
+fab_hca "$R" mlx5_2 0000:c1:00.0 1; fab_port "$R" mlx5_2 1 ll=InfiniBand
+run "$R" --format env
+is "$rc" 0 "IB beside RoCE: exit 0"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "IB beside RoCE: IB port not in NCCL_IB_HCA"
+run "$R"
+like "$out" "PASS +link_layer +mlx5_2:1 +mlx5_2 port 1 is InfiniBand, not RoCE" "IB: listed as not RoCE, not failed"
+
+# --- no IPv4 address: only link-local GIDs
+R=$(fixture noip); fab_example "$R" 1
+fab_gid_clear "$R" mlx5_0 1 2; fab_gid_clear "$R" mlx5_0 1 3
+run "$R"
+like "$out" "only a link-local RoCE v2 GID, which is not routable: give eth0 an IPv4 address" "no IPv4: explained"
+
+# --- 10-HCA node with full tables
+R=$(fixture ten); fab_example "$R" 10
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1$" "10 HCAs in natural order"
+like "$out" "NCCL_SOCKET_IFNAME==eth0,eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8,eth9" "10 netdevs"
+
+# --- Hca allow-list naming a missing HCA
+R=$(fixture allow); fab_example "$R" 2
+run "$R" --set Hca=mlx5_1,mlx5_7 --format json
+is "$(jq -r .plan.env.NCCL_IB_HCA <<<"$out")" "=mlx5_1:1" "Hca=: only allowed ports"
+like "$(jq -r '.check.findings[]|select(.check=="hca")|.message' <<<"$out")" "mlx5_7 is listed in Hca= but not present" "Hca=: missing HCA named"
+
+# --- traffic class
+R=$(fixture tc); fab_example "$R" 1
+run "$R" --set TrafficClass=106 --format env
+like "$out" "NCCL_IB_TC=106" "TrafficClass exported"
+
+# --- no RDMA at all, no GPUDirect module
+R=$(fixture empty)
+run "$R"
+is "$rc" 1 "no RDMA devices: exit 1"
+like "$out" "FAIL +devices +node +no RDMA devices: cannot list .*class/infiniband" "no RDMA devices: explained"
+like "$out" "WARN +gdr .*no GPUDirect RDMA module" "no peermem: warn"
+run "$R" --set RequireGdr=yes --format json
+is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
+
+# --- hostile sysfs content
+R=$(fixture hostile); fab_example "$R" 2
+D=$(fab_devdir "$R" mlx5_0)/ports/1
+printf 'garbage\n' >"$D/state"
+head -c 1048576 /dev/zero | tr '\0' 'a' >"$D/phys_state"
+printf '\x01\x02\xff\n' >"$D/link_layer"
+printf '0000:0000:0000:0000:0000:ffff:c000:02\n' >"$D/gids/3"
+D1=$(fab_devdir "$R" mlx5_1)
+ln -sfn loop2 "$D1/ports/1/gids/3.tmp"; ln -sfn loop1 "$D1/ports/1/loop2"
+rm -f "$D1/ports/1/state"; ln -s state "$D1/ports/1/state"
+run "$R" --format json
+ok "hostile: json still parses" jq -e . <<<"$out" >/dev/null
+is "$(jq -r '.node.devices[0].ports[0].errors.state.status' <<<"$out")" malformed "hostile: garbage state is malformed"
+like "$(jq -r '.node.devices[0].ports[0].errors.phys_state.why' <<<"$out")" "phys_state: value longer than 4096 bytes" "hostile: 1 MiB value refused, file named"
+like "$(jq -r '.node.devices[0].ports[0].errors.link_layer.why' <<<"$out")" "link_layer: value is not text" "hostile: binary refused"
+like "$(jq -r '.node.devices[1].ports[0].errors.state.why' <<<"$out")" "Too many levels of symbolic links" "hostile: symlink loop reported"
+run "$R" --mode strict
+is "$rc" 1 "hostile: strict exit 1"
+like "$out" "UNKNOWN +link_layer +mlx5_0:1 .*cannot be read \(malformed: .*link_layer: value is not text" "hostile: finding says malformed, names the file"
+like "$out" "UNKNOWN +port_state +mlx5_1:1 .*Too many levels of symbolic links" "hostile: symlink loop finding"
+
+# --- configuration errors
+printf 'GidIndex=3\nMtu=9000\nPfcPriorty=3\n' >"$T/bad.conf"
+out=$("$CHECK" --config "$T/bad.conf" 2>&1); rc=$?
+is "$rc" 2 "unknown key: exit 2"
+like "$out" "bad.conf:3: unknown key \"PfcPriorty\"" "unknown key: file, line and key named"
+printf '# site\nGidIndex = 3\n' >"$T/bad2.conf"
+out=$("$CHECK" --config "$T/bad2.conf" 2>&1); rc=$?
+is "$rc" 2 "spaces around = are refused"
+printf 'Mtu=9000x\n' >"$T/bad3.conf"
+out=$("$CHECK" --config "$T/bad3.conf" 2>&1)
+like "$out" "bad3.conf:1: Mtu: invalid value \"9000x\"" "bad value named"
+out=$("$CHECK" --config "$T/nonexistent.conf" 2>&1); rc=$?
+is "$rc" 2 "named config missing: exit 2"
+out=$("$CHECK" --format yaml 2>&1); rc=$?
+is "$rc" 2 "bad --format: exit 2"
+
+done_testing

@@ -1,0 +1,24 @@
+# netns.sh - a private network namespace with veth netdevs named like a
+# fixture's (eth0, eth1, ...), for tests that need real rtnetlink answers.
+# Only links inside the namespace; no addresses leave it.
+
+netns_available() {
+	[ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1
+}
+
+# netns_create NAME: new namespace with lo up; removed by netns_destroy.
+netns_create() {
+	ip netns add "$1" && ip -n "$1" link set lo up
+}
+
+netns_destroy() {
+	ip netns del "$1" 2>/dev/null || true
+}
+
+# netns_veth NS IFNAME MTU [up|down]: a veth IFNAME (peer p-IFNAME) in NS.
+netns_veth() {
+	local ns=$1 ifn=$2 mtu=$3 state=${4:-up}
+	ip -n "$ns" link add "$ifn" mtu "$mtu" type veth peer name "p-$ifn" mtu "$mtu" || return 1
+	ip -n "$ns" link set "p-$ifn" up
+	ip -n "$ns" link set "$ifn" "$state"
+}
