@@ -1,4 +1,304 @@
+/* test_check.c - check and plan over models built in memory (no I/O). */
 #include "config.h"
 #include "unit.h"
-static void t_ok(void **s){(void)s;}
-int main(void){const struct CMUnitTest t[]={cmocka_unit_test(t_ok)};return cmocka_run_group_tests(t,NULL,NULL);}
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "check.h"
+#include "plan.h"
+#include "rdma.h"
+
+/* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
+ * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
+static void make_node(struct roce_node *node, size_t n)
+{
+	roce_node_init(node);
+	roce_reading_set(&node->devices_read, ROCE_OK, 0, NULL);
+	node->devices = calloc(n, sizeof(*node->devices));
+	node->n_devices = n;
+	for (size_t i = 0; i < n; i++) {
+		struct roce_device *d = &node->devices[i];
+		snprintf(d->name, sizeof(d->name), "mlx5_%zu", i);
+		snprintf(d->pci_addr, sizeof(d->pci_addr), "0000:%02zx:00.0", 0x41 + i);
+		roce_reading_set(&d->pci_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&d->ports_read, ROCE_OK, 0, NULL);
+		d->ports = calloc(1, sizeof(*d->ports));
+		d->n_ports = 1;
+		struct roce_port *p = &d->ports[0];
+		p->num = 1;
+		p->state = 4; snprintf(p->state_name, sizeof(p->state_name), "ACTIVE");
+		p->phys_state = 5; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "LinkUp");
+		p->link_layer = ROCE_LL_ETHERNET;
+		roce_reading_set(&p->state_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->phys_state_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->link_layer_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->gids_read, ROCE_OK, 0, NULL);
+		snprintf(p->netdev, sizeof(p->netdev), "eth%zu", i);
+		p->gid_table_size = 256;
+		p->gids = calloc(1, sizeof(*p->gids));
+		p->n_gids = 1;
+		struct roce_gid *g = &p->gids[0];
+		g->index = 3;
+		char text[48];
+		snprintf(text, sizeof(text), "0000:0000:0000:0000:0000:ffff:c000:02%02zx", 10 + i);
+		assert_int_equal(roce_parse_gid(text, g->raw), 0);
+		g->type = ROCE_GID_TYPE_ROCE_V2;
+		snprintf(g->ndev, sizeof(g->ndev), "eth%zu", i);
+		roce_reading_set(&g->read, ROCE_OK, 0, NULL);
+		roce_reading_set(&g->type_read, ROCE_OK, 0, NULL);
+
+		struct roce_netdev *nd = roce_node_add_netdev(node, p->netdev);
+		roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
+		nd->ifindex = (int)i + 2;
+		nd->mtu = 9000;
+		nd->up = true;
+		snprintf(nd->operstate, sizeof(nd->operstate), "UP");
+		roce_reading_set(&nd->pfc.read, ROCE_OK, 0, NULL);
+		nd->pfc.enabled = 1u << 3;
+		roce_reading_set(&nd->dscp.read, ROCE_OK, 0, NULL);
+		nd->dscp.prio[26] = 3;
+		nd->dscp.prio[48] = 6;
+		nd->dscp.n = 2;
+	}
+	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
+	node->gdr.loaded = true;
+	snprintf(node->gdr.module, sizeof(node->gdr.module), "nvidia_peermem");
+}
+
+struct fx {
+	struct roce_node node;
+	struct roce_policy policy;
+	struct roce_check_result check;
+	struct roce_plan plan;
+};
+
+static void run(struct fx *f)
+{
+	roce_check_result_free(&f->check);
+	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
+	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, NULL, &f->plan), 0);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	make_node(&f->node, 2);
+	roce_policy_defaults(&f->policy);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	roce_check_result_free(&f->check);
+	roce_node_free(&f->node);
+	free(f);
+	return 0;
+}
+
+static const struct roce_finding *find(const struct roce_check_result *r, const char *check, const char *subject,
+                                       enum roce_verdict status)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (!strcmp(r->findings[i].check, check) && !strcmp(r->findings[i].subject, subject) &&
+		    r->findings[i].status == status)
+			return &r->findings[i];
+	return NULL;
+}
+
+static void t_healthy(void **state)
+{
+	struct fx *f = *state;
+	run(f);
+	assert_false(f->check.failed);
+	assert_int_equal(f->check.n_fail, 0);
+	assert_int_equal(f->check.n_warn, 0);
+	assert_true(f->plan.valid);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_GID_INDEX"), "3");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_SOCKET_IFNAME"), "=eth0,eth1");
+	/* TrafficClass=auto: DSCP 26 maps to the PFC priority 3 -> TC 26 << 2 */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "104");
+	char reason[128];
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+}
+
+static void t_port_down_warn_and_strict(void **state)
+{
+	struct fx *f = *state;
+	struct roce_port *p = &f->node.devices[1].ports[0];
+	p->state = 1; snprintf(p->state_name, sizeof(p->state_name), "DOWN");
+	p->phys_state = 3; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "Disabled");
+	run(f);
+	assert_false(f->check.failed);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_SOCKET_IFNAME"), "=eth0");
+	const struct roce_finding *fd = find(&f->check, "port_state", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	char reason[128];
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: mlx5_1 port 1 DOWN");
+
+	f->policy.mode = ROCE_MODE_STRICT;
+	run(f);
+	assert_true(f->check.failed);
+	assert_false(f->plan.valid);
+	assert_int_equal(f->plan.n_vars, 0);
+}
+
+static void t_pfc(void **state)
+{
+	struct fx *f = *state;
+	f->node.netdevs[1].pfc.enabled = 0x01;
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "PFC is off for priority 3 on eth1 (enabled: 0)"));
+	assert_false(fd->hardware);   /* configuration: never drains */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+
+	/* Unknown (no DCB in the driver) is a warning by default, not "disabled". */
+	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB eth1: not supported");
+	run(f);
+	assert_non_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_WARN));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	f->policy.pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	run(f);
+	assert_non_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+
+	f->policy.pfc_priority = ROCE_PFC_NONE;
+	run(f);
+	assert_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+}
+
+static void t_traffic_class(void **state)
+{
+	struct fx *f = *state;
+	f->policy.traffic_class = 106;   /* DSCP 26 + ECN bits */
+	run(f);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "106");
+	f->policy.traffic_class = 192;   /* DSCP 48 -> priority 6 */
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "TrafficClass 192 is DSCP 48, which eth0 maps to priority 6, not the PFC priority 3"));
+
+	/* auto with no DSCP mapped to the PFC priority */
+	f->policy.traffic_class = ROCE_TC_AUTO;
+	f->node.netdevs[0].dscp.prio[26] = 1;
+	run(f);
+	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL));
+	/* no APP table at all (PCP trust): TC cannot be derived -> warn, no NCCL_IB_TC */
+	for (size_t i = 0; i < f->node.n_netdevs; i++) {
+		memset(f->node.netdevs[i].dscp.prio, -1, sizeof(f->node.netdevs[i].dscp.prio));
+		f->node.netdevs[i].dscp.n = 0;
+	}
+	run(f);
+	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_WARN));
+	assert_null(roce_plan_get(&f->plan, "NCCL_IB_TC"));
+}
+
+static void t_mtu(void **state)
+{
+	struct fx *f = *state;
+	f->node.netdevs[1].mtu = 1500;
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "node", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has 1024, mlx5_0:1 (eth0) has 4096"));
+	assert_false(f->check.failed);   /* warn mode: ports still work */
+	f->policy.mode = ROCE_MODE_STRICT;
+	run(f);
+	assert_true(f->check.failed);
+	f->policy.mode = ROCE_MODE_WARN;
+	f->policy.mtu = 9000;
+	run(f);
+	assert_non_null(find(&f->check, "mtu", "mlx5_1:1", ROCE_FAIL));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+	/* verbs disagreeing with the derived MTU is worth a warning */
+	f->node.devices[0].ports[0].verbs_active_mtu = 2048;
+	run(f);
+	assert_non_null(find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN));
+}
+
+static void t_gid_elsewhere(void **state)
+{
+	struct fx *f = *state;
+	for (size_t i = 0; i < 2; i++)
+		f->node.devices[i].ports[0].gids[0].index = 5;
+	run(f);
+	assert_true(f->check.failed);   /* every port fails: RoCE impossible */
+	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_0:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "is at index 5: set GidIndex=5"));
+	assert_false(fd->hardware);
+	f->policy.gid_index = ROCE_GID_AUTO;
+	run(f);
+	assert_false(f->check.failed);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_GID_INDEX"), "5");
+}
+
+static void t_prefix_safe_hca(void **state)
+{
+	struct fx *f = *state;
+	roce_node_free(&f->node);
+	make_node(&f->node, 11);
+	run(f);
+	/* exact-match form: "mlx5_1" must not also select mlx5_10 */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"),
+	                    "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1,mlx5_10:1");
+	f->policy.n_hca = 1;
+	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_1");
+	run(f);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
+}
+
+static void t_unreadable_is_unknown(void **state)
+{
+	struct fx *f = *state;
+	roce_reading_set(&f->node.devices[0].ports[0].state_read, ROCE_UNREADABLE, 5, "cannot read .../state: Input/output error");
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "port_state", "mlx5_0:1", ROCE_UNKNOWN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "Input/output error"));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
+	f->policy.mode = ROCE_MODE_STRICT;
+	run(f);
+	assert_true(f->check.failed);
+}
+
+static void t_no_gdr(void **state)
+{
+	struct fx *f = *state;
+	f->node.gdr.loaded = false;
+	run(f);
+	assert_non_null(find(&f->check, "gdr", "node", ROCE_WARN));
+	assert_false(f->check.failed);
+	f->policy.require_gdr = true;
+	f->policy.mode = ROCE_MODE_STRICT;
+	run(f);
+	assert_non_null(find(&f->check, "gdr", "node", ROCE_FAIL));
+	assert_true(f->check.failed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_healthy, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_pfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_traffic_class, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_mtu, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gid_elsewhere, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_no_gdr, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,4 +1,190 @@
+/* test_policy.c - roce.conf parsing and plugstack-style key=value arguments. */
 #include "config.h"
 #include "unit.h"
-static void t_ok(void **s){(void)s;}
-int main(void){const struct CMUnitTest t[]={cmocka_unit_test(t_ok)};return cmocka_run_group_tests(t,NULL,NULL);}
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "policy.h"
+
+static char path[64];
+
+static void write_conf(const char *text)
+{
+	snprintf(path, sizeof(path), "/tmp/roce-conf-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static int load(struct roce_policy *p, const char *text, struct roce_error *err)
+{
+	write_conf(text);
+	roce_policy_defaults(p);
+	int rc = roce_policy_load(p, path, false, err);
+	unlink(path);
+	return rc;
+}
+
+static void t_defaults(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	roce_policy_defaults(&p);
+	assert_int_equal(p.gid_index, 3);
+	assert_int_equal(p.addr_family, AF_INET);
+	assert_int_equal(p.mtu, 0);
+	assert_int_equal(p.pfc_priority, 3);
+	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_WARN);
+	assert_int_equal(p.traffic_class, ROCE_TC_AUTO);
+	assert_int_equal(p.gdr_level, ROCE_GDR_PXB);
+	assert_int_equal(p.mode, ROCE_MODE_WARN);
+	assert_int_equal(p.n_hca, 0);
+	assert_string_equal(p.sysfs_root, "/sys");
+}
+
+static void t_seed_site(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	assert_int_equal(load(&p,
+	        "# the seed site\n"
+	        "GidIndex=3 AddrFamily=ipv4   # RoCE v2 IPv4\n"
+	        "mtu=9000\n"
+	        "\n"
+	        "PFCPRIORITY=3\tPfcUnknown=fail\n"
+	        "TrafficClass=106\n"
+	        "Hca=mlx5_0,mlx5_1\n"
+	        "GdrLevel=2\n"
+	        "Mode=strict\n"
+	        "TimeoutMs=500\n"
+	        "ReportDir=/shared/roce/reports\n", &err), 0);
+	assert_int_equal(p.gid_index, 3);
+	assert_int_equal(p.mtu, 9000);
+	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_FAIL);
+	assert_int_equal(p.traffic_class, 106);
+	assert_int_equal(p.n_hca, 2);
+	assert_string_equal(p.hca[1], "mlx5_1");
+	assert_int_equal(p.gdr_level, ROCE_GDR_PXB);
+	assert_int_equal(p.mode, ROCE_MODE_STRICT);
+	assert_int_equal(p.timeout_ms, 500);
+	assert_string_equal(p.report_dir, "/shared/roce/reports");
+	assert_true(roce_policy_hca_allowed(&p, "mlx5_1"));
+	assert_false(roce_policy_hca_allowed(&p, "mlx5_10"));
+}
+
+static void t_errors_name_file_line_key(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	char expect[160];
+
+	assert_int_equal(load(&p, "GidIndex=3\n\nGidIdx=4\n", &err), -1);
+	snprintf(expect, sizeof(expect), "%s:3: unknown key \"GidIdx\"", path);
+	assert_string_equal(err.msg, expect);
+
+	assert_int_equal(load(&p, "GidIndex=256\n", &err), -1);
+	snprintf(expect, sizeof(expect), "%s:1: GidIndex: invalid value \"256\" (expected 0-255 or auto)", path);
+	assert_string_equal(err.msg, expect);
+
+	assert_int_equal(load(&p, "Mtu=\n", &err), -1);
+	assert_non_null(strstr(err.msg, ":1: Mtu: invalid value \"\""));
+	assert_int_equal(load(&p, "PfcPriority=8\n", &err), -1);
+	assert_int_equal(load(&p, "Mode=off\n", &err), 0);   /* off is valid: the plugin's site default */
+	assert_int_equal(load(&p, "Mode=loud\n", &err), -1);
+	assert_non_null(strstr(err.msg, "expected off, warn or strict"));
+	assert_int_equal(load(&p, "Hca=mlx5_0,,\n", &err), 0);
+	assert_int_equal(p.n_hca, 1);
+	assert_int_equal(load(&p, "Hca=mlx5_0,../../etc\n", &err), -1);
+	assert_int_equal(load(&p, "ReportDir=relative/dir\n", &err), -1);
+	assert_int_equal(load(&p, "ReportDir=/a/../etc\n", &err), -1);
+	assert_int_equal(load(&p, "GidIndex\n", &err), -1);
+	assert_non_null(strstr(err.msg, "is not Key=Value"));
+	assert_int_equal(load(&p, "GidIndex=3$(reboot)\n", &err), -1);
+	assert_int_equal(load(&p, "Mtu=9000x\n", &err), -1);
+	assert_int_equal(load(&p, "Mtu=-1\n", &err), -1);
+	assert_int_equal(load(&p, "Mtu=1000\n", &err), 0);
+	assert_int_equal(load(&p, "Mtu=100\n", &err), -1);
+}
+
+static void t_long_and_nul_lines(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	char *big = malloc(3000);
+	memset(big, 'a', 2999);
+	big[2999] = '\0';
+	assert_int_equal(load(&p, big, &err), -1);
+	assert_non_null(strstr(err.msg, ":1: line longer than 1024 bytes"));
+	free(big);
+
+	snprintf(path, sizeof(path), "/tmp/roce-conf-XXXXXX");
+	int fd = mkstemp(path);
+	assert_int_equal(write(fd, "Mtu=9000\0Mode=strict\n", 21), 21);
+	close(fd);
+	roce_policy_defaults(&p);
+	assert_int_equal(roce_policy_load(&p, path, false, &err), -1);
+	assert_non_null(strstr(err.msg, ":1: NUL byte in line"));
+	unlink(path);
+}
+
+static void t_missing_file(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(roce_policy_load(&p, "/nonexistent/roce.conf", true, &err), 0);
+	assert_int_equal(roce_policy_load(&p, "/nonexistent/roce.conf", false, &err), -1);
+	assert_string_equal(err.msg, "/nonexistent/roce.conf: cannot open: No such file or directory");
+}
+
+static void t_kv_and_tokens(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(roce_policy_set_kv(&p, "gidindex=auto", "plugstack.conf", &err), 0);
+	assert_int_equal(p.gid_index, ROCE_GID_AUTO);
+	assert_int_equal(roce_policy_set_kv(&p, "=3", "plugstack.conf", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "Bogus=1", "plugstack.conf", &err), -1);
+	assert_string_equal(err.msg, "plugstack.conf: unknown key \"Bogus\"");
+
+	assert_true(roce_token_ok("strict", 64));
+	assert_false(roce_token_ok("", 64));
+	assert_false(roce_token_ok("a b", 64));
+	assert_false(roce_token_ok("a\nNCCL_X=1", 64));
+	assert_false(roce_token_ok("a=b", 64));
+	assert_false(roce_token_ok("$(id)", 64));
+	assert_false(roce_token_ok("x\x7f", 64));
+	assert_false(roce_token_ok("abcdef", 3));
+
+	enum roce_gdr_level l;
+	assert_int_equal(roce_gdr_level_parse("phb", &l), 0);
+	assert_int_equal(l, ROCE_GDR_PHB);
+	assert_int_equal(roce_gdr_level_parse("5", &l), 0);
+	assert_int_equal(l, ROCE_GDR_SYS);
+	assert_int_equal(roce_gdr_level_parse("6", &l), -1);
+	assert_int_equal(roce_gdr_level_parse("NVL", &l), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_defaults),
+		cmocka_unit_test(t_seed_site),
+		cmocka_unit_test(t_errors_name_file_line_key),
+		cmocka_unit_test(t_long_and_nul_lines),
+		cmocka_unit_test(t_missing_file),
+		cmocka_unit_test(t_kv_and_tokens),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
