@@ -145,6 +145,11 @@ void roce_nl_close(struct roce_nl *nl)
 	free(nl);
 }
 
+unsigned roce_nl_portid(const struct roce_nl *nl)
+{
+	return nl->portid;
+}
+
 void roce_nl_set_budget(struct roce_nl *nl, int budget_ms)
 {
 	nl->has_budget = true;

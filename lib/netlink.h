@@ -25,6 +25,8 @@ struct roce_nl *roce_nl_open(int timeout_ms);
  * Takes ownership of fd (closed by roce_nl_close, also on failure). */
 struct roce_nl *roce_nl_open_fd(int fd, int timeout_ms);
 void roce_nl_close(struct roce_nl *nl);
+/* Our netlink port id (0 for roce_nl_open_fd handles).  For tests. */
+unsigned roce_nl_portid(const struct roce_nl *nl);
 /* One overall deadline: from now on no request waits past now + budget_ms,
  * whatever the per-request timeout.  budget_ms <= 0 makes every later
  * request time out without being sent. */

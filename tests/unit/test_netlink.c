@@ -832,6 +832,33 @@ static void t_kernel_lo(void **state)
 	roce_node_free(&node);
 }
 
+/* Any process may unicast to our port id: a forged RTM_NEWLINK queued
+ * before the request, with the right sequence number and port id, must be
+ * dropped because it does not come from the kernel (nl_pid 0). */
+static void t_kernel_spoofed_reply(void **state)
+{
+	(void)state;
+	struct roce_nl *nl = roce_nl_open(2000);
+	if (!nl)
+		skip();
+	int spoofer = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	assert_true(spoofer >= 0);
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK, .nl_pid = roce_nl_portid(nl) };
+	assert_true(to.nl_pid != 0);
+	struct nlmsghdr *fake = build_link(msgbuf.b, 1, "lo", 1, IFF_UP | IFF_RUNNING, 1234, IF_OPER_UP);
+	fake->nlmsg_pid = to.nl_pid;
+	assert_int_equal(sendto(spoofer, fake, fake->nlmsg_len, 0, (struct sockaddr *)&to, sizeof(to)),
+	                 (ssize_t)fake->nlmsg_len);
+	struct roce_netdev nd;
+	netdev_init(&nd, "lo");
+	assert_int_equal(roce_nl_get_link(nl, &nd), 0);
+	assert_int_equal(nd.link_read.status, ROCE_OK);
+	assert_true(nd.mtu != 1234);
+	assert_true(nd.mtu > 0);
+	close(spoofer);
+	roce_nl_close(nl);
+}
+
 /* No file descriptors left: every reading says why. */
 static void t_open_fails(void **state)
 {
@@ -889,6 +916,7 @@ int main(void)
 		cmocka_unit_test(t_transport_peer_closed),
 		cmocka_unit_test(t_invalid_names),
 		cmocka_unit_test(t_kernel_lo),
+		cmocka_unit_test(t_kernel_spoofed_reply),
 		cmocka_unit_test(t_open_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
