@@ -1,0 +1,641 @@
+/* jobreport.c - job prolog (snapshot) and epilog (delta, verdicts, fragment). */
+#include "config.h"
+#include "jobreport.h"
+#include "check.h"
+#include "collect.h"
+#include "counters.h"
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#define STATE_SCHEMA "slurm-roce/state/1"
+#define STATE_MAX (16u << 20)
+#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+
+/* ---------------------------------------------------------------- atomic files */
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ".<name>.<16 hex>": dot names are never read as fragments or snapshots. */
+static void temp_name(char *buf, size_t len, const char *name)
+{
+	uint64_t r = 0;
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint64_t)getpid() * 2654435761u ^ (uint64_t)(uintptr_t)buf;
+	snprintf(buf, len, ".%s.%016llx", name, (unsigned long long)r);
+}
+
+/* POSIX access ACL as the kernel's xattr format (linux/posix_acl_xattr.h):
+ * owner r, user:<reader> r, group r, mask r, other none. */
+static int set_reader_acl(int fd, uid_t reader)
+{
+	struct { uint16_t tag, perm; uint32_t id; } __attribute__((packed)) e[5] = {
+		{ 0x01, 4, UINT32_MAX },   /* ACL_USER_OBJ */
+		{ 0x02, 4, reader },       /* ACL_USER */
+		{ 0x04, 4, UINT32_MAX },   /* ACL_GROUP_OBJ */
+		{ 0x10, 4, UINT32_MAX },   /* ACL_MASK */
+		{ 0x20, 0, UINT32_MAX },   /* ACL_OTHER */
+	};
+	char buf[4 + sizeof(e)];
+	uint32_t version = 2;   /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
+	memcpy(buf, &version, 4);
+	memcpy(buf + 4, e, sizeof(e));
+	return fsetxattr(fd, "system.posix_acl_access", buf, sizeof(buf), 0);
+}
+
+static int set_owner_mode(int fd, uid_t owner, gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
+{
+	if (fchown(fd, owner, group) < 0 || fchmod(fd, mode) < 0) {
+		roce_error_set(err, "cannot set owner/mode: %s", strerror(errno));
+		return -1;
+	}
+	if (reader_uid < 0 || (uid_t)reader_uid == owner)
+		return 0;
+	if (set_reader_acl(fd, (uid_t)reader_uid) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOTSUP) {
+		roce_error_set(err, "cannot set the reader ACL: %s", strerror(errno));
+		return -1;
+	}
+	/* No ACLs on this file system: the reader owns the file instead. */
+	if (fchown(fd, (uid_t)reader_uid, group) < 0 || fchmod(fd, mode) < 0) {
+		roce_error_set(err, "cannot give the file to uid %ld: %s", reader_uid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Give an anonymous O_TMPFILE a temporary name in dir. */
+static int link_tmpfile(int fd, int dfd, char *tmp, size_t tmplen, const char *name)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		temp_name(tmp, tmplen, name);
+		if (linkat(fd, "", dfd, tmp, AT_EMPTY_PATH) == 0)
+			return 0;
+		if (errno == ENOENT || errno == EPERM) {
+			/* Without CAP_DAC_READ_SEARCH AT_EMPTY_PATH is refused: go through /proc. */
+			char proc[64];
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			if (linkat(AT_FDCWD, proc, dfd, tmp, AT_SYMLINK_FOLLOW) == 0)
+				return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static int open_named_temp(int dfd, char *tmp, size_t tmplen, const char *name)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		temp_name(tmp, tmplen, name);
+		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+int roce_write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
+                      gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
+{
+	char tmp[NAME_MAX + 1] = "";
+	bool named = false;
+	int fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = open_named_temp(dfd, tmp, sizeof(tmp), name);
+		named = true;
+	}
+	if (fd < 0) {
+		roce_error_set(err, "cannot create a temporary file for %s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (write_all(fd, data, len) < 0) {
+		roce_error_set(err, "cannot write %s: %s", name, strerror(errno));
+		goto fail;
+	}
+	if (set_owner_mode(fd, owner, group, mode, reader_uid, err) < 0)
+		goto fail;
+	if (fsync(fd) < 0) {
+		roce_error_set(err, "cannot sync %s: %s", name, strerror(errno));
+		goto fail;
+	}
+	if (!named) {
+		if (link_tmpfile(fd, dfd, tmp, sizeof(tmp), name) < 0) {
+			roce_error_set(err, "cannot link %s: %s", name, strerror(errno));
+			tmp[0] = '\0';
+			goto fail;
+		}
+		named = true;
+	}
+	if (renameat(dfd, tmp, dfd, name) < 0) {
+		roce_error_set(err, "cannot rename into %s: %s", name, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	if (fsync(dfd) < 0 && errno != EINVAL) {
+		/* The file is complete and in place; only its durability is in doubt. */
+		roce_error_set(err, "cannot sync the directory of %s: %s", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+fail:
+	if (named && tmp[0])
+		unlinkat(dfd, tmp, 0);
+	close(fd);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- directories */
+
+/* mkdir -p for a configured directory (the admin's path: symlinks in it are
+ * the admin's choice and followed).  Returns an O_DIRECTORY fd. */
+static int open_config_dir(const char *path, mode_t mode, bool *created, struct roce_error *err)
+{
+	char buf[PATH_MAX];
+	*created = false;
+	if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		roce_error_set(err, "%s: not an absolute path", path);
+		return -1;
+	}
+	int fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT)
+		goto done;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+			roce_error_set(err, "cannot create %s: %s", buf, strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(buf, mode) == 0)
+		*created = true;
+	else if (errno != EEXIST) {
+		roce_error_set(err, "cannot create %s: %s", buf, strerror(errno));
+		return -1;
+	}
+	fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+done:
+	if (fd < 0)
+		roce_error_set(err, "cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* StateDir: ours alone.  Root-owned, nobody else can even look. */
+static int open_state_dir(const char *path, struct roce_error *err)
+{
+	bool created;
+	struct stat st;
+	int fd = open_config_dir(path, 0700, &created, err);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+		roce_error_set(err, "StateDir %s is not owned by uid %u: refusing to use it", path, (unsigned)geteuid());
+		goto fail;
+	}
+	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0) {
+		roce_error_set(err, "StateDir %s: cannot make it 0700: %s", path, strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+/* ReportDir/<jobid>/: root-owned 0755 under a root-owned ReportDir that
+ * others cannot write to (else a user could plant the job directory). */
+static int open_job_report_dir(const char *path, const char *job_id, gid_t *admin_gid, struct roce_error *err)
+{
+	bool created;
+	struct stat st;
+	int jfd = -1, rfd = open_config_dir(path, 0755, &created, err);
+	if (rfd < 0)
+		return -1;
+	if (fstat(rfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & S_IWOTH)) {
+		roce_error_set(err, "ReportDir %s must be owned by uid %u and not writable by others",
+		               path, (unsigned)geteuid());
+		goto out;
+	}
+	*admin_gid = st.st_gid;
+	if (mkdirat(rfd, job_id, 0755) < 0 && errno != EEXIST) {
+		roce_error_set(err, "cannot create %s/%s: %s", path, job_id, strerror(errno));
+		goto out;
+	}
+	jfd = openat(rfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (jfd < 0) {
+		roce_error_set(err, "cannot open %s/%s: %s", path, job_id, strerror(errno));
+		goto out;
+	}
+	if (fstat(jfd, &st) < 0 || st.st_uid != geteuid()) {
+		roce_error_set(err, "%s/%s is not owned by uid %u: refusing to write into it", path, job_id,
+		               (unsigned)geteuid());
+		close(jfd);
+		jfd = -1;
+		goto out;
+	}
+	if ((st.st_mode & 07777) != 0755)
+		fchmod(jfd, 0755);
+	fsync(rfd);   /* the new job directory entry */
+out:
+	close(rfd);
+	return jfd;
+}
+
+/* ---------------------------------------------------------------- state files */
+
+static void read_boot_id(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(BOOT_ID_FILE, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* "<digits>.json" -> the job id, else NULL. */
+static bool state_name_job(const char *name, char *job, size_t len)
+{
+	size_t n = strlen(name);
+	if (n < 6 || n - 5 >= len || strcmp(name + n - 5, ".json") != 0)
+		return false;
+	memcpy(job, name, n - 5);
+	job[n - 5] = '\0';
+	return roce_job_id_ok(job);
+}
+
+struct idlist {
+	char (*id)[ROCE_JOBID_MAX];
+	size_t n;
+};
+
+static void idlist_add(struct idlist *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->id[i], id) == 0)
+			return;
+	if (l->n >= 4096)
+		return;
+	void *grown = realloc(l->id, (l->n + 1) * sizeof(*l->id));
+	if (!grown)
+		return;   /* a missed "shared" mark is not worth failing the report */
+	l->id = grown;
+	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
+}
+
+static json_object *read_json_at(int dfd, const char *name, char *why, size_t whylen)
+{
+	struct stat st;
+	json_object *o = NULL;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_size > STATE_MAX) {
+		snprintf(why, whylen, "not a regular file of ours below %u bytes", STATE_MAX);
+		goto out;
+	}
+	char *buf = malloc((size_t)st.st_size + 1);
+	ssize_t got = buf ? pread(fd, buf, (size_t)st.st_size, 0) : -1;
+	if (got != st.st_size) {
+		snprintf(why, whylen, "short read");
+	} else {
+		buf[got] = '\0';
+		enum json_tokener_error jerr;
+		o = json_tokener_parse_verbose(buf, &jerr);
+		if (!o)
+			snprintf(why, whylen, "not JSON: %s", json_tokener_error_desc(jerr));
+	}
+	free(buf);
+out:
+	close(fd);
+	return o;
+}
+
+/* Other jobs' snapshots; snapshots from an earlier boot are removed. */
+static void scan_state_dir(int sfd, const char *job_id, const char *boot_id, struct idlist *others)
+{
+	int dup_fd = dup(sfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	char job[ROCE_JOBID_MAX], why[128];
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!state_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
+			continue;
+		json_object *o = boot_id[0] ? read_json_at(sfd, e->d_name, why, sizeof(why)) : NULL, *b;
+		if (o && json_object_object_get_ex(o, "boot_id", &b) &&
+		    strcmp(json_object_get_string(b), boot_id) != 0) {
+			unlinkat(sfd, e->d_name, 0);   /* that job died with the previous boot */
+			json_object_put(o);
+			continue;
+		}
+		json_object_put(o);
+		idlist_add(others, job);
+	}
+	closedir(d);
+}
+
+/* Markers "<jobid>.with.<other>" left for us by later jobs' prologs. */
+static void take_markers(int sfd, const char *job_id, struct idlist *shared)
+{
+	int dup_fd = dup(sfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	char prefix[ROCE_JOBID_MAX + 8];
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	snprintf(prefix, sizeof(prefix), "%s.with.", job_id);
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		const char *other = e->d_name + strlen(prefix);
+		if (roce_job_id_ok(other))
+			idlist_add(shared, other);
+		unlinkat(sfd, e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* ---------------------------------------------------------------- shared steps */
+
+struct job_ctx {
+	struct roce_policy pol;
+	const char *job_id, *node;
+	uid_t uid;
+};
+
+static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root,
+                        const char *job_id, const char *node, uid_t uid, struct roce_error *err)
+{
+	if (!roce_job_id_ok(job_id)) {
+		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
+		return -1;
+	}
+	if (!roce_node_name_ok(node)) {
+		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
+		return -1;
+	}
+	c->pol = *p;
+	if (sysfs_root && snprintf(c->pol.sysfs_root, sizeof(c->pol.sysfs_root), "%s", sysfs_root) >=
+	                      (int)sizeof(c->pol.sysfs_root)) {
+		roce_error_set(err, "sysfs root too long");
+		return -1;
+	}
+	c->job_id = job_id;
+	c->node = node;
+	c->uid = uid;
+	return 0;
+}
+
+/* Collect the model, check it, snapshot the counters. */
+static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struct roce_error *err)
+{
+	struct roce_node node;
+	struct roce_check_result result;
+	struct roce_collect_opts opts = { .sysfs_root = c->pol.sysfs_root, .netlink = true };
+	int rc = 0;
+
+	roce_node_init(&node);
+	roce_collect(&node, &c->pol, &opts);
+	bool checked = roce_check(&node, &c->pol, &result) == 0;
+	if (roce_snapshot_take(s, c->pol.sysfs_root, &node, checked ? &result : NULL) < 0) {
+		roce_error_set(err, "out of memory taking the counter snapshot");
+		rc = -1;
+	}
+	if (checked)
+		roce_check_result_free(&result);
+	roce_node_free(&node);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- prolog */
+
+static json_object *state_json(const struct job_ctx *c, const char *boot_id, const struct idlist *others,
+                               const struct roce_snapshot *s)
+{
+	json_object *o = json_object_new_object(), *shared = json_object_new_array();
+	json_object_object_add(o, "schema", json_object_new_string(STATE_SCHEMA));
+	json_object_object_add(o, "job_id", json_object_new_string(c->job_id));
+	json_object_object_add(o, "node", json_object_new_string(c->node));
+	json_object_object_add(o, "job_uid", json_object_new_int64(c->uid));
+	json_object_object_add(o, "boot_id", json_object_new_string(boot_id));
+	for (size_t i = 0; i < others->n; i++)
+		json_object_array_add(shared, json_object_new_string(others->id[i]));
+	json_object_object_add(o, "shared_with", shared);
+	json_object_object_add(o, "snapshot", roce_snapshot_to_json(s));
+	return o;
+}
+
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err)
+{
+	struct job_ctx c;
+	struct roce_snapshot s;
+	struct idlist others = { 0 };
+	char boot_id[64], name[ROCE_JOBID_MAX + 8];
+	int rc = ROCE_JOB_NONFATAL, sfd;
+
+	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
+		return -1;
+	if ((sfd = open_state_dir(c.pol.state_dir, err)) < 0)
+		return ROCE_JOB_NONFATAL;
+	roce_snapshot_init(&s);
+	read_boot_id(boot_id, sizeof(boot_id));
+	scan_state_dir(sfd, job_id, boot_id, &others);
+	if (take_snapshot(&c, &s, err) < 0)
+		goto out;
+	/* Tell every job already here that we share its node. */
+	for (size_t i = 0; i < others.n; i++) {
+		char marker[2 * ROCE_JOBID_MAX + 8];
+		snprintf(marker, sizeof(marker), "%s.with.%s", others.id[i], job_id);
+		int fd = openat(sfd, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			close(fd);
+	}
+	json_object *o = state_json(&c, boot_id, &others, &s);
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
+	snprintf(name, sizeof(name), "%s.json", job_id);
+	if (!text)
+		roce_error_set(err, "out of memory serialising the snapshot");
+	else if (roce_write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, err) == 0)
+		rc = 0;
+	json_object_put(o);
+out:
+	free(others.id);
+	roce_snapshot_free(&s);
+	close(sfd);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- epilog */
+
+/* The prolog's state: snapshot and the jobs it saw.  -1 with why when absent or unusable. */
+static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct idlist *shared,
+                      char *why, size_t whylen)
+{
+	char name[ROCE_JOBID_MAX + 8], sub[ROCE_WHY_MAX];
+	json_object *m, *o;
+	snprintf(name, sizeof(name), "%s.json", c->job_id);
+	if (!(o = read_json_at(sfd, name, sub, sizeof(sub)))) {
+		snprintf(why, whylen, "no prolog snapshot (%.120s/%s: %.60s)", c->pol.state_dir, name, sub);
+		return -1;
+	}
+	int rc = -1;
+	if (!json_object_object_get_ex(o, "job_id", &m) || strcmp(json_object_get_string(m), c->job_id) != 0)
+		snprintf(why, whylen, "prolog snapshot %s is for another job", name);
+	else if (!json_object_object_get_ex(o, "snapshot", &m) ||
+	         roce_snapshot_from_json(start, m, sub, sizeof(sub)) < 0)
+		snprintf(why, whylen, "prolog snapshot %s unusable: %s", name, sub);
+	else
+		rc = 0;
+	if (rc == 0 && json_object_object_get_ex(o, "shared_with", &m) && json_object_is_type(m, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(m); i++) {
+			const char *id = json_object_get_string(json_object_array_get_idx(m, i));
+			if (roce_job_id_ok(id))
+				idlist_add(shared, id);
+		}
+	json_object_put(o);
+	return rc;
+}
+
+/* Without a usable start: every counter of the end snapshot becomes unread. */
+static int start_from_end(struct roce_snapshot *start, const struct roce_snapshot *end, const char *why)
+{
+	roce_snapshot_free(start);
+	*start = *end;
+	start->ports = NULL;
+	if (end->n_ports && !(start->ports = malloc(end->n_ports * sizeof(*start->ports))))
+		return -1;
+	memcpy(start->ports, end->ports, end->n_ports * sizeof(*start->ports));
+	for (size_t i = 0; i < end->n_ports; i++) {
+		for (int k = 0; k < ROCE_N_COUNTERS; k++)
+			roce_reading_set(&start->ports[i].c[k].read, ROCE_MISSING, 0, "%s", why);
+		roce_reading_set(&start->ports[i].pfc.read, ROCE_MISSING, 0, "%s", why);
+	}
+	return 0;
+}
+
+static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
+                          const struct idlist *shared, const char *note, struct roce_error *err)
+{
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	const char *ids[4096];
+	char name[80];
+	gid_t admin_gid = 0;
+	int rc = -1, jfd = -1;
+	json_object *frag = NULL;
+
+	for (size_t i = 0; i < shared->n; i++)
+		ids[i] = shared->id[i];
+	struct roce_fragment_meta m = {
+		.job_id = c->job_id, .node = c->node, .job_uid = c->uid,
+		.start_ns = start->time_ns, .end_ns = end->time_ns,
+		.shared_with = ids, .n_shared = shared->n,
+		.pfc_priority = c->pol.pfc_priority, .note = note,
+	};
+	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
+	    !(frag = roce_fragment_build(&m, &d, &v))) {
+		roce_error_set(err, "out of memory building the report");
+		goto out;
+	}
+	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	if (!text) {
+		roce_error_set(err, "out of memory serialising the report");
+		goto out;
+	}
+	if ((jfd = open_job_report_dir(c->pol.report_dir, c->job_id, &admin_gid, err)) < 0)
+		goto out;
+	snprintf(name, sizeof(name), "%s.json", c->node);
+	if (roce_write_atomic(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid, err) == 0)
+		rc = 0;
+out:
+	if (jfd >= 0)
+		close(jfd);
+	json_object_put(frag);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+	return rc;
+}
+
+int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err)
+{
+	struct job_ctx c;
+	struct roce_snapshot start, end;
+	struct idlist shared = { 0 };
+	char note[ROCE_WHY_MAX + 64] = "", boot_id[64], name[ROCE_JOBID_MAX + 8];
+	struct roce_error serr;
+	int rc = ROCE_JOB_NONFATAL;
+	bool have_start = false;
+
+	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
+		return -1;
+	roce_snapshot_init(&start);
+	roce_snapshot_init(&end);
+	int sfd = open_state_dir(c.pol.state_dir, &serr);
+	if (sfd < 0)
+		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
+	else {
+		have_start = load_state(sfd, &c, &start, &shared, note, sizeof(note)) == 0;
+		read_boot_id(boot_id, sizeof(boot_id));
+		scan_state_dir(sfd, job_id, boot_id, &shared);
+		take_markers(sfd, job_id, &shared);
+	}
+	if (take_snapshot(&c, &end, err) < 0)
+		goto out;
+	if (!have_start && start_from_end(&start, &end, note) < 0) {
+		roce_error_set(err, "out of memory");
+		goto out;
+	}
+	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, err) == 0)
+		rc = 0;
+out:
+	/* The snapshot goes whatever happened: a stale one would flag later jobs as sharing. */
+	if (sfd >= 0) {
+		snprintf(name, sizeof(name), "%s.json", job_id);
+		unlinkat(sfd, name, 0);
+		fsync(sfd);
+		close(sfd);
+	}
+	free(shared.id);
+	roce_snapshot_free(&start);
+	roce_snapshot_free(&end);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/*
+ * jobreport.h - the job prolog/epilog halves of the fabric report, shared by
+ * the SPANK plugin (slurm_spank_job_prolog / slurm_spank_job_epilog, which
+ * run as root in `slurmstepd spank prolog|epilog`) and the standalone
+ * roce-prolog / roce-epilog programs.
+ *
+ * Prolog: collect the node model, run the check, snapshot every RoCE port's
+ * counters into StateDir/<jobid>.json (StateDir root-only 0700, file 0600).
+ * Epilog: snapshot again, compute deltas and verdicts, write ONE fragment
+ * ReportDir/<jobid>/<node>.json atomically, remove the snapshot.
+ *
+ * Files, created safely (root writes into directories that may be shared):
+ *  - every open uses O_NOFOLLOW and a directory fd; temporaries are O_TMPFILE
+ *    (or O_EXCL random dot-names where the file system lacks O_TMPFILE),
+ *    fsync'd, then linked and renamed into place, then the directory is
+ *    fsync'd: a reader sees the old state or the whole new file, never part.
+ *  - StateDir must be owned by root and not writable by group or others.
+ *  - ReportDir/<jobid>/ is root-owned 0755 (node names of a job are public
+ *    through squeue anyway); a fragment is owned by root, group = the group
+ *    that owns ReportDir (the admins: `chgrp slurmadm ReportDir`), mode 0440,
+ *    plus a POSIX ACL entry granting the job's user read access.  On a file
+ *    system without ACLs the fragment is chowned to the job user instead
+ *    (still 0440; the user could then chmod their own file).  Nobody else can
+ *    read it.
+ *  - Sharing: the prolog records the other jobs whose snapshots are in
+ *    StateDir and leaves a marker <other>.with.<jobid> for each, so both
+ *    jobs' reports are flagged "shared node" (counters are per port).
+ *    Snapshots left from an earlier boot are removed by the next prolog.
+ *
+ * Return values: 0 done; ROCE_JOB_NONFATAL (1) the report could not be made
+ * (err says why: full disk, unwritable directory, ...); -1 bad arguments
+ * (job id not 1-10 digits, node name not usable as a file name).  Callers
+ * log a nonzero result and carry on: reporting never fails a job or drains
+ * a node.
+ */
+#ifndef ROCE_JOBREPORT_H
+#define ROCE_JOBREPORT_H
+
+#include <sys/types.h>
+#include "policy.h"
+
+#define ROCE_JOB_NONFATAL 1
+
+/* sysfs_root NULL = the policy's SysfsRoot ("/sys"). */
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err);
+int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err);
+
+/*
+ * Write data to dir_fd/name atomically (see above).  owner/group/mode are
+ * applied before the file becomes visible; reader_uid >= 0 adds an ACL read
+ * entry for that user (falling back to owner = reader_uid without ACLs).
+ * Returns 0 or -1 with err set; never leaves the final name partial.
+ */
+int roce_write_atomic(int dir_fd, const char *name, const void *data, size_t len, uid_t owner,
+                      gid_t group, mode_t mode, long reader_uid, struct roce_error *err);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * roce-report - print a job's RoCE fabric report: every node's fragment
+ * (ReportDir/<jobid>/<node>.json, written by the epilog) merged.
+ *
+ *   roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus]
+ *
+ * Exit 0 report printed, 1 no fragment for the job (or none readable),
+ * 2 usage error, 3 refused (another user's job).
+ */
+#include "config.h"
+#include "policy.h"
+#include "report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <slurm/slurm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { EXIT_OK = 0, EXIT_NONE = 1, EXIT_USAGE = 2, EXIT_REFUSED = 3 };
+enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus]\n"
+	        "  JOBID                  the job's numeric id (for array tasks: squeue -o %%A)\n"
+	        "  -d, --report-dir DIR   fragments are in DIR/JOBID/ (default: ReportDir of roce.conf)\n"
+	        "  -c, --config FILE      roce.conf (default %s)\n"
+	        "  -f, --format FMT       text (default), json, or prometheus (node_exporter textfile)\n"
+	        "  -h, --help             this text\n"
+	        "\n"
+	        "Who may read a report: the job's user, root, and members of the group that\n"
+	        "owns ReportDir (the admins: chgrp it to your Slurm admin group).  The epilog\n"
+	        "makes each fragment readable by exactly these (mode 0440, group = ReportDir's\n"
+	        "group, plus an ACL entry for the job's user); roce-report refuses other users\n"
+	        "with a clear message instead of a permission error.\n"
+	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
+	        ROCE_DEFAULT_CONFIG);
+}
+
+/* libslurm's hostlist: "n1,n2,n3,n7" -> "n[1-3,7]". */
+static char *slurm_nodelist(const char *const *names, size_t n)
+{
+	hostlist_t hl = slurm_hostlist_create(NULL);
+	char *s = NULL;
+	if (!hl)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		slurm_hostlist_push_host(hl, names[i]);
+	s = slurm_hostlist_ranged_string_malloc(hl);
+	slurm_hostlist_destroy(hl);
+	return s;
+}
+
+static bool in_group(gid_t g)
+{
+	if (getegid() == g || getgid() == g)
+		return true;
+	int n = getgroups(0, NULL);
+	if (n <= 0)
+		return false;
+	gid_t *groups = calloc((size_t)n, sizeof(*groups));
+	bool found = false;
+	if (groups && (n = getgroups(n, groups)) > 0)
+		for (int i = 0; i < n; i++)
+			found |= groups[i] == g;
+	free(groups);
+	return found;
+}
+
+/* Root, or a member of the group that owns ReportDir. */
+static bool is_admin(const char *report_dir, char *group_name, size_t len)
+{
+	struct stat st;
+	snprintf(group_name, len, "?");
+	if (getuid() == 0)
+		return true;
+	if (stat(report_dir, &st) < 0)
+		return false;
+	struct group *gr = getgrgid(st.st_gid);
+	snprintf(group_name, len, "%s", gr ? gr->gr_name : "?");
+	return in_group(st.st_gid);
+}
+
+struct args {
+	const char *job_id, *report_dir, *config;
+	enum format format;
+};
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "report-dir", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "d:c:f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': a->report_dir = optarg; break;
+		case 'c': a->config = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0)
+				a->format = FMT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				a->format = FMT_JSON;
+			else if (strcmp(optarg, "prometheus") == 0)
+				a->format = FMT_PROMETHEUS;
+			else {
+				fprintf(stderr, "roce-report: --format must be text, json or prometheus, not \"%s\"\n", optarg);
+				return -1;
+			}
+			break;
+		case 'h': usage(stdout); exit(EXIT_OK);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return -1;
+	}
+	a->job_id = argv[optind];
+	if (!roce_job_id_ok(a->job_id)) {
+		fprintf(stderr, "roce-report: \"%s\" is not a job id (digits; for an array task use its job id, "
+		                "squeue -o %%A)\n", a->job_id);
+		return -1;
+	}
+	return 0;
+}
+
+static int print_report(const struct roce_job_report *r, enum format format)
+{
+	if (format == FMT_JSON) {
+		json_object *o = roce_report_json(r, slurm_nodelist);
+		const char *s = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) : NULL;
+		if (s)
+			printf("%s\n", s);
+		json_object_put(o);
+		return s ? 0 : -1;
+	}
+	if (format == FMT_PROMETHEUS)
+		return roce_report_print_prometheus(stdout, r);
+	return roce_report_print_text(stdout, r, slurm_nodelist);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct roce_policy policy;
+	struct roce_error err = { "" };
+	struct roce_job_report r;
+	char dir[PATH_MAX], group[64], lerr[ROCE_WHY_MAX];
+
+	if (parse_args(argc, argv, &a) < 0)
+		return EXIT_USAGE;
+	roce_policy_defaults(&policy);
+	if (!a.report_dir &&
+	    roce_policy_load(&policy, a.config ? a.config : ROCE_DEFAULT_CONFIG, a.config == NULL, &err) < 0) {
+		fprintf(stderr, "roce-report: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	const char *report_dir = a.report_dir ? a.report_dir : policy.report_dir;
+	if (snprintf(dir, sizeof(dir), "%s/%s", report_dir, a.job_id) >= (int)sizeof(dir)) {
+		fprintf(stderr, "roce-report: report directory path too long\n");
+		return EXIT_USAGE;
+	}
+	bool admin = is_admin(report_dir, group, sizeof(group));
+
+	roce_report_init(&r, a.job_id);
+	if (roce_report_load_dir(&r, dir, lerr, sizeof(lerr)) < 0) {
+		fprintf(stderr, "roce-report: no report for job %s: %s\n", a.job_id, lerr);
+		roce_report_free(&r);
+		return EXIT_NONE;
+	}
+	/* The files' permissions are the real guard; this says it plainly and
+	 * also covers fragments a user could read but should not (e.g. copied). */
+	long owner = roce_report_job_uid(&r);
+	bool unreadable = r.n_nodes == 0 && r.n_errors > 0;
+	if (!admin && ((r.n_nodes && owner != (long)getuid()) || unreadable)) {
+		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
+		                "and members of group %s only\n", a.job_id, group);
+		roce_report_free(&r);
+		return EXIT_REFUSED;
+	}
+	if (r.n_nodes == 0) {
+		fprintf(stderr, "roce-report: no fragments in %s (is the job finished?)\n", dir);
+		roce_report_free(&r);
+		return EXIT_NONE;
+	}
+	roce_report_sort(&r);
+	int rc = print_report(&r, a.format) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
+	for (size_t i = 0; a.format != FMT_TEXT && i < r.n_errors; i++)
+		fprintf(stderr, "roce-report: fragment %s\n", r.errors[i]);
+	roce_report_free(&r);
+	return rc;
+}
