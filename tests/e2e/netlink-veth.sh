@@ -40,9 +40,9 @@ out=$(in_ns "$probe" -t 2000 rnl9k rnl15 rnlhalf lo rnl-nosuch 2>&1)
 probe_rc=$?
 out_c=$(in_ns "$probe" -c -t 2000 rnl9k rnl-nosuch rnl9k 2>&1)
 
-n=0 failed=0
+n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 # expect KEY VALUE [text]: "<netdev>.<key>=<value>" in the probe output
 expect() {
 	local got
