@@ -238,7 +238,7 @@ static int topo_init(hwloc_topology_t *h, struct roce_error *err)
  */
 static char *slurp(const char *path, bool cache, size_t *len, struct roce_reading *r)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | (cache ? O_NOFOLLOW | O_NONBLOCK : 0));
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (cache ? O_NOFOLLOW : 0));   /* no FIFO hangs */
 	struct stat st;
 	char *buf = NULL;
 	if (fd < 0) {
