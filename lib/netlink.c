@@ -110,6 +110,10 @@ struct roce_nl *roce_nl_open(int timeout_ms)
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	nl->kernel_only = true;
 	set_rcvtimeo(nl->fd, timeout_ms);
+	/* Error replies need not echo our request (as iproute2); older
+	 * kernels without the option just echo it, which parses the same. */
+	int one = 1;
+	(void)setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	return nl;
 fail:
 	saved = errno;

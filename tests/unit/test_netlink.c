@@ -399,6 +399,15 @@ static void t_dcb_eopnotsupp(void **state)
 	assert_non_null(strstr(nd.pfc.read.why, "RTM_GETDCB veth0: driver has no DCB support"));
 	assert_int_equal(nd.pfc.enabled, 0);
 
+	/* without NETLINK_CAP_ACK the kernel echoes the whole request */
+	nlh = build_error(msgbuf.b, 1, -EOPNOTSUPP, RTM_GETDCB);
+	nlh->nlmsg_flags = 0;
+	char *echo = mnl_nlmsg_put_extra_header(nlh, 12);
+	memcpy(echo, "\x00\x00\x00\x00\x09\x00\x01\x00lo\x00\x00", 12);
+	netdev_init(&nd, "veth0");
+	assert_int_equal(roce_parse_dcb_msg(nlh, &nd), -1);
+	assert_int_equal(nd.pfc.read.status, ROCE_UNSUPPORTED);
+
 	netdev_init(&nd, "veth9");
 	assert_int_equal(roce_parse_dcb_msg(build_error(msgbuf.b, 1, -ENODEV, RTM_GETDCB), &nd), -1);
 	assert_int_equal(nd.pfc.read.status, ROCE_MISSING);
