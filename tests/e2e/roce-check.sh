@@ -20,6 +20,7 @@ run() {
 	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$root" "$@" 2>&1)
 	rc=$?
 }
+json_ok() { jq -e . <<<"$1" >/dev/null 2>&1; }
 fixture() { # fixture NAME -> a fresh root
 	rm -rf "$T/$1"; mkdir -p "$T/$1"; echo "$T/$1"
 }
@@ -38,7 +39,7 @@ like "$out" "PASS +gid +mlx5_1:1 +GID 3 is RoCE v2 192.0.2.11 on eth1" "healthy:
 like "$out" "WARN +pfc .*unknown" "healthy: PFC on veth is unknown (warn), not disabled"
 like "$out" "active RDMA MTU is 4096 on every RoCE port" "healthy: RDMA MTU 4096 from netdev MTU 9000"
 run "$R" --format json
-ok "json: parses" jq -e . <<<"$out" >/dev/null
+ok "json: parses" json_ok "$out"
 is "$(jq -r '.check.summary.gid_index' <<<"$out")" 3 "json: summary.gid_index"
 is "$(jq -r '.node.devices[1].pci_addr' <<<"$out")" "0000:51:00.0" "json: PCI address from the device link"
 is "$(jq -r '.node.devices[0].ports[0].gids|length' <<<"$out")" 1 "json: lazy GID read (one entry per port)"
@@ -172,7 +173,7 @@ D1=$(fab_devdir "$R" mlx5_1)
 ln -sfn loop2 "$D1/ports/1/gids/3.tmp"; ln -sfn loop1 "$D1/ports/1/loop2"
 rm -f "$D1/ports/1/state"; ln -s state "$D1/ports/1/state"
 run "$R" --format json
-ok "hostile: json still parses" jq -e . <<<"$out" >/dev/null
+ok "hostile: json still parses" json_ok "$out"
 is "$(jq -r '.node.devices[0].ports[0].errors.state.status' <<<"$out")" malformed "hostile: garbage state is malformed"
 like "$(jq -r '.node.devices[0].ports[0].errors.phys_state.why' <<<"$out")" "phys_state: value longer than 4096 bytes" "hostile: 1 MiB value refused, file named"
 like "$(jq -r '.node.devices[0].ports[0].errors.link_layer.why' <<<"$out")" "link_layer: value is not text" "hostile: binary refused"
