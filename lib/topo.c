@@ -115,6 +115,19 @@ static void busid_of(hwloc_obj_t o, char *out, size_t len)
 
 /* ------------------------------------------------------------------ cache key */
 
+/*
+ * The live topology is cached as hwloc's own XML export in one file (the
+ * policy's TopologyCache).  Its key is stored inside it, as an info
+ * attribute of the root object, so there is one file to manage and no
+ * stale per-boot files pile up:
+ *   - boot_id (/proc/sys/kernel/random/boot_id) changes on every boot, so
+ *     BIOS/firmware changes and new cards are picked up after a reboot;
+ *   - a hash of the sorted names in /sys/bus/pci/devices catches hot-plug
+ *     and devices that vanish (a GPU falling off the bus) without a reboot;
+ *   - the hwloc version, because the export format follows it.
+ * Computing the key costs one small read and one readdir.
+ */
+
 static int read_small(const char *path, char *buf, size_t len, int flags)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
@@ -364,6 +377,7 @@ static int write_atomic(const char *path, const char *buf, size_t len, struct ro
 		goto fail;
 	}
 	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", base, (long)getpid());
+	unlinkat(dfd, tmp, 0);   /* left by a crashed process that had our pid */
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s/%s: %s", dir, tmp, strerror(errno));
