@@ -101,7 +101,8 @@ struct roce_topo_hca_in {
 /*
  * Plain data: GPUs (Slurm index = array index = PCI bus id order), HCAs (in
  * the caller's order) and the NCCL path type of every pair.  No pointers:
- * it can be copied, compared and built by hand in tests.
+ * it can be copied, compared and built by hand in tests.  gpu_gpu[i][i] is
+ * LOC; pairs with an HCA whose found != OK are UNKNOWN.
  */
 struct roce_locality {
 	char origin[16];                                  /* "xml", "cache", "live", or "" (built by hand) */
@@ -119,7 +120,8 @@ struct roce_locality {
  * Fill loc from the topology: every NVIDIA GPU (vendor 0x10de, class
  * 0x0300/0x0302) and the given RDMA devices, matched by PCI bus id.
  * An HCA whose address is malformed or not in the topology is kept with
- * found != OK and path UNKNOWN.  Returns 0, or -1 (err) when n > ROCE_TOPO_HCA_MAX.
+ * found != OK and path UNKNOWN.  Returns 0, or -1 (err) when n > ROCE_TOPO_HCA_MAX
+ * or out of memory.  loc is about 60 KiB: allocate it, not on a small stack.
  */
 int roce_topo_locality(const struct roce_topo *t, const struct roce_topo_hca_in *hcas, size_t n,
                        struct roce_locality *loc, struct roce_error *err);
