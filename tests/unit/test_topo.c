@@ -368,6 +368,39 @@ static void t_choose_bad_gpus(void **state)
 	free(loc);
 }
 
+/* The choice is a pure function of plain data: no hwloc needed. */
+static void t_choose_plain_data(void **state)
+{
+	(void)state;
+	struct roce_locality *loc = calloc(1, sizeof(*loc));
+	static const unsigned char m[2][3] = { { ROCE_PATH_PXB, ROCE_PATH_PXB, ROCE_PATH_SYS },
+	                                       { ROCE_PATH_SYS, ROCE_PATH_PHB, ROCE_PATH_PIX } };
+	loc->n_gpus = 2;
+	loc->n_hcas = 3;
+	snprintf(loc->gpus[0].pci_addr, ROCE_PCI_MAX, "0000:1a:00.0");
+	snprintf(loc->gpus[1].pci_addr, ROCE_PCI_MAX, "0000:9c:00.0");
+	for (int j = 0; j < 3; j++) {
+		snprintf(loc->hcas[j].name, ROCE_NAME_MAX, "hca_%c", 'a' + j);
+		roce_reading_set(&loc->hcas[j].found, ROCE_OK, 0, NULL);
+		for (int i = 0; i < 2; i++)
+			loc->gpu_hca[i][j] = m[i][j];
+	}
+	const char *healthy[] = { "hca_c", "hca_b", "hca_a" };
+	struct roce_topo_choice c;
+	choose(loc, "0,1", healthy, 3, ROCE_GDR_PXB, &c);
+	/* GPU 0's two PXB HCAs in the healthy list's order, then GPU 1's PIX one */
+	assert_hcas(&c, (const char *const[]){ "hca_b", "hca_a", "hca_c" }, 3);
+	assert_int_equal(c.gdr_level, ROCE_GDR_PXB);
+	choose(loc, "1", healthy, 3, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "hca_c" }, 1);
+	assert_int_equal(c.gdr_level, ROCE_GDR_PIX);
+	choose(loc, "0", healthy, 3, ROCE_GDR_PIX, &c);
+	assert_false(c.by_locality);
+	assert_string_equal(c.warnings[0], "GPU 0 (0000:1a:00.0) has no RoCE HCA within PIX: GPUDirect RDMA will not "
+	                                   "be used for it (nearest: hca_b, PXB)");
+	free(loc);
+}
+
 /* ------------------------------------------------------------------ GPU lists */
 
 static void expect_gpus(const char *list, const unsigned *want, size_t n)
@@ -909,6 +942,7 @@ int main(void)
 		cmocka_unit_test(t_choose_unhealthy),
 		cmocka_unit_test(t_choose_no_gpus),
 		cmocka_unit_test(t_choose_bad_gpus),
+		cmocka_unit_test(t_choose_plain_data),
 		cmocka_unit_test(t_gpu_list_valid),
 		cmocka_unit_test(t_gpu_list_garbage),
 		cmocka_unit_test(t_gpu_list_uuid),
