@@ -343,7 +343,8 @@ out:
 /* Other jobs' snapshots; snapshots from an earlier boot are removed. */
 static void scan_state_dir(int sfd, const char *job_id, const char *boot_id, struct idlist *others)
 {
-	int dup_fd = dup(sfd);
+	/* A fresh open, not dup(): a dup shares the directory offset with sfd. */
+	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
 	char job[ROCE_JOBID_MAX], why[128];
@@ -371,7 +372,8 @@ static void scan_state_dir(int sfd, const char *job_id, const char *boot_id, str
 /* Markers "<jobid>.with.<other>" left for us by later jobs' prologs. */
 static void take_markers(int sfd, const char *job_id, struct idlist *shared)
 {
-	int dup_fd = dup(sfd);
+	/* A fresh open, not dup(): a dup shares the directory offset with sfd. */
+	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
 	char prefix[ROCE_JOBID_MAX + 8];

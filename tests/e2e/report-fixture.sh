@@ -1,0 +1,169 @@
+#!/bin/bash
+# Job fabric report end to end on fixture sysfs trees: roce-prolog, counters
+# changed as the kernel would change them, roce-epilog, roce-report in every
+# format.  Real netdevs (veths in a private namespace) stand behind the
+# fixture's eth* names so the netlink collector answers as on a node.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+B="$top_builddir/prolog"
+
+netns_available || skip_all "needs root and ip netns"
+NS=roce-rep-$$
+T=$(mktemp -d)
+trap 'netns_destroy $NS; rm -rf "$T"' EXIT
+chmod 755 "$T"
+netns_create "$NS" || skip_all "cannot create a network namespace"
+for i in 0 1 2; do netns_veth "$NS" "eth$i" 9000; done
+netns_veth "$NS" eth3 1500
+
+cat >"$T/roce.conf" <<EOF
+ReportDir=$T/reports
+StateDir=$T/state
+PfcPriority=3
+EOF
+
+# job KIND JOBID NODE ROOT: run roce-prolog/epilog as slurmd would; sets $out, $rc.
+job() {
+	out=$(ip netns exec "$NS" env SLURM_JOB_ID="$2" SLURM_JOB_UID=4001 SLURMD_NODENAME="$3" \
+		"$B/roce-$1" --config "$T/roce.conf" --sysfs-root "$4" 2>&1)
+	rc=$?
+}
+report() { # report JOBID ARGS...: sets $out, $rc
+	local id=$1; shift
+	out=$("$B/roce-report" "$id" --config "$T/roce.conf" "$@" 2>&1)
+	rc=$?
+}
+c() { fab_counter "$R" "$1" 1 "$2" "$3" "$4"; }
+
+# --- node A: three HCAs; increments, data words, a wrap, a reset, a vanished port
+R=$T/a
+mkdir -p "$R"
+fab_example "$R" 3
+c mlx5_0 counters port_xmit_data 1000
+c mlx5_0 counters port_rcv_data 2000
+c mlx5_0 counters port_xmit_packets 10
+c mlx5_0 hw_counters out_of_sequence 4294967290
+c mlx5_0 hw_counters np_cnp_sent 5
+c mlx5_1 counters port_xmit_data 5000000
+c mlx5_1 hw_counters out_of_sequence 100
+c mlx5_1 hw_counters rp_cnp_handled 77
+
+job prolog 101 nodeA "$R"
+is "$rc" 0 "prolog: exit 0"
+is "$out" "" "prolog: silent"
+is "$(stat -c '%a %U' "$T/state" "$T/state/101.json" | tr '\n' ' ')" "700 root 600 root " "prolog: StateDir 0700, snapshot 0600, root"
+ok "prolog: snapshot is JSON with 3 ports" test "$(jq '.snapshot.ports|length' "$T/state/101.json")" = 3
+is "$(jq -r '.snapshot.ports[0].netdev_mtu' "$T/state/101.json")" 9000 "prolog: netdev MTU from rtnetlink in the snapshot"
+
+c mlx5_0 counters port_xmit_data 1250       # +250 words = 1000 bytes
+c mlx5_0 counters port_rcv_data 2001        # +1 word = 4 bytes
+c mlx5_0 counters port_xmit_packets 13
+c mlx5_0 hw_counters out_of_sequence 4      # 32-bit wrap: 6 + 4
+c mlx5_1 counters port_xmit_data 10         # driver reload: everything back near 0
+c mlx5_1 hw_counters out_of_sequence 3
+c mlx5_1 hw_counters rp_cnp_handled 1
+rm -rf "$(fab_devdir "$R" mlx5_2)" "$R/class/infiniband/mlx5_2"
+
+job epilog 101 nodeA "$R"
+is "$rc" 0 "epilog: exit 0"
+is "$out" "" "epilog: silent"
+ok "epilog: snapshot removed" test ! -e "$T/state/101.json"
+F=$T/reports/101/nodeA.json
+ok "epilog: fragment written" test -f "$F"
+is "$(stat -c '%a %U %G' "$T/reports/101" "$F" | tr '\n' ' ')" "755 root root 440 root root " "fragment 0440 root, job dir 0755"
+like "$(ls -l "$F")" '^-r--r-----\+' "fragment carries an ACL (the job user's read entry)"
+is "$(ls -A "$T/reports/101")" "nodeA.json" "no temporaries left"
+
+report 101 --format json
+is "$rc" 0 "report json: exit 0"
+ok "report json: parses" jq -e . <<<"$out" >/dev/null
+J=$out
+q() { jq -c "$1" <<<"$J"; }
+is "$(q '[.nodes[0].name, .nodes[0].job_uid, (.nodes[0].ports|length)]')" '["nodeA",4001,3]' "json: node, uid, ports"
+is "$(q '.nodes[0].ports[0] | [.device, .port, .netdev, .presence, .reset]')" '["mlx5_0",1,"eth0","present",false]' "json: port identity"
+is "$(q '.nodes[0].ports[0].counters | [.port_xmit_bytes, .port_rcv_bytes, .port_xmit_packets, .out_of_sequence, .np_cnp_sent, .link_downed]')" \
+	'[1000,4,3,10,0,0]' "json: increments, x4 data words, the 32-bit wrap, unchanged counters"
+is "$(q '.nodes[0].ports[0].counters | has("port_xmit_data")')" false "json: word counters only as *_bytes"
+is "$(q '.nodes[0].ports[0].counter_status')" '{"out_of_sequence":"wrapped"}' "json: the wrap is named"
+is "$(q '.nodes[0].ports[1] | [.reset, .counters.port_xmit_bytes, .counters.out_of_sequence, .counters.rp_cnp_handled, .counter_status.port_xmit_bytes, .counter_status.out_of_sequence]')" \
+	'[true,40,3,1,"reset","reset"]' "json: reset port gives counts since the reset, flagged, never huge"
+is "$(q '.nodes[0].ports[2] | [.device, .presence, .counters.port_xmit_bytes]')" '["mlx5_2","vanished",null]' "json: vanished port, no numbers"
+is "$(q '[.nodes[0].verdicts[] | .subject + " " + .code] | sort')" \
+	'["mlx5_0:1 packet_loss","mlx5_1:1 congestion","mlx5_1:1 counter_reset","mlx5_1:1 packet_loss","mlx5_2:1 port_vanished"]' "json: verdicts"
+is "$(q '.nodes[0].ports[0].pfc.status')" '"unread"' "json: PFC on a veth is unknown, not zero"
+like "$(q '.nodes[0].ports[0].pfc.why')" 'not supported' "json: and says why"
+is "$(q '[.nodes[0].gid_index, .nodes[0].ports[0].active_mtu, .nodes[0].pfc_priority]')" '[3,4096,3]' "json: check summary"
+
+# --- node B of the same job: one HCA whose netdev has MTU 1500
+R=$T/b
+mkdir -p "$R"
+fab_hca "$R" mlx5_0 0000:41:00.0 1
+fab_roce_ipv4 "$R" mlx5_0 1 eth3 192.0.2.20
+fab_standard_counters "$R" mlx5_0 1
+job prolog 101 nodeB "$R"
+c mlx5_0 hw_counters rp_cnp_ignored 8
+c mlx5_0 counters link_downed 1
+job epilog 101 nodeB "$R"
+is "$rc" 0 "node B epilog: exit 0"
+
+report 101
+is "$rc" 0 "report text: exit 0"
+like "$out" "RoCE fabric report for job 101: 2 node\(s\) node\[A-B\]|nodeA,nodeB" "text: both nodes, hostlist-compressed"
+like "$out" "RDMA MTU +DIFFERS: 4096 on nodeA; 1024 on nodeB" "text: MTU inconsistency named"
+like "$out" "RoCE v2 GID index +3 on every node" "text: GID index consistent"
+like "$out" "fail link_down on 1 node\(s\): nodeB" "text: job verdict, worst first"
+like "$out" "warn nodeB mlx5_0:1 ecn_reaction_disabled: 8 congestion notifications" "text: ECN reaction point verdict"
+like "$out" "nodeA +mlx5_0:1 +eth0 +1000 B +4 B" "text: per-port bytes"
+like "$out" "nodeA +mlx5_1:1 .* reset$" "text: reset row"
+
+report 101 --format prometheus
+is "$rc" 0 "prometheus: exit 0"
+like "$out" '^# HELP roce_job_port_counter_delta ' "prometheus: HELP"
+like "$out" 'roce_job_port_counter_delta\{job="101",node="nodeA",device="mlx5_0",port="1",counter="port_xmit_bytes"\} 1000' "prometheus: sample with job and node labels"
+like "$out" 'roce_job_verdict\{job="101",node="nodeB",subject="mlx5_0:1",code="link_down",severity="fail"\} 1' "prometheus: verdicts"
+is "$(grep -c '^# TYPE' <<<"$out")" "$(grep '^# TYPE' <<<"$out" | sort -u | wc -l)" "prometheus: each family announced once"
+
+# --- two jobs on one node, the second inside the first: both flagged shared
+R=$T/c
+mkdir -p "$R"
+fab_example "$R" 1
+job prolog 201 nodeC "$R"
+job prolog 202 nodeC "$R"
+job epilog 202 nodeC "$R"
+job epilog 201 nodeC "$R"
+report 201 --format json
+is "$(jq -c '[.nodes[0].shared_with, [.nodes[0].verdicts[]|select(.code=="shared_node")|.severity]]' <<<"$out")" \
+	'[["202"],["warn"]]' "shared: the outer job learns of the inner one"
+report 202 --format json
+is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '["201"]' "shared: the inner job saw the outer one"
+ok "shared: no markers left" test -z "$(ls -A "$T/state")"
+job prolog 203 nodeC "$R"; job epilog 203 nodeC "$R"
+job prolog 204 nodeC "$R"; job epilog 204 nodeC "$R"
+report 204 --format json
+is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '[]' "one after the other: not shared"
+
+# --- epilog without a prolog snapshot
+job epilog 301 nodeC "$R"
+is "$rc" 0 "no snapshot: epilog exit 0"
+report 301 --format json
+like "$(jq -r '.nodes[0].note' <<<"$out")" '^no prolog snapshot' "no snapshot: noted in the fragment"
+is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "no snapshot: no numbers invented"
+
+# --- usage
+out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
+is "$rc" 2 "usage: no SLURM_JOB_ID -> 2"
+job epilog "../../etc" nodeC "$R"
+is "$rc" 2 "usage: job id with a path -> 2"
+like "$out" "not 1-10 digits" "usage: says why"
+job epilog 302 "../x" "$R"
+is "$rc" 2 "usage: node name with a slash -> 2"
+report 12_3
+is "$rc" 2 "roce-report: array syntax refused with a hint"
+like "$out" "squeue -o %A" "roce-report: hint names squeue"
+report 999
+is "$rc" 1 "roce-report: unknown job -> 1"
+out=$("$B/roce-prolog" --bogus 2>&1); rc=$?
+is "$rc" 2 "usage: unknown option -> 2"
+done_testing

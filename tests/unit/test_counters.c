@@ -1,0 +1,379 @@
+/* test_counters.c - snapshots from sysfs trees written as the kernel writes
+ * them, deltas (wrap, reset, saturation, vanished ports), JSON round trip. */
+#include "config.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "counters.h"
+
+static char root[PATH_MAX];
+
+static void mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+/* Write root/rel with a trailing newline, as sysfs prints values. */
+static void put(const char *rel, const char *value)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", value);
+	fclose(f);
+}
+
+static void put_counter(const char *dev, unsigned port, enum roce_counter_id id, uint64_t v)
+{
+	char rel[256], val[32];
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%u/%s/%s", dev, port,
+	         roce_counter_defs[id].hw ? "hw_counters" : "counters", roce_counter_defs[id].name);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	put(rel, val);
+}
+
+static void make_port(const char *dev, unsigned port, const char *ll)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%u/link_layer", dev, port);
+	put(rel, ll);
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		put_counter(dev, port, (enum roce_counter_id)i, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/test_counters.XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const struct roce_counter_def *def(enum roce_counter_id id) { return &roce_counter_defs[id]; }
+
+static void t_delta_one(void **state)
+{
+	(void)state;
+	struct roce_counter_delta d;
+	/* 64-bit plain increment */
+	roce_counter_delta_one(def(ROCE_C_PORT_XMIT_PACKETS), 10, 25, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_OK);
+	assert_int_equal(d.value, 15);
+	/* data counters are 4-byte words */
+	roce_counter_delta_one(def(ROCE_C_PORT_RCV_DATA), 1000, 1250, false, &d);
+	assert_int_equal(d.value, 1000);
+	/* 32-bit Q counter wrapped once: 0xfffffff0 -> 0x10 is 0x20 events */
+	roce_counter_delta_one(def(ROCE_C_OUT_OF_SEQUENCE), 0xfffffff0u, 0x10, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_WRAPPED);
+	assert_int_equal(d.value, 0x20);
+	/* ... but on a port whose 64-bit counters went back it is a reset */
+	roce_counter_delta_one(def(ROCE_C_OUT_OF_SEQUENCE), 0xfffffff0u, 0x10, true, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 0x10);
+	/* 64-bit backwards: reset, never a huge number */
+	roce_counter_delta_one(def(ROCE_C_RP_CNP_HANDLED), 5000, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 3);
+	roce_counter_delta_one(def(ROCE_C_PORT_XMIT_DATA), 5000, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 12);
+	/* PMA 16-bit counter stuck at 65535: lower bound */
+	roce_counter_delta_one(def(ROCE_C_SYMBOL_ERROR), 65000, 65535, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_SATURATED);
+	assert_int_equal(d.value, 535);
+	/* saturating counters never wrap: backwards is a reset */
+	roce_counter_delta_one(def(ROCE_C_LINK_DOWNED), 200, 2, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 2);
+	/* a "32-bit" counter holding a bigger value: our width was wrong, no wrap maths */
+	roce_counter_delta_one(def(ROCE_C_PACKET_SEQ_ERR), 0x100000005ull, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	/* unchanged */
+	roce_counter_delta_one(def(ROCE_C_LINK_DOWNED), 7, 7, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_OK);
+	assert_int_equal(d.value, 0);
+}
+
+static void t_lookup(void **state)
+{
+	(void)state;
+	assert_int_equal(roce_counter_lookup("port_xmit_data"), ROCE_C_PORT_XMIT_DATA);
+	assert_int_equal(roce_counter_lookup("port_rcv_bytes"), ROCE_C_PORT_RCV_DATA);
+	assert_int_equal(roce_counter_lookup("rp_cnp_ignored"), ROCE_C_RP_CNP_IGNORED);
+	assert_int_equal(roce_counter_lookup("nonsense"), -1);
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		assert_non_null(roce_counter_defs[i].name);
+}
+
+static void t_snapshot_sysfs(void **state)
+{
+	(void)state;
+	struct roce_snapshot s;
+	make_port("mlx5_0", 1, "Ethernet");
+	make_port("mlx5_1", 1, "InfiniBand");     /* not RoCE: left out */
+	make_port("mlx5_10", 1, "Ethernet");      /* natural order: after mlx5_2 */
+	make_port("mlx5_2", 1, "Ethernet");
+	put_counter("mlx5_0", 1, ROCE_C_PORT_XMIT_DATA, 123456789012ull);
+	put("class/infiniband/mlx5_0/ports/1/counters/symbol_error", "N/A (no PMA)");
+	char rel[256];
+	snprintf(rel, sizeof(rel), "class/infiniband/mlx5_2/ports/1/hw_counters/out_of_sequence");
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	unlink(path);
+
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take(&s, root, NULL, NULL), 0);
+	assert_int_equal(s.n_ports, 3);
+	assert_string_equal(s.ports[0].device, "mlx5_0");
+	assert_string_equal(s.ports[1].device, "mlx5_2");
+	assert_string_equal(s.ports[2].device, "mlx5_10");
+	assert_true(roce_reading_ok(&s.ports[0].c[ROCE_C_PORT_XMIT_DATA].read));
+	assert_int_equal(s.ports[0].c[ROCE_C_PORT_XMIT_DATA].value, 123456789012ull);
+	assert_int_equal(s.ports[0].c[ROCE_C_SYMBOL_ERROR].read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(s.ports[0].c[ROCE_C_SYMBOL_ERROR].read.why, "symbol_error"));
+	assert_int_equal(s.ports[1].c[ROCE_C_OUT_OF_SEQUENCE].read.status, ROCE_MISSING);
+	/* no model: PFC is "not read", never zeros passed off as data */
+	assert_int_equal(s.ports[0].pfc.read.status, ROCE_NOT_READ);
+	assert_int_equal(s.ports[0].gid_index, -1);
+	roce_snapshot_free(&s);
+}
+
+static void t_snapshot_no_devices(void **state)
+{
+	(void)state;
+	struct roce_snapshot s;
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take(&s, root, NULL, NULL), 0);
+	assert_int_equal(s.n_ports, 0);
+	assert_int_equal(s.devices_read.status, ROCE_MISSING);
+	roce_snapshot_free(&s);
+}
+
+/* A node model with one netdev carrying PFC counters. */
+static void model_with_pfc(struct roce_node *node, uint64_t req3, uint64_t ind3, enum roce_status st)
+{
+	roce_node_init(node);
+	node->devices = calloc(1, sizeof(*node->devices));
+	node->n_devices = 1;
+	snprintf(node->devices[0].name, ROCE_NAME_MAX, "mlx5_0");
+	node->devices[0].ports = calloc(1, sizeof(struct roce_port));
+	node->devices[0].n_ports = 1;
+	struct roce_port *p = &node->devices[0].ports[0];
+	p->num = 1;
+	snprintf(p->netdev, sizeof(p->netdev), "eth0");
+	roce_reading_set(&p->netdev_read, ROCE_OK, 0, NULL);
+	struct roce_netdev *nd = roce_node_add_netdev(node, "eth0");
+	roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
+	nd->mtu = 9000;
+	roce_reading_set(&nd->pfc.read, st, st == ROCE_UNSUPPORTED ? EOPNOTSUPP : 0,
+	                 st == ROCE_OK ? NULL : "eth0: DCB not supported");
+	nd->pfc.enabled = 1u << 3;
+	nd->pfc.requests[3] = req3;
+	nd->pfc.indications[3] = ind3;
+}
+
+static void t_pfc_from_model(void **state)
+{
+	(void)state;
+	struct roce_node n1, n2;
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	make_port("mlx5_0", 1, "Ethernet");
+	model_with_pfc(&n1, 100, 5000, ROCE_OK);
+	model_with_pfc(&n2, 160, 5007, ROCE_OK);
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	assert_int_equal(roce_snapshot_take(&a, root, &n1, NULL), 0);
+	assert_int_equal(roce_snapshot_take(&b, root, &n2, NULL), 0);
+	assert_string_equal(a.ports[0].netdev, "eth0");
+	assert_int_equal(a.ports[0].netdev_mtu, 9000);
+	assert_int_equal(a.ports[0].active_mtu, 4096);   /* derived from the netdev MTU */
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].pfc_status, ROCE_DELTA_OK);
+	assert_int_equal(d.ports[0].pfc_requests[3], 60);
+	assert_int_equal(d.ports[0].pfc_indications[3], 7);
+	assert_int_equal(d.ports[0].pfc_enabled, 1u << 3);
+	roce_delta_free(&d);
+	roce_node_free(&n2);
+
+	/* driver restarted: PFC counts went back */
+	model_with_pfc(&n2, 4, 1, ROCE_OK);
+	assert_int_equal(roce_snapshot_take(&b, root, &n2, NULL), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].pfc_status, ROCE_DELTA_RESET);
+	assert_int_equal(d.ports[0].pfc_requests[3], 4);
+	roce_delta_free(&d);
+	roce_node_free(&n2);
+
+	/* no DCB on the driver: unknown, with the reason */
+	model_with_pfc(&n2, 0, 0, ROCE_UNSUPPORTED);
+	assert_int_equal(roce_snapshot_take(&b, root, &n2, NULL), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].pfc_status, ROCE_DELTA_UNREAD);
+	assert_non_null(strstr(d.ports[0].pfc_why, "end: not supported"));
+	roce_delta_free(&d);
+	roce_node_free(&n1);
+	roce_node_free(&n2);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+}
+
+/* Increments, x4 words, a wrap, a reset port, a vanished and an appeared port. */
+static void t_delta_ports(void **state)
+{
+	(void)state;
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	make_port("mlx5_0", 1, "Ethernet");
+	make_port("mlx5_1", 1, "Ethernet");
+	make_port("mlx5_2", 1, "Ethernet");
+	put_counter("mlx5_0", 1, ROCE_C_OUT_OF_SEQUENCE, 4294967290u);
+	put_counter("mlx5_1", 1, ROCE_C_PORT_XMIT_DATA, 1000000);
+	put_counter("mlx5_1", 1, ROCE_C_OUT_OF_SEQUENCE, 4294967290u);
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	assert_int_equal(roce_snapshot_take(&a, root, NULL, NULL), 0);
+
+	put_counter("mlx5_0", 1, ROCE_C_PORT_XMIT_DATA, 250);
+	put_counter("mlx5_0", 1, ROCE_C_PORT_RCV_PACKETS, 9);
+	put_counter("mlx5_0", 1, ROCE_C_OUT_OF_SEQUENCE, 4);          /* wrapped: 6 + 4 */
+	put_counter("mlx5_1", 1, ROCE_C_PORT_XMIT_DATA, 10);          /* driver reload */
+	put_counter("mlx5_1", 1, ROCE_C_OUT_OF_SEQUENCE, 4);          /* ... so a reset, not a wrap */
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "rm -rf '%s/class/infiniband/mlx5_2'", root);
+	assert_int_equal(system(path), 0);
+	make_port("mlx5_3", 1, "Ethernet");
+	assert_int_equal(roce_snapshot_take(&b, root, NULL, NULL), 0);
+	b.time_ns = a.time_ns + 2000000000;
+
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.n_ports, 4);
+	assert_true(d.seconds > 1.99 && d.seconds < 2.01);
+	const struct roce_port_delta *p0 = &d.ports[0], *p1 = &d.ports[1], *p2 = &d.ports[2], *p3 = &d.ports[3];
+	assert_string_equal(p0->device, "mlx5_0");
+	assert_int_equal(p0->presence, ROCE_PORT_BOTH);
+	assert_false(p0->reset);
+	assert_int_equal(p0->c[ROCE_C_PORT_XMIT_DATA].value, 1000);
+	assert_int_equal(p0->c[ROCE_C_PORT_RCV_PACKETS].value, 9);
+	assert_int_equal(p0->c[ROCE_C_OUT_OF_SEQUENCE].status, ROCE_DELTA_WRAPPED);
+	assert_int_equal(p0->c[ROCE_C_OUT_OF_SEQUENCE].value, 10);
+	assert_int_equal(p0->c[ROCE_C_LINK_DOWNED].value, 0);
+
+	assert_string_equal(p1->device, "mlx5_1");
+	assert_true(p1->reset);
+	assert_int_equal(p1->c[ROCE_C_PORT_XMIT_DATA].status, ROCE_DELTA_RESET);
+	assert_int_equal(p1->c[ROCE_C_PORT_XMIT_DATA].value, 40);
+	assert_int_equal(p1->c[ROCE_C_OUT_OF_SEQUENCE].status, ROCE_DELTA_RESET);
+	assert_int_equal(p1->c[ROCE_C_OUT_OF_SEQUENCE].value, 4);
+
+	assert_string_equal(p2->device, "mlx5_2");
+	assert_int_equal(p2->presence, ROCE_PORT_VANISHED);
+	assert_int_equal(p2->c[ROCE_C_PORT_XMIT_DATA].status, ROCE_DELTA_UNREAD);
+	assert_string_equal(p3->device, "mlx5_3");
+	assert_int_equal(p3->presence, ROCE_PORT_APPEARED);
+	roce_delta_free(&d);
+
+	/* a counter unreadable at the end only: unread, saying when */
+	put("class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "garbage");
+	assert_int_equal(roce_snapshot_take(&b, root, NULL, NULL), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].c[ROCE_C_NP_CNP_SENT].status, ROCE_DELTA_UNREAD);
+	assert_non_null(strstr(d.ports[0].c[ROCE_C_NP_CNP_SENT].why, "end: malformed"));
+	roce_delta_free(&d);
+
+	/* the clock went back between snapshots: no rates rather than nonsense */
+	b.time_ns = a.time_ns - 1;
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_true(d.seconds < 0);
+	roce_delta_free(&d);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+}
+
+static void t_json_round_trip(void **state)
+{
+	(void)state;
+	struct roce_snapshot a, b;
+	struct roce_node n;
+	char err[ROCE_WHY_MAX];
+	make_port("mlx5_0", 1, "Ethernet");
+	put_counter("mlx5_0", 1, ROCE_C_PORT_XMIT_DATA, UINT64_MAX - 1);
+	put("class/infiniband/mlx5_0/ports/1/counters/link_downed", "N/A (no PMA)");
+	model_with_pfc(&n, 1ull << 40, 3, ROCE_OK);
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
+	json_object *o = roce_snapshot_to_json(&a);
+	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), 0);
+	assert_int_equal(b.n_ports, 1);
+	assert_int_equal(b.time_ns, a.time_ns);
+	assert_string_equal(b.ports[0].netdev, "eth0");
+	assert_int_equal(b.ports[0].c[ROCE_C_PORT_XMIT_DATA].value, UINT64_MAX - 1);
+	assert_int_equal(b.ports[0].c[ROCE_C_LINK_DOWNED].read.status, ROCE_MALFORMED);
+	assert_string_equal(b.ports[0].c[ROCE_C_LINK_DOWNED].read.why, a.ports[0].c[ROCE_C_LINK_DOWNED].read.why);
+	assert_int_equal(b.ports[0].pfc.requests[3], 1ull << 40);
+	assert_int_equal(b.ports[0].pfc.enabled, 1u << 3);
+	assert_int_equal(b.ports[0].active_mtu, 4096);
+
+	/* damaged files are refused with a reason */
+	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0), "counters");
+	json_object_object_add(c, "out_of_sequence", json_object_new_int(-5));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out_of_sequence"));
+	json_object_object_del(c, "out_of_sequence");
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out_of_sequence missing"));
+	json_object_object_add(parsed, "schema", json_object_new_string("other/1"));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "schema"));
+	json_object *arr = json_object_new_array();
+	assert_int_equal(roce_snapshot_from_json(&b, arr, err, sizeof(err)), -1);
+	json_object_put(arr);
+
+	json_object_put(o);
+	json_object_put(parsed);
+	roce_node_free(&n);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_delta_one),
+		cmocka_unit_test(t_lookup),
+		cmocka_unit_test_setup_teardown(t_snapshot_sysfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_snapshot_no_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_delta_ports, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_json_round_trip, setup, teardown),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
