@@ -1,0 +1,131 @@
+#!/bin/bash
+# The job report's file safety: an epilog killed mid-write or hitting a full
+# disk leaves no partial fragment and still exits 0; planted symlinks and
+# foreign directories are refused; only the job's user, root and the
+# ReportDir group can read a report.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+B="$top_builddir/prolog"
+
+[ "$(id -u)" = 0 ] || skip_all "needs root (chown, tmpfs, setpriv)"
+command -v setpriv >/dev/null || skip_all "needs setpriv"
+T=$(mktemp -d)
+MNT=$T/full
+cleanup() { umount "$MNT" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+chmod 755 "$T"
+R=$T/sys
+mkdir -p "$R"
+fab_example "$R" 2
+
+conf() { # conf NAME REPORTDIR STATEDIR -> path of a roce.conf
+	printf 'ReportDir=%s\nStateDir=%s\n' "$2" "$3" >"$T/$1.conf"
+	echo "$T/$1.conf"
+}
+job() { # job KIND CONF JOBID [NODE]: sets $out $rc
+	out=$(env SLURM_JOB_ID="$3" SLURM_JOB_UID=4001 SLURMD_NODENAME="${4:-n1}" \
+		"$B/roce-$1" --config "$2" --sysfs-root "$R" 2>&1)
+	rc=$?
+}
+as_user() { # as_user UID GROUPS CMD...: run with only that uid and those groups
+	local uid=$1 groups=$2; shift 2
+	if [ -n "$groups" ]; then
+		setpriv --reuid "$uid" --regid "$uid" --groups "$groups" -- "$@"
+	else
+		setpriv --reuid "$uid" --regid "$uid" --clear-groups -- "$@"
+	fi
+}
+
+# --- who can read a report
+C=$(conf perms "$T/reports" "$T/state")
+mkdir -p "$T/reports"
+chgrp 4242 "$T/reports"
+(umask 000; job prolog "$C" 801; job epilog "$C" 801; echo "$rc" >"$T/rc")
+is "$(cat "$T/rc")" 0 "perms: epilog exit 0 under umask 000"
+F=$T/reports/801/n1.json
+is "$(stat -c '%a %u %g' "$F")" "440 0 4242" "perms: fragment 0440 root:<ReportDir group> whatever the umask"
+out=$(as_user 4001 "" "$B/roce-report" 801 --report-dir "$T/reports" 2>&1); rc=$?
+is "$rc" 0 "perms: the job's user reads the report"
+like "$out" "RoCE fabric report for job 801" "perms: and sees it"
+out=$(as_user 5000 4242 "$B/roce-report" 801 --report-dir "$T/reports" 2>&1); rc=$?
+is "$rc" 0 "perms: a member of the ReportDir group (admin) reads it"
+out=$(as_user 65534 "" "$B/roce-report" 801 --report-dir "$T/reports" 2>&1); rc=$?
+is "$rc" 3 "perms: another user is refused (exit 3)"
+like "$out" "job 801 is not yours" "perms: with a clear message"
+out=$(as_user 65534 "" cat "$F" 2>&1); rc=$?
+ok "perms: and the file itself is unreadable to them" test "$rc" != 0
+out=$(as_user 4001 "" sh -c "echo x >>'$F'" 2>&1); rc=$?
+ok "perms: the job's user cannot alter the fragment" test "$rc" != 0
+
+# --- killed in the middle of writing the fragment
+SO=$T/stall.so
+if ${CC:-cc} -shared -fPIC -o "$SO" "$top_srcdir/tests/e2e/report-stallwrite.c" -ldl 2>"$T/cc.err"; then
+	C=$(conf kill "$T/kreports" "$T/kstate")
+	job prolog "$C" 802
+	rm -f "$T/stalled"
+	env SLURM_JOB_ID=802 SLURM_JOB_UID=4001 SLURMD_NODENAME=n1 LD_PRELOAD="$SO" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		ROCE_TEST_STALL_WRITE="$T/stalled" ROCE_TEST_STALL_MATCH=/kreports/ \
+		"$B/roce-epilog" --config "$C" --sysfs-root "$R" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do [ -e "$T/stalled" ] && break; sleep 0.05; done
+	ok "kill: the epilog stalled half-way through the fragment" test -e "$T/stalled"
+	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	ok "kill: no fragment" test ! -e "$T/kreports/802/n1.json"
+	is "$(ls -A "$T/kreports/802")" "" "kill: no partial or temporary file either"
+	job epilog "$C" 802
+	is "$rc" 0 "kill: a second epilog run completes"
+	is "$(jq -r .name "$T/kreports/802/n1.json")" n1 "kill: and writes the whole fragment"
+else
+	for _ in 1 2 3 4 5; do skip "cannot build the stall helper: $(head -1 "$T/cc.err")"; done
+fi
+
+# --- full disk
+mkdir -p "$MNT"
+if mount -t tmpfs -o size=256k tmpfs "$MNT" 2>/dev/null; then
+	C=$(conf full "$MNT/reports" "$T/fstate")
+	job prolog "$C" 803
+	mkdir -p "$MNT/reports/803"
+	dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
+	job epilog "$C" 803
+	is "$rc" 0 "full disk: epilog still exits 0"
+	like "$out" "no fabric report: .*No space left on device" "full disk: logs why"
+	is "$(ls -A "$MNT/reports/803")" "" "full disk: no partial fragment, no temporary"
+	ok "full disk: snapshot removed all the same" test ! -e "$T/fstate/803.json"
+	umount "$MNT"
+else
+	for _ in 1 2 3 4; do skip "cannot mount a tmpfs"; done
+fi
+
+# --- planted symlinks and foreign directories
+C=$(conf plant "$T/preports" "$T/pstate")
+mkdir -p "$T/pstate" "$T/elsewhere" "$T/preports"
+chmod 700 "$T/pstate"
+echo precious >"$T/victim"
+ln -s "$T/victim" "$T/pstate/804.json"
+job prolog "$C" 804
+is "$rc" 0 "symlink in StateDir: prolog exit 0"
+is "$(cat "$T/victim")" precious "symlink in StateDir: its target untouched"
+ok "symlink in StateDir: replaced by our own file" test -f "$T/pstate/804.json" -a ! -L "$T/pstate/804.json"
+ln -s "$T/elsewhere" "$T/preports/805"
+job prolog "$C" 805; job epilog "$C" 805
+is "$rc" 0 "symlinked job dir: epilog exit 0"
+like "$out" "cannot open .*805" "symlinked job dir: refused"
+is "$(ls -A "$T/elsewhere")" "" "symlinked job dir: nothing written through it"
+mkdir "$T/preports/806"; chown 5000 "$T/preports/806"
+job prolog "$C" 806; job epilog "$C" 806
+like "$out" "806 is not owned by uid 0" "job dir owned by a user: refused"
+is "$(ls -A "$T/preports/806")" "" "job dir owned by a user: nothing written"
+mkdir -p "$T/ustate"; chown 5000 "$T/ustate"
+C=$(conf ustate "$T/preports" "$T/ustate")
+job prolog "$C" 807
+is "$rc" 0 "StateDir owned by a user: prolog exit 0"
+like "$out" "StateDir .* is not owned by uid 0" "StateDir owned by a user: refused"
+ok "StateDir owned by a user: no snapshot in it" test -z "$(ls -A "$T/ustate")"
+C=$(conf badconf "$T/preports" "$T/pstate")
+echo "NoSuchKey=1" >>"$C"
+job epilog "$C" 808
+is "$rc" 0 "broken roce.conf: epilog exit 0 (never drain for reporting)"
+like "$out" "NoSuchKey" "broken roce.conf: logged"
+done_testing

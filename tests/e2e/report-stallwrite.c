@@ -1,0 +1,43 @@
+/*
+ * report-stallwrite.c - LD_PRELOAD helper for report-safety.sh: stands in
+ * for a kernel whose write() stalls, so the test can SIGKILL roce-epilog in
+ * the middle of writing its fragment.  When ROCE_TEST_STALL_MATCH is a
+ * substring of the file being written (via /proc/self/fd), half the buffer
+ * is written, the file ROCE_TEST_STALL_WRITE is created as a signal to the
+ * test, and the process waits to be killed.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	static ssize_t (*real_write)(int, const void *, size_t);
+	const char *signal_file = getenv("ROCE_TEST_STALL_WRITE"), *match = getenv("ROCE_TEST_STALL_MATCH");
+	char link[64], target[4096];
+	struct stat st;
+
+	if (!real_write)
+		real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (signal_file && match && n > 64 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t len = readlink(link, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			if (strstr(target, match)) {
+				real_write(fd, buf, n / 2);
+				int s = open(signal_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+				if (s >= 0)
+					close(s);
+				for (;;)
+					pause();
+			}
+		}
+	}
+	return real_write(fd, buf, n);
+}
