@@ -558,3 +558,17 @@ int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t
 		snprintf(buf, len, "roce: %s", what);
 	return 1;
 }
+
+int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                   enum roce_verdict status, const char *message)
+{
+	if (add(r, check, device, port, status, false, "%s", message) < 0)
+		return -1;
+	switch (status) {
+	case ROCE_PASS: r->n_pass++; break;
+	case ROCE_WARN: r->n_warn++; break;
+	case ROCE_UNKNOWN: r->n_unknown++; break;
+	case ROCE_FAIL: r->n_fail++; break;
+	}
+	return 0;
+}

@@ -51,6 +51,10 @@ void roce_check_result_free(struct roce_check_result *r);
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);
 
+/* Append a finding (for later pipeline steps such as locality); -1 on ENOMEM. */
+int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                   enum roce_verdict status, const char *message);
+
 const char *roce_verdict_name(enum roce_verdict v);
 const struct roce_port_result *roce_check_port(const struct roce_check_result *r,
                                                const char *device, unsigned port);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "plan.h"
+#include "topo.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,28 +51,43 @@ static void append_unique(char *list, size_t len, const char *item)
 	snprintf(list + used, len - used, "%s%s", used ? "," : "=", item);
 }
 
+/* "=dev:port,..." for the healthy ports of device (in port order). */
+static size_t add_device_ports(const struct roce_check_result *check, const char *device,
+                               char *hcas, size_t hlen, char *ifnames, size_t ilen, size_t n)
+{
+	char item[128];
+	for (size_t i = 0; i < check->n_ports && n < ROCE_HCA_MAX; i++) {
+		const struct roce_port_result *pr = &check->ports[i];
+		if (!pr->healthy || (device && strcmp(pr->device, device) != 0))
+			continue;
+		snprintf(item, sizeof(item), "%s:%u", pr->device, pr->port);
+		append_unique(hcas, hlen, item);
+		if (pr->netdev[0])
+			append_unique(ifnames, ilen, pr->netdev);
+		n++;
+	}
+	return n;
+}
+
 int roce_plan_build(const struct roce_node *node, const struct roce_policy *policy,
-                    const struct roce_check_result *check, const struct roce_locality *loc,
+                    const struct roce_check_result *check, const struct roce_topo_choice *choice,
                     struct roce_plan *out)
 {
 	(void)node;
-	(void)loc;   /* locality ordering: topo.c (GPU-to-NIC) */
 	memset(out, 0, sizeof(*out));
 	if (check->failed && policy->mode == ROCE_MODE_STRICT) {
 		snprintf(out->why, sizeof(out->why), "the node failed its RoCE checks in strict mode");
 		return 0;
 	}
-	char hcas[2048] = "", ifnames[512] = "", item[128];
+	char hcas[2048] = "", ifnames[512] = "";
 	size_t n = 0;
-	for (size_t i = 0; i < check->n_ports; i++) {
-		const struct roce_port_result *pr = &check->ports[i];
-		if (!pr->healthy || n >= ROCE_HCA_MAX)
-			continue;
-		snprintf(item, sizeof(item), "%s:%u", pr->device, pr->port);
-		append_unique(hcas, sizeof(hcas), item);
-		if (pr->netdev[0])
-			append_unique(ifnames, sizeof(ifnames), pr->netdev);
-		n++;
+	enum roce_gdr_level gdr = policy->gdr_level;
+	if (choice && choice->n_hca) {
+		for (size_t i = 0; i < choice->n_hca; i++)
+			n = add_device_ports(check, choice->hca[i], hcas, sizeof(hcas), ifnames, sizeof(ifnames), n);
+		gdr = choice->gdr_level;
+	} else {
+		n = add_device_ports(check, NULL, hcas, sizeof(hcas), ifnames, sizeof(ifnames), 0);
 	}
 	if (n == 0 || check->gid_index < 0) {
 		snprintf(out->why, sizeof(out->why), "no healthy RoCE port");
@@ -79,7 +95,7 @@ int roce_plan_build(const struct roce_node *node, const struct roce_policy *poli
 	}
 	if (set_var(out, "NCCL_IB_HCA", "%s", hcas) < 0 ||
 	    set_var(out, "NCCL_IB_GID_INDEX", "%d", check->gid_index) < 0 ||
-	    set_var(out, "NCCL_NET_GDR_LEVEL", "%s", roce_gdr_level_name(policy->gdr_level)) < 0 ||
+	    set_var(out, "NCCL_NET_GDR_LEVEL", "%s", roce_gdr_level_name(gdr)) < 0 ||
 	    set_var(out, "NCCL_SOCKET_IFNAME", "%s", ifnames) < 0)
 		goto overflow;
 	if (check->traffic_class >= 0 && set_var(out, "NCCL_IB_TC", "%d", check->traffic_class) < 0)
@@ -90,4 +106,27 @@ overflow:
 	memset(out, 0, sizeof(*out));
 	snprintf(out->why, sizeof(out->why), "internal error: environment value too long");
 	return -1;
+}
+
+int roce_plan_locality(struct roce_check_result *check, const struct roce_policy *policy,
+                       const struct roce_locality *loc, const struct roce_gpu_set *gpus,
+                       struct roce_topo_choice *out, struct roce_error *err)
+{
+	const char *healthy[ROCE_HCA_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < check->n_ports && n < ROCE_HCA_MAX; i++) {
+		const struct roce_port_result *pr = &check->ports[i];
+		if (!pr->healthy || (n && strcmp(healthy[n - 1], pr->device) == 0))
+			continue;
+		healthy[n++] = pr->device;
+	}
+	struct roce_gpu_set none = { .status = ROCE_GPUS_NONE };
+	if (roce_topo_choose(loc, gpus ? gpus : &none, healthy, n, policy->gdr_level, out, err) < 0)
+		return -1;
+	for (size_t i = 0; i < out->n_warnings; i++)
+		if (roce_check_add(check, "locality", NULL, 0, ROCE_WARN, out->warnings[i]) < 0) {
+			roce_error_set(err, "out of memory");
+			return -1;
+		}
+	return 0;
 }

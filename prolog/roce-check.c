@@ -3,7 +3,7 @@
  *
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
  *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
- *              [--drain [--node NAME]]
+ *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]]
  *
  * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
  * configuration error.  Usable as Slurm's HealthCheckProgram with --drain.
@@ -23,6 +23,7 @@
 #include "json.h"
 #include "plan.h"
 #include "policy.h"
+#include "topo.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -38,8 +39,9 @@ struct args {
 	enum format format;
 	const char *sets[64];
 	size_t n_sets;
-	bool full_gids, verbs, drain;
+	bool full_gids, verbs, drain, matrix;
 	const char *node;
+	const char *topology, *gpus, *proc_root;
 };
 
 static void usage(FILE *f)
@@ -55,6 +57,11 @@ static void usage(FILE *f)
 	        "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
 	        "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
 	        "      --verbs            cross-check active MTUs with libibverbs\n"
+	        "  -t, --topology FILE    hwloc XML topology (default TopologyFile=, else the live machine)\n"
+	        "      --gpus LIST        the job's GPUs: Slurm indexes (\"0,1\", \"2-3\") or GPU UUIDs;\n"
+	        "                         NCCL_IB_HCA then lists each GPU's nearest HCAs first\n"
+	        "      --matrix           show the GPU-by-HCA path matrix (as nvidia-smi topo -m)\n"
+	        "      --proc-root DIR    read /proc from DIR (GPU UUID mapping; tests)\n"
 	        "      --drain            on a hardware failure, drain this node with a reason naming the HCA\n"
 	        "                         (for HealthCheckProgram; runs scontrol)\n"
 	        "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
@@ -65,7 +72,7 @@ static void usage(FILE *f)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE };
+	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -76,13 +83,17 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "verbs", no_argument, NULL, OPT_VERBS },
 		{ "drain", no_argument, NULL, OPT_DRAIN },
 		{ "node", required_argument, NULL, OPT_NODE },
+		{ "topology", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, OPT_GPUS },
+		{ "matrix", no_argument, NULL, OPT_MATRIX },
+		{ "proc-root", required_argument, NULL, OPT_PROC },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	a->config = ROCE_DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:r:m:f:s:ghV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:r:m:f:s:t:ghV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; a->config_given = true; break;
 		case 'r': a->sysfs_root = optarg; break;
@@ -107,6 +118,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_VERBS: a->verbs = true; break;
 		case OPT_DRAIN: a->drain = true; break;
 		case OPT_NODE: a->node = optarg; break;
+		case 't': a->topology = optarg; break;
+		case OPT_GPUS: a->gpus = optarg; break;
+		case OPT_MATRIX: a->matrix = true; break;
+		case OPT_PROC: a->proc_root = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': printf("roce-check (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); exit(EXIT_OK);
 		default: usage(stderr); return -1;
@@ -154,6 +169,65 @@ static const char *status_tag(enum roce_verdict v)
 	return "?";
 }
 
+/* What the locality step produced (all NULL when no topology was asked for). */
+struct locality {
+	struct roce_topo *topo;
+	struct roce_locality *loc;
+	struct roce_topo_choice *choice;
+};
+
+static void locality_free(struct locality *l)
+{
+	roce_topo_free(l->topo);
+	free(l->loc);
+	free(l->choice);
+}
+
+/*
+ * Load the topology and choose HCAs for the GPUs.  A topology named on the
+ * command line that cannot be loaded is a usage error (2); one from the
+ * policy or the live machine becomes a warning and every healthy HCA is used.
+ */
+static int locality_step(const struct args *a, const struct roce_policy *p, const struct roce_node *node,
+                         struct roce_check_result *r, struct locality *l)
+{
+	const char *xml = a->topology ? a->topology : p->topology_file;
+	struct roce_topo_source src = { .xml_file = xml, .cache_file = p->topology_cache };
+	struct roce_error err = { "" };
+	char msg[ROCE_ERR_MAX + 64];
+	struct roce_gpu_set gpus;
+
+	if (!a->topology && !p->topology_file[0] && !a->gpus && !a->matrix)
+		return 0;
+	if (!(l->loc = calloc(1, sizeof(*l->loc))) || !(l->choice = calloc(1, sizeof(*l->choice)))) {
+		fprintf(stderr, "roce-check: out of memory\n");
+		return -1;
+	}
+	if (roce_topo_load(&src, &l->topo, &err) < 0) {
+		if (a->topology) {
+			fprintf(stderr, "roce-check: --topology: %s\n", err.msg);
+			return -1;
+		}
+		snprintf(msg, sizeof(msg), "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA", err.msg);
+		roce_check_add(r, "locality", NULL, 0, ROCE_WARN, msg);
+		free(l->loc);
+		l->loc = NULL;
+	} else if (roce_topo_locality_node(l->topo, node, l->loc, &err) < 0) {
+		fprintf(stderr, "roce-check: %s\n", err.msg);
+		return -1;
+	}
+	roce_gpu_set_parse(a->gpus, a->proc_root, l->loc, &gpus);
+	if (gpus.status == ROCE_GPUS_INVALID) {
+		fprintf(stderr, "roce-check: --gpus: %s\n", gpus.why);
+		return -1;
+	}
+	if (roce_plan_locality(r, p, l->loc, &gpus, l->choice, &err) < 0) {
+		fprintf(stderr, "roce-check: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 static void print_text(const struct roce_check_result *r, const struct roce_plan *plan)
 {
 	size_t roce = 0, healthy = 0;
@@ -175,9 +249,14 @@ static void print_text(const struct roce_check_result *r, const struct roce_plan
 		printf("  no NCCL environment: %s\n", plan->why);
 }
 
-static void print_json(const struct roce_node *node, const struct roce_check_result *r, const struct roce_plan *plan)
+static void print_json(const struct roce_node *node, const struct roce_check_result *r, const struct roce_plan *plan,
+                       const struct locality *l)
 {
 	json_object *o = json_object_new_object();
+	if (l->loc)
+		json_object_object_add(o, "locality", roce_locality_json(l->loc));
+	if (l->choice)
+		json_object_object_add(o, "choice", roce_topo_choice_json(l->choice));
 	json_object_object_add(o, "version", json_object_new_int(1));
 	json_object_object_add(o, "node", roce_json_node(node));
 	json_object_object_add(o, "check", roce_json_check(r));
@@ -235,6 +314,7 @@ int main(int argc, char **argv)
 	struct roce_node node;
 	struct roce_check_result result;
 	struct roce_plan plan;
+	struct locality loc = { NULL, NULL, NULL };
 
 	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
 		return EXIT_USAGE;
@@ -247,11 +327,21 @@ int main(int argc, char **argv)
 		roce_node_free(&node);
 		return EXIT_USAGE;
 	}
-	roce_plan_build(&node, &policy, &result, NULL, &plan);
+	if (locality_step(&a, &policy, &node, &result, &loc) < 0) {
+		locality_free(&loc);
+		roce_check_result_free(&result);
+		roce_node_free(&node);
+		return EXIT_USAGE;
+	}
+	roce_plan_build(&node, &policy, &result, loc.choice, &plan);
 
 	switch (a.format) {
-	case FMT_TEXT: print_text(&result, &plan); break;
-	case FMT_JSON: print_json(&node, &result, &plan); break;
+	case FMT_TEXT:
+		if (loc.loc)
+			roce_locality_print(loc.loc, stdout);
+		print_text(&result, &plan);
+		break;
+	case FMT_JSON: print_json(&node, &result, &plan, &loc); break;
 	case FMT_ENV:
 		for (size_t i = 0; plan.valid && i < plan.n_vars; i++)
 			printf("%s=%s\n", plan.vars[i].name, plan.vars[i].value);
@@ -259,6 +349,7 @@ int main(int argc, char **argv)
 	}
 	maybe_drain(&a, &result);
 	int rc = result.failed ? EXIT_FAILED : EXIT_OK;
+	locality_free(&loc);
 	roce_check_result_free(&result);
 	roce_node_free(&node);
 	return rc;

@@ -1,0 +1,116 @@
+#!/bin/bash
+# roce-check with GPU-to-NIC locality: hwloc XML topologies (the project's own
+# and, when ../shared is there, real GPU servers) plus fixture sysfs trees
+# whose RDMA devices sit at the XML's PCI addresses, netdevs real veths.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+CHECK="$top_builddir/prolog/roce-check"
+TOPO="$top_srcdir/tests/fixtures/topo"
+SHARED="$top_srcdir/../shared/topologies"
+
+netns_available || skip_all "needs root and ip netns"
+NS=roce-tp-$$
+T=$(mktemp -d)
+trap 'netns_destroy $NS; rm -rf "$T"' EXIT
+netns_create "$NS" || skip_all "cannot create a network namespace"
+for i in 0 1 2 3; do netns_veth "$NS" "eth$i" 9000; done
+
+run() {
+	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null "$@" 2>&1)
+	rc=$?
+}
+env_of() { sed -n "s/^$1=//p" <<<"$out"; }
+
+# hca ROOT NAME PCI: a healthy RoCE port, netdev eth<N> for mlx5_<N>
+hca() {
+	fab_hca "$1" "$2" "$3" 1
+	fab_roce_ipv4 "$1" "$2" 1 "eth${2##*_}" "192.0.2.$((20 + ${2##*_}))"
+}
+
+# --- the project's own two-socket box (tests/fixtures/topo/README)
+R=$T/two; mkdir -p "$R"
+hca "$R" mlx5_0 0000:04:00.0; hca "$R" mlx5_1 0000:04:00.1
+hca "$R" mlx5_3 0000:84:00.0; hca "$R" mlx5_2 0000:88:00.0
+fab_gdr "$R"
+X="$TOPO/two-socket.xml"
+run -r "$R" -t "$X" --gpus 2 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_3:1" "GPU 2: its PIX NIC mlx5_3 (numbering not in PCI order)"
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PIX" "GPU 2: GDR level PIX"
+run -r "$R" -t "$X" --gpus 3 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_2:1" "GPU 3: mlx5_2"
+run -r "$R" -t "$X" --gpus 0 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1" "GPU 0: both ports of its dual-port NIC (tied PIX)"
+run -r "$R" -t "$X" --gpus 0,2 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1,mlx5_3:1" "GPUs 0,2: nearest NICs in GPU order"
+run -r "$R" -t "$X" --gpus 2-3 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_3:1,mlx5_2:1" "GPUs 2-3: range form"
+run -r "$R" -t "$X" --gpus 1
+like "$out" "WARN +locality +node +GPU 1 \(0000:06:00.0\) has no RoCE HCA within PXB: GPUDirect RDMA will not be used for it" "GPU 1 (PHB only): warned"
+like "$out" "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1" "GPU 1: falls back to every healthy HCA"
+run -r "$R" -t "$X" --gpus 1 --set GdrLevel=PHB --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1" "GPU 1 with GdrLevel=PHB: its PHB NICs"
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PHB" "GPU 1 with GdrLevel=PHB: level PHB"
+run -r "$R" -t "$X" --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1" "no GPUs: every healthy HCA"
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PXB" "no GPUs: the policy's level"
+fab_port "$R" mlx5_3 1 state="1: DOWN" phys="3: Disabled"
+run -r "$R" -t "$X" --gpus 2 --set GdrLevel=SYS --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_2:1" "GPU 2 with its NIC down: the next nearest healthy one (PHB)"
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PHB" "GPU 2 with its NIC down: level PHB"
+fab_port "$R" mlx5_3 1
+run -r "$R" -t "$X" --matrix
+like "$out" "GPU2	SYS	SYS	 X 	PHB	SYS	SYS	PHB	PIX" "matrix printed as nvidia-smi topo -m"
+run -r "$R" -t "$X" --gpus 2 --format json
+is "$(jq -r '.locality.gpu_hca[2][3]' <<<"$out")" "PIX" "json: gpu_hca matrix"
+is "$(jq -r '.choice.hca|join(",")' <<<"$out")" "mlx5_3" "json: choice"
+
+# --- GPU UUIDs through /proc/driver/nvidia/gpus/<busid>/information
+P=$T/proc; mkdir -p "$P/driver/nvidia/gpus/0000:83:00.0"
+printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nGPU UUID: \t GPU-8c1d1a6e-3f5b-4a7e-9c2d-1b2c3d4e5f60\nBus Location: \t 0000:83:00.0\nDevice Minor: \t 2\n' \
+	>"$P/driver/nvidia/gpus/0000:83:00.0/information"
+run -r "$R" -t "$X" --proc-root "$P" --gpus GPU-8c1d1a6e-3f5b-4a7e-9c2d-1b2c3d4e5f60 --format env
+is "$(env_of NCCL_IB_HCA)" "=mlx5_3:1" "GPU UUID mapped through /proc to GPU 2"
+run -r "$R" -t "$X" --proc-root "$P" --gpus GPU-00000000-0000-0000-0000-000000000000
+like "$out" "WARN +locality .*unknown" "unknown UUID: said plainly"
+like "$out" "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1" "unknown UUID: every healthy HCA"
+run -r "$R" -t "$X" --gpus '0;reboot'
+is "$rc" 2 "garbage GPU list: usage error"
+run -r "$R" -t "$T/nonexistent.xml"
+is "$rc" 2 "missing --topology file: usage error"
+like "$out" "nonexistent.xml" "missing --topology file: named"
+
+# --- real GPU servers (JUWELS Booster): same model, different mlx5 numbering
+pairs() { # XML -> "name busid" lines of the mlx5 devices
+	awk '/type="PCIDev"/{match($0,/pci_busid="[^"]*"/); b=substr($0,RSTART+11,RLENGTH-12)}
+	     /type="OSDev"/ && /name="mlx5_/{match($0,/name="[^"]*"/); print substr($0,RSTART+6,RLENGTH-7), b}' "$1"
+}
+# GPU i (PCI order 03, 44, 84, c4) shares a switch with the NIC one bus below it
+# (04, 43, 83, c3); only the names of those NICs differ between the nodes.
+declare -A expect=(
+	[topo.jwb0001.xml]="mlx5_1 mlx5_0 mlx5_3 mlx5_2"
+	[topo.jwb0004.xml]="mlx5_0 mlx5_1 mlx5_2 mlx5_3"
+)
+for f in topo.jwb0001.xml topo.jwb0004.xml; do
+	if [ ! -f "$SHARED/$f" ]; then skip "$f: ../shared/topologies absent"; continue; fi
+	R=$T/$f; mkdir -p "$R"
+	while read -r name busid; do hca "$R" "$name" "$busid"; done < <(pairs "$SHARED/$f")
+	got=""
+	for g in 0 1 2 3; do
+		run -r "$R" -t "$SHARED/$f" --gpus $g --format env
+		got="$got $(env_of NCCL_IB_HCA | sed 's/^=//; s/:1$//')/$(env_of NCCL_NET_GDR_LEVEL)"
+	done
+	is "${got# }" "$(printf '%s/PIX ' ${expect[$f]} | sed 's/ $//')" "$f: each GPU gets the NIC on its switch, by PCI address"
+done
+if [ -f "$SHARED/coral-lassen.xml" ]; then
+	R=$T/lassen; mkdir -p "$R"
+	while read -r name busid; do hca "$R" "$name" "$busid"; done < <(pairs "$SHARED/coral-lassen.xml")
+	run -r "$R" -t "$SHARED/coral-lassen.xml" --gpus 0,1,2,3 --set GdrLevel=SYS --matrix
+	ok "coral-lassen (PHB/SYS only): no crash" test "$rc" -lt 2
+	like "$out" "GPU0" "coral-lassen: matrix printed"
+else
+	skip "coral-lassen.xml: ../shared/topologies absent"
+fi
+
+done_testing
