@@ -1,0 +1,85 @@
+/*
+ * roce.c - the SPANK plugin "roce": dispatch on spank_context().
+ *
+ * Only slurm_spank_* and plugin_* symbols are exported (Makefile.am,
+ * -export-symbols-regex), so libroce's names cannot clash with Slurm's or
+ * another plugin's.
+ */
+#include "config.h"
+#include "roce.h"
+
+SPANK_PLUGIN(roce, 1);
+
+static struct roce_args args;
+static bool args_ok;
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	struct roce_error err = { "" };
+	spank_context_t ctx = spank_context();
+
+	/* slurmd loads us only because init exists: nothing to do there. */
+	if (ctx == S_CTX_SLURMD || ctx == S_CTX_ERROR)
+		return 0;
+	if (roce_option_register(sp) < 0)
+		return -1;
+	args_ok = roce_args_parse(ac, av, &args, &err) == 0;
+	if (!args_ok) {
+		/* Bad plugstack.conf: say so everywhere, fail nothing (jobs run unchecked). */
+		slurm_error(ROCE_LOG "plugstack.conf: %s: the plugin is disabled", err.msg);
+	}
+	return 0;
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (!args_ok)
+		return 0;
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+	case S_CTX_ALLOCATOR:
+		return roce_client_init_post_opt(sp, &args);
+	case S_CTX_REMOTE:
+		return roce_remote_init_post_opt(sp, &args);
+	default:
+		return 0;
+	}
+}
+
+int slurm_spank_user_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_remote(sp) == 1 ? roce_remote_user_init(sp) : 0;
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_remote(sp) == 1 ? roce_remote_task_init(sp) : 0;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (spank_context() == S_CTX_REMOTE)
+		roce_remote_exit();
+	(void)sp;
+	return 0;
+}
+
+#if ROCE_HAVE_JOBREPORT
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
+{
+	return roce_job_script(sp, ac, av, true);
+}
+
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+	return roce_job_script(sp, ac, av, false);
+}
+#endif

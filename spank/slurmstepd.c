@@ -1,0 +1,337 @@
+/*
+ * slurmstepd.c - the remote context: once per step per node.
+ *
+ * init_post_opt runs as root before any task exists, once per step: it
+ * resolves the mode, runs the checks (checks.c), exports the plan with
+ * spank_setenv and drains the node on a hardware fault.  Messages reach the
+ * user only from user_init onwards (what init_post_opt logs goes to the
+ * slurmd log only, seen on 22.05), so they are kept and printed there, once
+ * per node.  Slurm 22.05 ignores a failing user_init for srun's exit code
+ * (SchedMD bug 7573), so strict mode fails in task_init, as pyxis does:
+ * the step fails, srun and sbatch report it, and the node is not drained
+ * for the user's choice.
+ */
+#include "config.h"
+#include "roce.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <slurm/slurm.h>
+
+#define ROCE_MSGS 48
+#define ROCE_MSG_LEN 900
+
+enum msg_level { MSG_WARN, MSG_ERROR };
+
+static struct {
+	bool fail_tasks;              /* strict failure: task_init refuses */
+	size_t n_msgs;
+	enum msg_level level[ROCE_MSGS];
+	char *msgs[ROCE_MSGS];
+} step;
+
+__attribute__((format(printf, 2, 3)))
+static void keep_msg(enum msg_level level, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	if (step.n_msgs >= ROCE_MSGS)
+		return;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (strlen(s) > ROCE_MSG_LEN)
+		strcpy(s + ROCE_MSG_LEN - 4, "...");
+	step.level[step.n_msgs] = level;
+	step.msgs[step.n_msgs++] = s;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The Slurm node name: gethostname() is wrong with NodeHostname or several slurmd per host. */
+static const char *node_name(void)
+{
+	const char *n = getenv("SLURMD_NODENAME");
+	return n && *n ? n : "(unknown node)";
+}
+
+/* ------------------------------------------------------------------ mode */
+
+/* Option, else SLURM_ROCE in the job's environment (slurmrestd, wrappers), else default=. */
+static enum roce_mode resolve_mode(spank_t sp, const struct roce_args *a, const struct roce_policy *p)
+{
+	struct roce_request env_req;
+	const struct roce_request *r = roce_option_request();
+	char val[64];
+
+	if (!r->given && spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val)) == ESPANK_SUCCESS && val[0]) {
+		roce_request_parse(&env_req, val, ROCE_ENV_MODE);
+		r = &env_req;
+	}
+	if (!r->given)
+		return a->default_mode;
+	if (!r->valid) {
+		/* Clients refuse bad values; this one came around them.  Never fail a job on it. */
+		keep_msg(MSG_WARN, ROCE_LOG "%s: ignoring %s=\"%s\": " ROCE_VALID_MODES "; using %s",
+		         node_name(), r->source, r->raw, roce_mode_name(a->default_mode));
+		return a->default_mode;
+	}
+	return r->site_mode ? p->mode : r->mode;
+}
+
+/* ------------------------------------------------------------------ environment */
+
+/* FNV-1a: marks values the plugin set, so a later step can tell them from the user's. */
+static uint32_t value_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Did an earlier step (the batch step, or the step that launched this one) set name=value? */
+static bool set_by_plugin(const char *exported, const char *name, const char *value)
+{
+	char want[64];
+	snprintf(want, sizeof(want), "%s:%08" PRIx32, name, value_hash(value));
+	size_t n = strlen(want);
+	for (const char *p = exported; p && *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && strncmp(p, want, n) == 0)
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+static void export_plan(spank_t sp, const struct roce_plan *plan)
+{
+	char exported[1024] = "", mark[1024] = "", cur[2048];
+	size_t used = 0;
+
+	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
+		exported[0] = '\0';
+	for (size_t i = 0; i < plan->n_vars; i++) {
+		const struct roce_env_var *v = &plan->vars[i];
+		bool have = spank_getenv(sp, v->name, cur, sizeof(cur)) == ESPANK_SUCCESS;
+		if (have && !set_by_plugin(exported, v->name, cur)) {
+			/* The user's value wins; say so once if it contradicts the checked one. */
+			if (strcmp(cur, v->value) != 0) {
+				char shown[256];
+				roce_printable(cur, shown, sizeof(shown));
+				keep_msg(MSG_WARN, ROCE_LOG "%s: keeping your %s=%s; the checked value is %s",
+				         node_name(), v->name, shown, v->value);
+			}
+			continue;
+		}
+		if (spank_setenv(sp, v->name, v->value, 1) != ESPANK_SUCCESS) {
+			slurm_error(ROCE_LOG "%s: cannot set %s", node_name(), v->name);
+			continue;
+		}
+		used += (size_t)snprintf(mark + used, used < sizeof(mark) ? sizeof(mark) - used : 0, "%s%s:%08" PRIx32,
+		                         used ? "," : "", v->name, value_hash(v->value));
+	}
+	if (used && used < sizeof(mark))
+		spank_setenv(sp, ROCE_ENV_EXPORTED, mark, 1);
+}
+
+/* No valid plan: values an earlier step on another node exported must not leak into this one. */
+static void unset_inherited(spank_t sp)
+{
+	static const char *const names[] = { "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_NET_GDR_LEVEL",
+	                                      "NCCL_SOCKET_IFNAME", "NCCL_IB_TC" };
+	char exported[1024], cur[2048];
+	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
+		return;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (spank_getenv(sp, names[i], cur, sizeof(cur)) == ESPANK_SUCCESS &&
+		    set_by_plugin(exported, names[i], cur))
+			spank_unsetenv(sp, names[i]);
+	spank_unsetenv(sp, ROCE_ENV_EXPORTED);
+}
+
+/* ------------------------------------------------------------------ drain */
+
+/* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPC.
+ * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path. */
+static void drain_node(const char *reason)
+{
+	update_node_msg_t msg;
+	slurm_init_update_node_msg(&msg);
+	msg.node_names = (char *)node_name();
+	msg.node_state = NODE_STATE_DRAIN;
+	msg.reason = (char *)reason;
+	msg.reason_uid = 0;
+	if (slurm_update_node(&msg) != SLURM_SUCCESS)
+		slurm_error(ROCE_LOG "%s: cannot drain the node (\"%s\"): %s", node_name(), reason,
+		            slurm_strerror(slurm_get_errno()));
+	else
+		slurm_info(ROCE_LOG "%s: drained: %s", node_name(), reason);
+}
+
+/* ------------------------------------------------------------------ verdict */
+
+static const char *finding_subject(const struct roce_finding *f, char *buf, size_t len)
+{
+	if (f->device[0] && f->port)
+		snprintf(buf, len, "%s port %u", f->device, f->port);
+	else if (f->device[0])
+		snprintf(buf, len, "%s", f->device);
+	else
+		snprintf(buf, len, "%s", f->subject[0] ? f->subject : "node");
+	return buf;
+}
+
+/* warn: one line per node naming every HCA and check that did not pass. */
+static void warn_line(const struct roce_step_result *r)
+{
+	char line[ROCE_MSG_LEN] = "", subj[128];
+	size_t used = 0;
+	for (size_t i = 0; i < r->n_findings && used < sizeof(line); i++) {
+		const struct roce_finding *f = &r->findings[i];
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s %s: %s", used ? "; " : "",
+		                         finding_subject(f, subj, sizeof(subj)), f->check,
+		                         roce_verdict_name(f->status), f->message);
+	}
+	if (used)
+		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: %s", node_name(), line);
+}
+
+/* strict: every failing check, with its fix, then the step fails in task_init. */
+static void strict_lines(const struct roce_step_result *r)
+{
+	char subj[128];
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const struct roce_finding *f = &r->findings[i];
+		if (f->status != ROCE_FAIL && f->status != ROCE_UNKNOWN)
+			continue;
+		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(),
+		         finding_subject(f, subj, sizeof(subj)), f->check, roce_verdict_name(f->status), f->message);
+	}
+	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step will not run",
+	         node_name());
+}
+
+static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
+{
+	const char *hca = roce_plan_get(plan, "NCCL_IB_HCA");
+	const char *gid = roce_plan_get(plan, "NCCL_IB_GID_INDEX");
+	if (plan->valid)
+		snprintf(buf, len, "NCCL_IB_HCA%s GID index %s", hca ? hca : "=?", gid ? gid : "?");
+	else
+		snprintf(buf, len, "no NCCL environment (%s)", plan->why);
+}
+
+/* An internal error (timeout, bad config) fails only strict steps, without draining. */
+static void internal_error(enum roce_mode mode, const char *what)
+{
+	slurm_error(ROCE_LOG "%s: %s", node_name(), what);
+	if (mode == ROCE_MODE_STRICT) {
+		keep_msg(MSG_ERROR, ROCE_LOG "%s: cannot check the RoCE fabric (--roce=strict): %s", node_name(), what);
+		step.fail_tasks = true;
+	} else {
+		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: cannot check the RoCE fabric, no NCCL environment set: %s",
+		         node_name(), what);
+	}
+}
+
+int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
+{
+	struct roce_policy policy;
+	struct roce_error err = { "" };
+	struct roce_step_result *res = NULL;
+	uint32_t job_id = 0, step_id = 0;
+	char summary[2200];
+
+	spank_get_item(sp, S_JOB_ID, &job_id);
+	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
+		return 0;   /* the extern step runs no user task */
+
+	double t0 = now_ms();
+	int policy_rc = roce_args_policy(a, &policy, &err);
+	enum roce_mode mode = resolve_mode(sp, a, &policy);
+	if (mode == ROCE_MODE_OFF) {
+		slurm_debug(ROCE_LOG "%s: job %" PRIu32 ": mode off", node_name(), job_id);
+		return 0;
+	}
+	if (policy_rc < 0) {
+		internal_error(mode, err.msg);
+		return 0;
+	}
+	policy.mode = mode;
+	res = malloc(sizeof(*res));
+	if (!res) {
+		internal_error(mode, "out of memory");
+		return 0;
+	}
+	if (roce_run_checks(&policy, res) < 0) {
+		internal_error(mode, res->error);
+		unset_inherited(sp);
+		goto out;
+	}
+	if (res->drain && policy.drain)
+		drain_node(res->drain_reason);
+	if (res->failed && mode == ROCE_MODE_STRICT) {
+		strict_lines(res);
+		step.fail_tasks = true;
+		unset_inherited(sp);
+	} else {
+		if (res->n_findings)
+			warn_line(res);
+		if (res->plan.valid)
+			export_plan(sp, &res->plan);
+		else
+			unset_inherited(sp);
+	}
+	plan_summary(&res->plan, summary, sizeof(summary));
+	slurm_info(ROCE_LOG "%s: job %" PRIu32 " mode %s: %s (%zu pass, %zu warn, %zu fail, %zu unknown; "
+	           "%zu of %zu ports healthy): %s", node_name(), job_id, roce_mode_name(mode),
+	           step.fail_tasks ? "FAIL" : res->failed ? "no usable port" : "ok",
+	           res->n_pass, res->n_warn, res->n_fail, res->n_unknown, res->n_healthy, res->n_ports, summary);
+	for (size_t i = 0; i < res->n_findings; i++)
+		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
+		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
+out:
+	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms", node_name(), now_ms() - t0);
+	free(res);
+	return 0;
+}
+
+int roce_remote_user_init(spank_t sp)
+{
+	(void)sp;
+	/* From here on, messages reach srun's stderr or the batch output. */
+	for (size_t i = 0; i < step.n_msgs; i++) {
+		if (step.level[i] == MSG_ERROR)
+			slurm_error("%s", step.msgs[i]);
+		else
+			slurm_spank_log("%s", step.msgs[i]);
+	}
+	return 0;
+}
+
+int roce_remote_task_init(spank_t sp)
+{
+	(void)sp;
+	return step.fail_tasks ? -1 : 0;
+}
+
+void roce_remote_exit(void)
+{
+	for (size_t i = 0; i < step.n_msgs; i++)
+		free(step.msgs[i]);
+	memset(&step, 0, sizeof(step));
+}

@@ -1,0 +1,289 @@
+# slurmlab.sh - a throwaway real Slurm cluster (22.05 and later) for tests.
+#
+# Source it (bash), then:
+#   lab_init DIR                      scratch dir (made if missing); starts munged
+#   lab_node NAME FIXTURE [NETDEV=MTU...]
+#                                     declare a node: its sysfs fixture root (written with
+#                                     tests/lib/fabric.sh; "" = no RDMA devices) and the real
+#                                     veth netdevs to create in its network namespace
+#   lab_plugstack LINE...             plugstack.conf lines (rewritten on every call; steps
+#                                     read it at launch, so no restart is needed)
+#   lab_start                         write slurm.conf, start slurmctld and every slurmd,
+#                                     wait until all nodes are idle
+#   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
+#   lab_mtu NODE NETDEV MTU           change one node's netdev MTU live
+#   lab_node_state NODE / lab_node_reason NODE / lab_resume NODE
+#   lab_wait_job JOBID [SECONDS]      wait until the job left the queue
+#   lab_restart_slurmd NODE           (plugins with job_prolog are only seen by a new slurmd)
+#   lab_logs                          print the daemon logs (for failed tests)
+#   lab_stop                          stop everything lab_start started, delete the namespaces
+#
+# Layout: every node and the controller live in their own network namespace
+# (the root namespace's firewall may drop TCP to namespaces), joined by a
+# bridge in the controller's namespace on 198.51.100.0/24.  Each node's slurmd
+# runs in a private mount namespace where /sys is a view built from a fresh
+# sysfs of the node's network namespace (so /sys/class/net is the node's real
+# veths) plus the fixture's class/infiniband, devices/pci* and module trees:
+# code under test reads the production paths.  Fixture files stay live: a
+# test may flip a port state between steps without restarting anything.
+# Everything is named after LAB_ID so that several labs can run at once.
+
+LAB_LIB=${BASH_SOURCE[0]}
+LAB_NET=198.51.100
+
+lab_die() { echo "slurmlab: $*" >&2; return 1; }
+
+# lab_can_run: 0 if this machine can host a lab (root, Slurm daemons, netns), else prints why.
+lab_can_run() {
+	[ "$(id -u)" = 0 ] || { echo "needs root"; return 1; }
+	local c
+	for c in slurmctld slurmd srun sbatch munged mungekey ip nsenter unshare; do
+		command -v "$c" >/dev/null 2>&1 || { echo "$c not installed (scripts/deps)"; return 1; }
+	done
+	return 0
+}
+
+lab_init() {
+	LAB=$(mkdir -p "$1" && cd "$1" && pwd) || return 1
+	LAB_ID=${LAB_ID:-rl$$}
+	LAB_NODES=()
+	LAB_HOST=$(hostname -s)
+	LAB_STARTED=0
+	export SLURM_CONF=$LAB/slurm.conf
+	mkdir -p "$LAB"/{munge,state,spool,log,run} || return 1
+	chmod 755 "$LAB" "$LAB/munge"
+	: >"$LAB/plugstack.conf"
+	rm -f "$LAB/munge/munge.key"
+	mungekey -c -k "$LAB/munge/munge.key" >/dev/null 2>&1 || return 1
+	chmod 600 "$LAB/munge/munge.key"
+	munged --key-file="$LAB/munge/munge.key" --socket="$LAB/munge/munge.socket.2" \
+		--pid-file="$LAB/munge/munged.pid" --log-file="$LAB/munge/munged.log" \
+		--seed-file="$LAB/munge/munged.seed" || lab_die "munged failed to start"
+}
+
+# lab_node NAME FIXTURE [NETDEV=MTU...]
+lab_node() {
+	local name=$1 fixture=$2; shift 2
+	[[ $name =~ ^[a-z][a-z0-9]*$ ]] || { lab_die "bad node name '$name'"; return 1; }
+	LAB_NODES+=("$name")
+	printf '%s\n' "$fixture" >"$LAB/fixture.$name"
+	printf '%s\n' "$@" >"$LAB/netdevs.$name"
+}
+
+lab_plugstack() {
+	printf '%s\n' "$@" >"$LAB/plugstack.conf"
+}
+
+lab_ns_ctl() { echo "${LAB_ID}c"; }
+lab_ns_node() { echo "${LAB_ID}$1"; }
+
+lab_write_conf() {
+	local i=0 n
+	cat >"$LAB/slurm.conf" <<EOF
+ClusterName=lab
+SlurmctldHost=$LAB_HOST($LAB_NET.1)
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$LAB/munge/munge.socket.2
+CredType=cred/munge
+StateSaveLocation=$LAB/state
+SlurmdSpoolDir=$LAB/spool/%n
+SlurmctldPidFile=$LAB/run/slurmctld.pid
+SlurmdPidFile=$LAB/run/slurmd.%n.pid
+SlurmctldLogFile=$LAB/log/slurmctld.log
+SlurmdLogFile=$LAB/log/slurmd.%n.log
+SlurmdDebug=${LAB_SLURMD_DEBUG:-debug}
+SlurmctldDebug=info
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MpiDefault=none
+SwitchType=switch/none
+ReturnToService=2
+PlugStackConfig=$LAB/plugstack.conf
+${LAB_EXTRA_CONF:-}
+EOF
+	for n in "${LAB_NODES[@]}"; do
+		i=$((i + 1))
+		echo "NodeName=$n NodeAddr=$LAB_NET.$((10 + i)) NodeHostname=$LAB_HOST CPUs=2 State=UNKNOWN" >>"$LAB/slurm.conf"
+	done
+	echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES" >>"$LAB/slurm.conf"
+}
+
+lab_make_net() {
+	local ctl i=0 n ns nd mtu k
+	ctl=$(lab_ns_ctl)
+	ip netns add "$ctl" || return 1
+	ip -n "$ctl" link set lo up
+	ip -n "$ctl" link add br0 type bridge
+	ip -n "$ctl" addr add "$LAB_NET.1/24" dev br0
+	ip -n "$ctl" link set br0 up
+	for n in "${LAB_NODES[@]}"; do
+		i=$((i + 1))
+		ns=$(lab_ns_node "$n")
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		# the Slurm network: ctl0 in the node, bridged in the controller's namespace
+		ip -n "$ctl" link add "s$i" type veth peer name ctl0 netns "$ns" || return 1
+		ip -n "$ctl" link set "s$i" master br0 up
+		ip -n "$ns" addr add "$LAB_NET.$((10 + i))/24" dev ctl0
+		ip -n "$ns" link set ctl0 up
+		# the fabric netdevs the fixture names (eth0, eth1, ...): real veths with their MTU
+		k=0
+		while read -r nd; do
+			[ -n "$nd" ] || continue
+			mtu=${nd#*=}; nd=${nd%%=*}
+			ip -n "$ctl" link add "f$i.$k" mtu "$mtu" type veth peer name "$nd" netns "$ns" mtu "$mtu" || return 1
+			ip -n "$ctl" link set "f$i.$k" up
+			ip -n "$ns" link set "$nd" up
+			k=$((k + 1))
+		done <"$LAB/netdevs.$n"
+	done
+}
+
+# Runs inside the node's network and (private) mount namespace, then execs slurmd.
+# /sys becomes: every top-level entry of a fresh sysfs of this netns, except
+# class/, devices/ and module/, which are merged with the fixture's.
+lab__node_exec() {
+	local name=$1 fixture=$2 s v e
+	s=$LAB/$name/sysfs v=$LAB/$name/view
+	mkdir -p "$s" "$v" "$LAB/$name/cgroup"
+	mount --rbind /sys/fs/cgroup "$LAB/$name/cgroup" || return 1
+	mount -t sysfs sysfs "$s" || return 1
+	if [ -n "$fixture" ]; then
+		mount -t tmpfs -o mode=755 labsys "$v" || return 1
+		for e in "$s"/*; do
+			e=${e##*/}
+			mkdir "$v/$e"
+			case $e in
+			class | devices | module) ;;
+			*) mount --bind "$s/$e" "$v/$e" || return 1 ;;
+			esac
+		done
+		for e in "$s"/class/* "$s"/devices/*; do
+			mkdir -p "$v/${e#"$s"/}"
+			mount --bind "$e" "$v/${e#"$s"/}" || return 1
+		done
+		if [ -d "$fixture/class/infiniband" ]; then
+			mkdir -p "$v/class/infiniband"
+			mount --bind "$fixture/class/infiniband" "$v/class/infiniband" || return 1
+		fi
+		for e in "$fixture"/devices/* "$fixture"/module/*; do
+			[ -e "$e" ] || continue
+			[ -e "$v/${e#"$fixture"/}" ] && { lab_die "fixture ${e#"$fixture"/} hides a real sysfs entry"; return 1; }
+			mkdir -p "$v/${e#"$fixture"/}"
+			mount --bind "$e" "$v/${e#"$fixture"/}" || return 1
+		done
+		mount --rbind "$v" /sys || return 1
+	else
+		mount --rbind "$s" /sys || return 1
+	fi
+	mount --rbind "$LAB/$name/cgroup" /sys/fs/cgroup || return 1
+	exec slurmd -N "$name"
+}
+
+lab_start_slurmd() {
+	local n=$1
+	nsenter --net="/run/netns/$(lab_ns_node "$n")" unshare --mount --propagation private \
+		bash -c '. "$1"; LAB=$2; lab__node_exec "$3" "$4"' slurmlab "$LAB_LIB" "$LAB" "$n" "$(cat "$LAB/fixture.$n")" \
+		>>"$LAB/log/start.$n.log" 2>&1 || { lab_die "slurmd on $n failed to start (see $LAB/log/start.$n.log)"; return 1; }
+}
+
+lab_start() {
+	local n t
+	[ "${#LAB_NODES[@]}" -gt 0 ] || { lab_die "no nodes"; return 1; }
+	lab_write_conf
+	lab_make_net || { lab_die "network setup failed"; return 1; }
+	LAB_STARTED=1
+	nsenter --net="/run/netns/$(lab_ns_ctl)" slurmctld -i || { lab_die "slurmctld failed"; return 1; }
+	for n in "${LAB_NODES[@]}"; do
+		lab_start_slurmd "$n" || return 1
+	done
+	lab_wait_idle 60
+}
+
+# lab_wait_idle [SECONDS]: every node idle (or mixed/drained: just responding)
+lab_wait_idle() {
+	local t=0 max=${1:-60} states
+	while [ "$t" -lt $((max * 10)) ]; do
+		states=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sort -u | tr '\n' ' ')
+		case $states in
+		"idle ") return 0 ;;
+		esac
+		sleep 0.1; t=$((t + 1))
+	done
+	lab_die "nodes not idle after ${max}s: $states"
+}
+
+lab_run() {
+	SLURM_CONF=$LAB/slurm.conf nsenter --net="/run/netns/$(lab_ns_ctl)" "$@"
+}
+
+lab_mtu() {
+	ip -n "$(lab_ns_node "$1")" link set "$2" mtu "$3"
+}
+
+lab_node_state() { lab_run sinfo -h -n "$1" -N -o '%T' | head -1; }
+lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' | head -1; }
+lab_resume() {
+	lab_run scontrol update nodename="$1" state=resume >/dev/null 2>&1 || true
+	lab_run scontrol update nodename="$1" state=undrain >/dev/null 2>&1 || true
+}
+
+lab_wait_job() {
+	local id=$1 max=${2:-60} t=0
+	while [ "$t" -lt $((max * 10)) ]; do
+		[ -z "$(lab_run squeue -h -j "$id" -o %i 2>/dev/null)" ] && return 0
+		sleep 0.1; t=$((t + 1))
+	done
+	lab_die "job $id still queued after ${max}s"
+}
+
+lab_kill_pidfile() {
+	local f=$1 pid t=0
+	[ -s "$f" ] || return 0
+	pid=$(cat "$f")
+	kill "$pid" 2>/dev/null || return 0
+	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	kill -9 "$pid" 2>/dev/null || true
+}
+
+lab_restart_slurmd() {
+	lab_kill_pidfile "$LAB/run/slurmd.$1.pid"
+	lab_start_slurmd "$1" && lab_wait_idle 30
+}
+
+lab_logs() {
+	local f
+	for f in "$LAB"/log/*.log; do
+		echo "==== $f"; tail -n "${1:-40}" "$f"
+	done
+}
+
+lab_stop() {
+	local n ns pid
+	[ -n "${LAB:-}" ] || return 0
+	if [ "${LAB_STARTED:-0}" = 1 ]; then
+		for n in "${LAB_NODES[@]}"; do
+			lab_kill_pidfile "$LAB/run/slurmd.$n.pid"
+		done
+		lab_kill_pidfile "$LAB/run/slurmctld.pid"
+		# steps (slurmstepd and tasks) left in the namespaces we made
+		for n in "${LAB_NODES[@]}"; do
+			ns=$(lab_ns_node "$n")
+			for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+			ip netns del "$ns" 2>/dev/null
+		done
+		ns=$(lab_ns_ctl)
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+		ip netns del "$ns" 2>/dev/null
+		LAB_STARTED=0
+	fi
+	lab_kill_pidfile "$LAB/munge/munged.pid"
+}
