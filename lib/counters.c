@@ -204,6 +204,28 @@ nomem:
 	return -1;
 }
 
+/* The collector already listed devices and ports and read their link
+ * layers: take the Ethernet ports from the model instead of listing again. */
+static int snapshot_from_model(struct roce_snapshot *s, const char *root, const struct roce_node *node,
+                               const struct roce_check_result *check)
+{
+	for (size_t d = 0; d < node->n_devices; d++) {
+		const struct roce_device *dev = &node->devices[d];
+		for (size_t p = 0; p < dev->n_ports; p++) {
+			if (dev->ports[p].link_layer != ROCE_LL_ETHERNET)
+				continue;
+			struct roce_port_sample *ps = add_port(s);
+			if (!ps)
+				return -1;
+			snprintf(ps->device, sizeof(ps->device), "%s", dev->name);
+			ps->port = dev->ports[p].num;
+			sample_counters(ps, root);
+			sample_from_model(ps, node, check);
+		}
+	}
+	return 0;
+}
+
 int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
                        const struct roce_node *node, const struct roce_check_result *check)
 {
@@ -219,6 +241,10 @@ int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
 	if (check) {
 		s->gid_index = check->gid_index;
 		s->traffic_class = check->traffic_class;
+	}
+	if (node && roce_reading_ok(&node->devices_read)) {
+		s->devices_read = node->devices_read;
+		return snapshot_from_model(s, root, node, check);
 	}
 	if (roce_sysfs_list(root, "class/infiniband", &devs, &n_devs, &s->devices_read) < 0)
 		return s->devices_read.err == ENOMEM ? -1 : 0;

@@ -109,7 +109,8 @@ void roce_snapshot_free(struct roce_snapshot *s);
 
 /*
  * Read every Ethernet port's counters under sysfs_root (NULL = "/sys").
- * node (may be NULL) supplies netdevs, netdev MTUs and PFC counters; check
+ * The ports are those of node when its device list was read, else listed
+ * from sysfs.  node (may be NULL) supplies netdevs, netdev MTUs and PFC counters; check
  * (may be NULL) the GID index and active MTU.  Returns 0, or -1 on ENOMEM;
  * read failures are recorded per value, never returned.
  */

@@ -16,13 +16,16 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STATE_SCHEMA "slurm-roce/state/1"
 #define STATE_MAX (16u << 20)
-#define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
 
 /* ---------------------------------------------------------------- atomic files */
+
+static int write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
+                        gid_t group, mode_t mode, long reader_uid, bool durable, struct roce_error *err);
 
 static int write_all(int fd, const char *p, size_t len)
 {
@@ -121,6 +124,12 @@ static int open_named_temp(int dfd, char *tmp, size_t tmplen, const char *name)
 int roce_write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
                       gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
 {
+	return write_atomic(dfd, name, data, len, owner, group, mode, reader_uid, true, err);
+}
+
+static int write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
+                        gid_t group, mode_t mode, long reader_uid, bool durable, struct roce_error *err)
+{
 	char tmp[NAME_MAX + 1] = "";
 	bool named = false;
 	int fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
@@ -138,7 +147,7 @@ int roce_write_atomic(int dfd, const char *name, const void *data, size_t len, u
 	}
 	if (set_owner_mode(fd, owner, group, mode, reader_uid, err) < 0)
 		goto fail;
-	if (fsync(fd) < 0) {
+	if (durable && fsync(fd) < 0) {
 		roce_error_set(err, "cannot sync %s: %s", name, strerror(errno));
 		goto fail;
 	}
@@ -155,7 +164,7 @@ int roce_write_atomic(int dfd, const char *name, const void *data, size_t len, u
 		goto fail;
 	}
 	close(fd);
-	if (fsync(dfd) < 0 && errno != EINVAL) {
+	if (durable && fsync(dfd) < 0 && errno != EINVAL) {
 		/* The file is complete and in place; only its durability is in doubt. */
 		roce_error_set(err, "cannot sync the directory of %s: %s", name, strerror(errno));
 		return -1;
@@ -269,17 +278,6 @@ out:
 
 /* ---------------------------------------------------------------- state files */
 
-static void read_boot_id(char *buf, size_t len)
-{
-	buf[0] = '\0';
-	FILE *f = fopen(BOOT_ID_FILE, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* "<digits>.json" -> the job id, else NULL. */
 static bool state_name_job(const char *name, char *job, size_t len)
 {
@@ -340,14 +338,26 @@ out:
 	return o;
 }
 
-/* Other jobs' snapshots; snapshots from an earlier boot are removed. */
-static void scan_state_dir(int sfd, const char *job_id, const char *boot_id, struct idlist *others)
+/* When this boot began, in CLOCK_REALTIME seconds (0 unknown). */
+static time_t boot_time(void)
 {
-	/* A fresh open, not dup(): a dup shares the directory offset with sfd. */
+	struct timespec now, up;
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || clock_gettime(CLOCK_BOOTTIME, &up) < 0)
+		return 0;
+	return now.tv_sec - up.tv_sec;
+}
+
+/* Other jobs' snapshots.  One written before this boot began belongs to a
+ * job that died with the node: removed, so it cannot flag later jobs as
+ * sharing.  (mtime, not content: no need to read every other snapshot.) */
+static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
+{
 	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
-	char job[ROCE_JOBID_MAX], why[128];
+	struct stat st;
+	char job[ROCE_JOBID_MAX];
+	time_t booted = boot_time();
 	if (!d) {
 		if (dup_fd >= 0)
 			close(dup_fd);
@@ -356,14 +366,11 @@ static void scan_state_dir(int sfd, const char *job_id, const char *boot_id, str
 	while ((e = readdir(d))) {
 		if (!state_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
 			continue;
-		json_object *o = boot_id[0] ? read_json_at(sfd, e->d_name, why, sizeof(why)) : NULL, *b;
-		if (o && json_object_object_get_ex(o, "boot_id", &b) &&
-		    strcmp(json_object_get_string(b), boot_id) != 0) {
-			unlinkat(sfd, e->d_name, 0);   /* that job died with the previous boot */
-			json_object_put(o);
+		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_mtime + 2 < booted) {
+			unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
-		json_object_put(o);
 		idlist_add(others, job);
 	}
 	closedir(d);
@@ -448,7 +455,7 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 
 /* ---------------------------------------------------------------- prolog */
 
-static json_object *state_json(const struct job_ctx *c, const char *boot_id, const struct idlist *others,
+static json_object *state_json(const struct job_ctx *c, const struct idlist *others,
                                const struct roce_snapshot *s)
 {
 	json_object *o = json_object_new_object(), *shared = json_object_new_array();
@@ -456,7 +463,6 @@ static json_object *state_json(const struct job_ctx *c, const char *boot_id, con
 	json_object_object_add(o, "job_id", json_object_new_string(c->job_id));
 	json_object_object_add(o, "node", json_object_new_string(c->node));
 	json_object_object_add(o, "job_uid", json_object_new_int64(c->uid));
-	json_object_object_add(o, "boot_id", json_object_new_string(boot_id));
 	for (size_t i = 0; i < others->n; i++)
 		json_object_array_add(shared, json_object_new_string(others->id[i]));
 	json_object_object_add(o, "shared_with", shared);
@@ -470,7 +476,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 	struct job_ctx c;
 	struct roce_snapshot s;
 	struct idlist others = { 0 };
-	char boot_id[64], name[ROCE_JOBID_MAX + 8];
+	char name[ROCE_JOBID_MAX + 8];
 	int rc = ROCE_JOB_NONFATAL, sfd;
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
@@ -478,8 +484,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 	if ((sfd = open_state_dir(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
-	read_boot_id(boot_id, sizeof(boot_id));
-	scan_state_dir(sfd, job_id, boot_id, &others);
+	scan_state_dir(sfd, job_id, &others);
 	if (take_snapshot(&c, &s, err) < 0)
 		goto out;
 	/* Tell every job already here that we share its node. */
@@ -490,12 +495,14 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 		if (fd >= 0)
 			close(fd);
 	}
-	json_object *o = state_json(&c, boot_id, &others, &s);
+	json_object *o = state_json(&c, &others, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	snprintf(name, sizeof(name), "%s.json", job_id);
 	if (!text)
 		roce_error_set(err, "out of memory serialising the snapshot");
-	else if (roce_write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, err) == 0)
+	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
+	 * the epilog copes with a missing snapshot. */
+	else if (write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, false, err) == 0)
 		rc = 0;
 	json_object_put(o);
 out:
@@ -602,7 +609,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	struct job_ctx c;
 	struct roce_snapshot start, end;
 	struct idlist shared = { 0 };
-	char note[ROCE_WHY_MAX + 64] = "", boot_id[64], name[ROCE_JOBID_MAX + 8];
+	char note[ROCE_WHY_MAX + 64] = "", name[ROCE_JOBID_MAX + 8];
 	struct roce_error serr;
 	int rc = ROCE_JOB_NONFATAL;
 	bool have_start = false;
@@ -616,8 +623,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else {
 		have_start = load_state(sfd, &c, &start, &shared, note, sizeof(note)) == 0;
-		read_boot_id(boot_id, sizeof(boot_id));
-		scan_state_dir(sfd, job_id, boot_id, &shared);
+		scan_state_dir(sfd, job_id, &shared);
 		take_markers(sfd, job_id, &shared);
 	}
 	if (take_snapshot(&c, &end, err) < 0)

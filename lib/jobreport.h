@@ -12,8 +12,10 @@
  * Files, created safely (root writes into directories that may be shared):
  *  - every open uses O_NOFOLLOW and a directory fd; temporaries are O_TMPFILE
  *    (or O_EXCL random dot-names where the file system lacks O_TMPFILE),
- *    fsync'd, then linked and renamed into place, then the directory is
- *    fsync'd: a reader sees the old state or the whole new file, never part.
+ *    linked and renamed into place: a reader sees the old state or the whole
+ *    new file, never part.  Fragments are fsync'd before the rename and the
+ *    directory after it; snapshots are not (a crash ends the job anyway, and
+ *    the epilog copes with a missing snapshot).
  *  - StateDir must be owned by root and not writable by group or others.
  *  - ReportDir/<jobid>/ is root-owned 0755 (node names of a job are public
  *    through squeue anyway); a fragment is owned by root, group = the group
@@ -25,7 +27,8 @@
  *  - Sharing: the prolog records the other jobs whose snapshots are in
  *    StateDir and leaves a marker <other>.with.<jobid> for each, so both
  *    jobs' reports are flagged "shared node" (counters are per port).
- *    Snapshots left from an earlier boot are removed by the next prolog.
+ *    Snapshots older than the current boot (mtime) are removed by the next
+ *    prolog or epilog that scans StateDir.
  *
  * Return values: 0 done; ROCE_JOB_NONFATAL (1) the report could not be made
  * (err says why: full disk, unwritable directory, ...); -1 bad arguments

@@ -1213,9 +1213,10 @@ static const char **all_names(const struct roce_job_report *r)
 
 /* ---------------------------------------------------------------- JSON report */
 
-json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist)
+/* Everything but nodes[]: small, whatever the job's size. */
+static json_object *summary_json(const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
-	json_object *o = json_object_new_object(), *nodes = json_object_new_array(),
+	json_object *o = json_object_new_object(),
 	            *verdicts = json_object_new_array(), *cons = json_object_new_object(),
 	            *errors = json_object_new_array();
 	const char **names = all_names(r);
@@ -1226,9 +1227,6 @@ json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn 
 	json_object_object_add(o, "nodelist", json_object_new_string(list ? list : ""));
 	json_object_object_add(o, "node_count", json_object_new_int64((int64_t)r->n_nodes));
 	json_object_object_add(o, "seconds", json_object_new_double(job_seconds(r)));
-	for (size_t i = 0; i < r->n_nodes; i++)
-		json_object_array_add(nodes, node_json(&r->nodes[i], false, r->job_id));
-	json_object_object_add(o, "nodes", nodes);
 	if (verdict_groups(r, &gs) == 0) {
 		qsort(gs.g, gs.n, sizeof(*gs.g), cmp_group_sev);
 		for (size_t i = 0; i < gs.n; i++) {
@@ -1265,6 +1263,41 @@ json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn 
 	free(list);
 	free(names);
 	return o;
+}
+
+json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist)
+{
+	json_object *o = summary_json(r, nodelist), *nodes = json_object_new_array();
+	for (size_t i = 0; i < r->n_nodes; i++)
+		json_object_array_add(nodes, node_json(&r->nodes[i], false, r->job_id));
+	json_object_object_add(o, "nodes", nodes);
+	return o;
+}
+
+int roce_report_print_json(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
+{
+	json_object *head = summary_json(r, nodelist);
+	if (!head)
+		return -1;
+	fputc('{', out);
+	json_object_object_foreach(head, key, val) {
+		/* keys are ours: plain identifiers, no escaping needed */
+		fprintf(out, "\"%s\":%s,", key, json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN));
+	}
+	json_object_put(head);
+	fputs("\"nodes\":[", out);
+	for (size_t i = 0; i < r->n_nodes; i++) {
+		json_object *n = node_json(&r->nodes[i], false, r->job_id);
+		const char *text = n ? json_object_to_json_string_ext(n, JSON_C_TO_STRING_PLAIN) : NULL;
+		if (!text) {
+			json_object_put(n);
+			return -1;
+		}
+		fprintf(out, "%s%s", i ? "," : "", text);
+		json_object_put(n);
+	}
+	fputs("]}\n", out);
+	return ferror(out) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- text report */
@@ -1442,29 +1475,42 @@ int roce_report_print_text(FILE *out, const struct roce_job_report *r, roce_node
 
 /* ---------------------------------------------------------------- Prometheus */
 
-/* Label values: backslash, double quote and newline escaped (exposition format). */
-static void label(FILE *out, const char *name, const char *value, bool first)
+/* name="value" with backslash, double quote and newline escaped
+ * (exposition format), appended to buf; a leading comma unless first. */
+static void label(char *buf, size_t len, const char *name, const char *value, bool first)
 {
-	fprintf(out, "%s%s=\"", first ? "" : ",", name);
-	for (const char *p = value; *p; p++) {
+	size_t n = strlen(buf);
+	n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s=\"", first ? "" : ",", name);
+	for (const char *p = value; *p && n + 3 < len; p++) {
 		if (*p == '\\' || *p == '"')
-			fprintf(out, "\\%c", *p);
+			buf[n++] = '\\', buf[n++] = *p;
 		else if (*p == '\n')
-			fputs("\\n", out);
+			buf[n++] = '\\', buf[n++] = 'n';
 		else
-			fputc(*p, out);
+			buf[n++] = *p;
 	}
-	fputc('"', out);
+	if (n + 2 <= len) {
+		buf[n++] = '"';
+		buf[n] = '\0';
+	}
 }
 
-static void port_labels(FILE *out, const char *job, const struct roce_report_node *n, const struct roce_report_port *p)
+/* Labels are built once per node or port and reused for every sample. */
+static void node_labels(char *buf, size_t len, const char *job, const struct roce_report_node *n)
+{
+	buf[0] = '\0';
+	label(buf, len, "job", job, true);
+	label(buf, len, "node", n->name, false);
+}
+
+static void port_labels(char *buf, size_t len, const char *job, const struct roce_report_node *n,
+                        const struct roce_report_port *p)
 {
 	char num[16];
 	snprintf(num, sizeof(num), "%u", p->port);
-	label(out, "job", job, true);
-	label(out, "node", n->name, false);
-	label(out, "device", p->device, false);
-	label(out, "port", num, false);
+	node_labels(buf, len, job, n);
+	label(buf, len, "device", p->device, false);
+	label(buf, len, "port", num, false);
 }
 
 static void family(FILE *out, const char *name, const char *help)
@@ -1474,74 +1520,60 @@ static void family(FILE *out, const char *name, const char *help)
 
 int roce_report_print_prometheus(FILE *out, const struct roce_job_report *r)
 {
+	char lb[1024];
 	family(out, "roce_job_seconds", "Time between the job's prolog and epilog snapshots on the node.");
 	for (size_t i = 0; i < r->n_nodes; i++) {
-		fputs("roce_job_seconds{", out);
-		label(out, "job", r->job_id, true);
-		label(out, "node", r->nodes[i].name, false);
-		fprintf(out, "} %.3f\n", r->nodes[i].seconds);
+		node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
+		fprintf(out, "roce_job_seconds{%s} %.3f\n", lb, r->nodes[i].seconds);
 	}
 	family(out, "roce_job_shared_node", "1 when other jobs ran on the node during the job (counters are per port).");
 	for (size_t i = 0; i < r->n_nodes; i++) {
-		fputs("roce_job_shared_node{", out);
-		label(out, "job", r->job_id, true);
-		label(out, "node", r->nodes[i].name, false);
-		fprintf(out, "} %d\n", r->nodes[i].n_shared ? 1 : 0);
+		node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
+		fprintf(out, "roce_job_shared_node{%s} %d\n", lb, r->nodes[i].n_shared ? 1 : 0);
 	}
 	family(out, "roce_job_port_counter_delta",
 	       "Change of a RoCE port counter during the job; counter is the sysfs name, data counters in bytes.");
 	for (size_t i = 0; i < r->n_nodes; i++)
-		for (size_t j = 0; j < r->nodes[i].n_ports; j++)
-			for (int c = 0; c < ROCE_N_COUNTERS; c++) {
-				const struct roce_report_port *p = &r->nodes[i].ports[j];
-				if (p->cs[c] == ROCE_DELTA_UNREAD)
-					continue;
-				fputs("roce_job_port_counter_delta{", out);
-				port_labels(out, r->job_id, &r->nodes[i], p);
-				label(out, "counter", roce_counter_defs[c].report_name, false);
-				fprintf(out, "} %" PRIu64 "\n", p->c[c]);
-			}
+		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
+			const struct roce_report_port *p = &r->nodes[i].ports[j];
+			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
+			for (int c = 0; c < ROCE_N_COUNTERS; c++)
+				if (p->cs[c] != ROCE_DELTA_UNREAD)
+					fprintf(out, "roce_job_port_counter_delta{%s,counter=\"%s\"} %" PRIu64 "\n", lb,
+					        roce_counter_defs[c].report_name, p->c[c]);
+		}
 	family(out, "roce_job_port_counter_lower_bound",
 	       "1 when the counter's delta is only a lower bound (counter reset or saturated during the job).");
 	for (size_t i = 0; i < r->n_nodes; i++)
-		for (size_t j = 0; j < r->nodes[i].n_ports; j++)
-			for (int c = 0; c < ROCE_N_COUNTERS; c++) {
-				const struct roce_report_port *p = &r->nodes[i].ports[j];
-				if (p->cs[c] != ROCE_DELTA_RESET && p->cs[c] != ROCE_DELTA_SATURATED)
-					continue;
-				fputs("roce_job_port_counter_lower_bound{", out);
-				port_labels(out, r->job_id, &r->nodes[i], p);
-				label(out, "counter", roce_counter_defs[c].report_name, false);
-				fputs("} 1\n", out);
-			}
+		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
+			const struct roce_report_port *p = &r->nodes[i].ports[j];
+			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
+			for (int c = 0; c < ROCE_N_COUNTERS; c++)
+				if (p->cs[c] == ROCE_DELTA_RESET || p->cs[c] == ROCE_DELTA_SATURATED)
+					fprintf(out, "roce_job_port_counter_lower_bound{%s,counter=\"%s\"} 1\n", lb,
+					        roce_counter_defs[c].report_name);
+		}
 	family(out, "roce_job_port_pfc_pause_frames", "PFC pause frames during the job per priority; direction rx = received.");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
 			const struct roce_report_port *p = &r->nodes[i].ports[j];
 			if (p->pfc_status == ROCE_DELTA_UNREAD)
 				continue;
+			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
 			for (int q = 0; q < ROCE_PRIOS; q++)
-				for (int dir = 0; dir < 2; dir++) {
-					char prio[4];
-					snprintf(prio, sizeof(prio), "%d", q);
-					fputs("roce_job_port_pfc_pause_frames{", out);
-					port_labels(out, r->job_id, &r->nodes[i], p);
-					label(out, "priority", prio, false);
-					label(out, "direction", dir ? "tx" : "rx", false);
-					fprintf(out, "} %" PRIu64 "\n", dir ? p->pfc_req[q] : p->pfc_ind[q]);
-				}
+				fprintf(out, "roce_job_port_pfc_pause_frames{%s,priority=\"%d\",direction=\"rx\"} %" PRIu64 "\n"
+				             "roce_job_port_pfc_pause_frames{%s,priority=\"%d\",direction=\"tx\"} %" PRIu64 "\n",
+				        lb, q, p->pfc_ind[q], lb, q, p->pfc_req[q]);
 		}
 	family(out, "roce_job_verdict", "A verdict on the node's fabric during the job (severity info, warn or fail).");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_verdicts; j++) {
 			const struct roce_report_verdict *v = &r->nodes[i].verdicts[j];
-			fputs("roce_job_verdict{", out);
-			label(out, "job", r->job_id, true);
-			label(out, "node", r->nodes[i].name, false);
-			label(out, "subject", v->subject, false);
-			label(out, "code", v->code, false);
-			label(out, "severity", roce_severity_name(v->severity), false);
-			fputs("} 1\n", out);
+			node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
+			label(lb, sizeof(lb), "subject", v->subject, false);
+			label(lb, sizeof(lb), "code", v->code, false);
+			label(lb, sizeof(lb), "severity", roce_severity_name(v->severity), false);
+			fprintf(out, "roce_job_verdict{%s} 1\n", lb);
 		}
 	return ferror(out) ? -1 : 0;
 }

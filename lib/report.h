@@ -96,6 +96,8 @@ typedef char *(*roce_nodelist_fn)(const char *const *names, size_t n);
 
 int roce_report_print_text(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
 json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist);
+/* The same document streamed node by node (memory: one node's JSON at a time). */
+int roce_report_print_json(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
 int roce_report_print_prometheus(FILE *out, const struct roce_job_report *r);
 
 /* A job id as Slurm's prolog gives it: 1-10 digits, no leading zero, <= 4294967295. */

@@ -138,14 +138,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 static int print_report(const struct roce_job_report *r, enum format format)
 {
-	if (format == FMT_JSON) {
-		json_object *o = roce_report_json(r, slurm_nodelist);
-		const char *s = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) : NULL;
-		if (s)
-			printf("%s\n", s);
-		json_object_put(o);
-		return s ? 0 : -1;
-	}
+	if (format == FMT_JSON)
+		return roce_report_print_json(stdout, r, slurm_nodelist);
 	if (format == FMT_PROMETHEUS)
 		return roce_report_print_prometheus(stdout, r);
 	return roce_report_print_text(stdout, r, slurm_nodelist);
@@ -196,6 +190,7 @@ int main(int argc, char **argv)
 		return EXIT_NONE;
 	}
 	roce_report_sort(&r);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	int rc = print_report(&r, a.format) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
 	for (size_t i = 0; a.format != FMT_TEXT && i < r.n_errors; i++)
 		fprintf(stderr, "roce-report: fragment %s\n", r.errors[i]);

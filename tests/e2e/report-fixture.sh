@@ -36,6 +36,7 @@ report() { # report JOBID ARGS...: sets $out, $rc
 	rc=$?
 }
 c() { fab_counter "$R" "$1" 1 "$2" "$3" "$4"; }
+jq_parses() { jq -e . >/dev/null 2>&1 <<<"$1"; }
 
 # --- node A: three HCAs; increments, data words, a wrap, a reset, a vanished port
 R=$T/a
@@ -78,7 +79,7 @@ is "$(ls -A "$T/reports/101")" "nodeA.json" "no temporaries left"
 
 report 101 --format json
 is "$rc" 0 "report json: exit 0"
-ok "report json: parses" jq -e . <<<"$out" >/dev/null
+ok "report json: parses" jq_parses "$out"
 J=$out
 q() { jq -c "$1" <<<"$J"; }
 is "$(q '[.nodes[0].name, .nodes[0].job_uid, (.nodes[0].ports|length)]')" '["nodeA",4001,3]' "json: node, uid, ports"
@@ -139,7 +140,11 @@ is "$(jq -c '[.nodes[0].shared_with, [.nodes[0].verdicts[]|select(.code=="shared
 report 202 --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '["201"]' "shared: the inner job saw the outer one"
 ok "shared: no markers left" test -z "$(ls -A "$T/state")"
+echo '{}' >"$T/state/999.json"; touch -d @1000000000 "$T/state/999.json"   # left by a job of an earlier boot
 job prolog 203 nodeC "$R"; job epilog 203 nodeC "$R"
+ok "stale snapshot from before this boot removed" test ! -e "$T/state/999.json"
+report 203 --format json
+is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '[]' "stale snapshot: does not flag the node as shared"
 job prolog 204 nodeC "$R"; job epilog 204 nodeC "$R"
 report 204 --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '[]' "one after the other: not shared"

@@ -250,6 +250,17 @@ static void t_merge(void **state)
 	x = json_object_array_get_idx(json_object_object_get(o, "verdicts"), 0);
 	assert_string_equal(json_object_get_string(json_object_object_get(x, "code")), "packet_loss");
 	assert_string_equal(json_object_get_string(json_object_object_get(x, "nodes")), "n2..n2(1)");
+	/* the streamed document is the same document */
+	char *streamed = NULL;
+	size_t slen = 0;
+	FILE *sout = open_memstream(&streamed, &slen);
+	assert_int_equal(roce_report_print_json(sout, &r, test_nodelist), 0);
+	fclose(sout);
+	json_object *parsed = json_tokener_parse(streamed);
+	assert_non_null(parsed);
+	assert_true(json_object_equal(parsed, o));
+	json_object_put(parsed);
+	free(streamed);
 	json_object_put(o);
 
 	char *text = NULL;
