@@ -18,12 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "collect.h"
 #include "json.h"
-#include "plan.h"
-#include "policy.h"
-#include "topo.h"
+#include "pipeline.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -169,65 +165,6 @@ static const char *status_tag(enum roce_verdict v)
 	return "?";
 }
 
-/* What the locality step produced (all NULL when no topology was asked for). */
-struct locality {
-	struct roce_topo *topo;
-	struct roce_locality *loc;
-	struct roce_topo_choice *choice;
-};
-
-static void locality_free(struct locality *l)
-{
-	roce_topo_free(l->topo);
-	free(l->loc);
-	free(l->choice);
-}
-
-/*
- * Load the topology and choose HCAs for the GPUs.  A topology named on the
- * command line that cannot be loaded is a usage error (2); one from the
- * policy or the live machine becomes a warning and every healthy HCA is used.
- */
-static int locality_step(const struct args *a, const struct roce_policy *p, const struct roce_node *node,
-                         struct roce_check_result *r, struct locality *l)
-{
-	const char *xml = a->topology ? a->topology : p->topology_file;
-	struct roce_topo_source src = { .xml_file = xml, .cache_file = p->topology_cache };
-	struct roce_error err = { "" };
-	char msg[ROCE_ERR_MAX + 64];
-	struct roce_gpu_set gpus;
-
-	if (!a->topology && !p->topology_file[0] && !a->gpus && !a->matrix)
-		return 0;
-	if (!(l->loc = calloc(1, sizeof(*l->loc))) || !(l->choice = calloc(1, sizeof(*l->choice)))) {
-		fprintf(stderr, "roce-check: out of memory\n");
-		return -1;
-	}
-	if (roce_topo_load(&src, &l->topo, &err) < 0) {
-		if (a->topology) {
-			fprintf(stderr, "roce-check: --topology: %s\n", err.msg);
-			return -1;
-		}
-		snprintf(msg, sizeof(msg), "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA", err.msg);
-		roce_check_add(r, "locality", NULL, 0, ROCE_WARN, msg);
-		free(l->loc);
-		l->loc = NULL;
-	} else if (roce_topo_locality_node(l->topo, node, l->loc, &err) < 0) {
-		fprintf(stderr, "roce-check: %s\n", err.msg);
-		return -1;
-	}
-	roce_gpu_set_parse(a->gpus, a->proc_root, l->loc, &gpus);
-	if (gpus.status == ROCE_GPUS_INVALID) {
-		fprintf(stderr, "roce-check: --gpus: %s\n", gpus.why);
-		return -1;
-	}
-	if (roce_plan_locality(r, p, l->loc, &gpus, l->choice, &err) < 0) {
-		fprintf(stderr, "roce-check: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 static void print_text(const struct roce_check_result *r, const struct roce_plan *plan)
 {
 	size_t roce = 0, healthy = 0;
@@ -249,18 +186,17 @@ static void print_text(const struct roce_check_result *r, const struct roce_plan
 		printf("  no NCCL environment: %s\n", plan->why);
 }
 
-static void print_json(const struct roce_node *node, const struct roce_check_result *r, const struct roce_plan *plan,
-                       const struct locality *l)
+static void print_json(const struct roce_pipeline *p)
 {
 	json_object *o = json_object_new_object();
-	if (l->loc)
-		json_object_object_add(o, "locality", roce_locality_json(l->loc));
-	if (l->choice)
-		json_object_object_add(o, "choice", roce_topo_choice_json(l->choice));
 	json_object_object_add(o, "version", json_object_new_int(1));
-	json_object_object_add(o, "node", roce_json_node(node));
-	json_object_object_add(o, "check", roce_json_check(r));
-	json_object_object_add(o, "plan", roce_json_plan(plan));
+	json_object_object_add(o, "node", roce_json_node(&p->node));
+	json_object_object_add(o, "check", roce_json_check(&p->check));
+	if (p->loc)
+		json_object_object_add(o, "locality", roce_locality_json(p->loc));
+	if (p->choice)
+		json_object_object_add(o, "choice", roce_topo_choice_json(p->choice));
+	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
@@ -311,46 +247,40 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct roce_policy policy;
-	struct roce_node node;
-	struct roce_check_result result;
-	struct roce_plan plan;
-	struct locality loc = { NULL, NULL, NULL };
+	struct roce_pipeline run;
+	struct roce_error err = { "" };
 
 	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
 		return EXIT_USAGE;
 
-	struct roce_collect_opts opts = { .full_gids = a.full_gids, .netlink = true, .verbs = a.verbs };
-	roce_node_init(&node);
-	roce_collect(&node, &policy, &opts);
-	if (roce_check(&node, &policy, &result) < 0) {
-		fprintf(stderr, "roce-check: out of memory\n");
-		roce_node_free(&node);
+	struct roce_pipeline_opts opts = {
+		.collect = { .full_gids = a.full_gids, .netlink = true, .verbs = a.verbs },
+		.topology = a.topology,
+		.topology_required = a.topology != NULL,
+		.gpus = a.gpus,
+		.gpus_strict = true,
+		.proc_root = a.proc_root,
+		.matrix = a.matrix,
+	};
+	if (roce_pipeline_run(&policy, &opts, &run, &err) < 0) {
+		fprintf(stderr, "roce-check: %s\n", err.msg);
+		roce_pipeline_free(&run);
 		return EXIT_USAGE;
 	}
-	if (locality_step(&a, &policy, &node, &result, &loc) < 0) {
-		locality_free(&loc);
-		roce_check_result_free(&result);
-		roce_node_free(&node);
-		return EXIT_USAGE;
-	}
-	roce_plan_build(&node, &policy, &result, loc.choice, &plan);
-
 	switch (a.format) {
 	case FMT_TEXT:
-		if (loc.loc)
-			roce_locality_print(loc.loc, stdout);
-		print_text(&result, &plan);
+		if (run.loc)
+			roce_locality_print(run.loc, stdout);
+		print_text(&run.check, &run.plan);
 		break;
-	case FMT_JSON: print_json(&node, &result, &plan, &loc); break;
+	case FMT_JSON: print_json(&run); break;
 	case FMT_ENV:
-		for (size_t i = 0; plan.valid && i < plan.n_vars; i++)
-			printf("%s=%s\n", plan.vars[i].name, plan.vars[i].value);
+		for (size_t i = 0; run.plan.valid && i < run.plan.n_vars; i++)
+			printf("%s=%s\n", run.plan.vars[i].name, run.plan.vars[i].value);
 		break;
 	}
-	maybe_drain(&a, &result);
-	int rc = result.failed ? EXIT_FAILED : EXIT_OK;
-	locality_free(&loc);
-	roce_check_result_free(&result);
-	roce_node_free(&node);
+	maybe_drain(&a, &run.check);
+	int rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
+	roce_pipeline_free(&run);
 	return rc;
 }
