@@ -10,6 +10,7 @@
 #include "check.h"
 #include "plan.h"
 #include "rdma.h"
+#include "topo.h"
 
 /* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
  * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
@@ -287,6 +288,56 @@ static void t_no_gdr(void **state)
 	assert_true(f->check.failed);
 }
 
+/* Locality over plain data: 2 GPUs, the 3 HCAs of a 3-port node. */
+static void t_locality(void **state)
+{
+	struct fx *f = *state;
+	roce_node_free(&f->node);
+	make_node(&f->node, 3);
+	struct roce_locality *loc = calloc(1, sizeof(*loc));
+	struct roce_topo_choice *choice = calloc(1, sizeof(*choice));
+	struct roce_error err = { "" };
+	loc->n_gpus = 2;
+	loc->n_hcas = 3;
+	for (size_t h = 0; h < 3; h++) {
+		snprintf(loc->hcas[h].name, sizeof(loc->hcas[h].name), "mlx5_%zu", h);
+		roce_reading_set(&loc->hcas[h].found, ROCE_OK, 0, NULL);
+	}
+	/* GPU0: PIX to mlx5_2, SYS to the rest; GPU1: PXB to mlx5_0 and mlx5_1 */
+	loc->gpu_hca[0][0] = ROCE_PATH_SYS; loc->gpu_hca[0][1] = ROCE_PATH_SYS; loc->gpu_hca[0][2] = ROCE_PATH_PIX;
+	loc->gpu_hca[1][0] = ROCE_PATH_PXB; loc->gpu_hca[1][1] = ROCE_PATH_PXB; loc->gpu_hca[1][2] = ROCE_PATH_SYS;
+	struct roce_gpu_set gpus = { .status = ROCE_GPUS_OK, .n = 1, .idx = { 1 } };
+
+	run(f);
+	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");
+
+	gpus.n = 2; gpus.idx[0] = 0; gpus.idx[1] = 1;
+	run(f);
+	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_2:1,mlx5_0:1,mlx5_1:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");   /* worst of PIX, PXB */
+
+	/* GPU0's NIC down: its best healthy path is SYS, beyond the cap: warned, and
+	 * GPU1's choice stands alone */
+	f->node.devices[2].ports[0].state = 1;
+	gpus.n = 1; gpus.idx[0] = 0;
+	run(f);
+	size_t warn_before = f->check.n_warn;
+	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(f->check.n_warn, warn_before + 1);
+	const struct roce_finding *w = find(&f->check, "locality", "node", ROCE_WARN);
+	assert_non_null(w);
+	assert_non_null(strstr(w->message, "GPU 0"));
+	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	free(loc);
+	free(choice);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +350,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_no_gdr, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_locality, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
