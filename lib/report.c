@@ -1228,7 +1228,8 @@ static json_object *summary_json(const struct roce_job_report *r, roce_nodelist_
 	json_object_object_add(o, "node_count", json_object_new_int64((int64_t)r->n_nodes));
 	json_object_object_add(o, "seconds", json_object_new_double(job_seconds(r)));
 	if (verdict_groups(r, &gs) == 0) {
-		qsort(gs.g, gs.n, sizeof(*gs.g), cmp_group_sev);
+		if (gs.n > 1)
+			qsort(gs.g, gs.n, sizeof(*gs.g), cmp_group_sev);
 		for (size_t i = 0; i < gs.n; i++) {
 			json_object *v = json_object_new_object();
 			char *nl = nodelist_of(nodelist, gs.g[i].names, gs.g[i].n);
@@ -1429,7 +1430,8 @@ int roce_report_print_text(FILE *out, const struct roce_job_report *r, roce_node
 	fprintf(out, "\nJob verdicts:\n");
 	if (verdict_groups(r, &gs) < 0)
 		rc = -1;
-	qsort(gs.g, gs.n, sizeof(*gs.g), cmp_group_sev);
+	if (gs.n > 1)
+		qsort(gs.g, gs.n, sizeof(*gs.g), cmp_group_sev);
 	size_t shown = 0;
 	for (size_t i = 0; i < gs.n; i++) {
 		char *nl = nodelist_of(nodelist, gs.g[i].names, gs.g[i].n);
