@@ -63,7 +63,7 @@ static int option_cb(int val, const char *optarg, int remote)
 static struct spank_option roce_opts[] = {
 	{
 		.name = "roce",
-		.arginfo = "off|warn|strict",
+		.arginfo = "[off|warn|strict]",   /* shown as --roce=[off|warn|strict] */
 		.usage = "check this job's RoCE fabric on every node and export the NCCL environment "
 		         "(warn: leave bad ports out; strict: fail on a bad fabric; off: do nothing). "
 		         "Without a value: the site's default mode. Also: SLURM_ROCE=MODE",

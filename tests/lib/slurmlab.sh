@@ -12,7 +12,7 @@
 #                                     wait until all nodes are idle
 #   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
 #   lab_mtu NODE NETDEV MTU           change one node's netdev MTU live
-#   lab_node_state NODE / lab_node_reason NODE / lab_resume NODE
+#   lab_node_state NODE / lab_node_settled NODE / lab_node_reason NODE / lab_resume NODE
 #   lab_wait_job JOBID [SECONDS]      wait until the job left the queue
 #   lab_restart_slurmd NODE           (plugins with job_prolog are only seen by a new slurmd)
 #   lab_logs                          print the daemon logs (for failed tests)
@@ -230,10 +230,24 @@ lab_mtu() {
 }
 
 lab_node_state() { lab_run sinfo -h -n "$1" -N -o '%T' | head -1; }
+# lab_node_settled NODE: its state once no job is completing on it (10 s at most)
+lab_node_settled() {
+	local t=0 st
+	st=$(lab_node_state "$1")
+	while [[ $st == *completing* || $st == *\* || $st == mix* || $st == alloc* ]] && [ "$t" -lt 100 ]; do
+		sleep 0.1; t=$((t + 1)); st=$(lab_node_state "$1")
+	done
+	echo "$st"
+}
 lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' | head -1; }
+# lab_resume NODE: undrain and wait (10 s at most) until the node is idle again
 lab_resume() {
+	local t=0
 	lab_run scontrol update nodename="$1" state=resume >/dev/null 2>&1 || true
-	lab_run scontrol update nodename="$1" state=undrain >/dev/null 2>&1 || true
+	# a resumed node is pinged first ("idle*", NOT_RESPONDING) and refuses jobs meanwhile
+	while [ "$(lab_node_state "$1")" != idle ] && [ "$t" -lt 100 ]; do
+		sleep 0.1; t=$((t + 1))
+	done
 }
 
 lab_wait_job() {

@@ -1,0 +1,142 @@
+#!/bin/bash
+# The roce SPANK plugin in a real one-node Slurm (started here) whose node
+# sees a fixture fabric at /sys/class/infiniband and real veths eth0/eth1.
+# Checks task output, stderr and node state, not only exit codes: srun can
+# exit 0 after a failed launch.
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir/build}
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+
+N=0
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
+check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions)
+	local name=$1; shift
+	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(cat "$W/out" 2>/dev/null | head -20)" "stderr: $(cat "$W/err" 2>/dev/null | head -20)"; fi
+}
+has() { grep -q -- "$1" "$2"; }
+hasnt() { ! grep -q -- "$1" "$2"; }
+
+PLAN=22
+plugin=$top_builddir/spank/.libs/spank_roce.so
+if ! why=$(lab_can_run); then
+	echo "1..0 # SKIP $why"; exit 0
+fi
+[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
+echo "1..$PLAN"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/spank-1node.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
+trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+FAB=$W/fab
+mkdir -p "$FAB"
+fab_example "$FAB" 2
+cat >"$W/roce.conf" <<CONF
+# veth has no DCB: PFC cannot be checked here
+PfcPriority=none
+Mode=warn
+CONF
+lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+lab_node node1 "$FAB" eth0=9000 eth1=9000
+lab_plugstack "required $plugin config=$W/roce.conf"
+lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+
+# run NAME CMD...: client command with a deadline, stdout/stderr to $W/out, $W/err
+run() { timeout 60 bash -c '. "$1"; LAB=$2; LAB_ID=$3; shift 3; lab_run "$@"' lab "$LAB_LIB" "$LAB" "$LAB_ID" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+srun_env() { run srun -N1 "$@" sh -c 'env | grep -E "^(NCCL_|ROCE_)" | sort; echo TASK_RAN'; }
+batch() { # batch OUT-FILE SBATCH-ARGS... -- script via --wrap
+	local out=$1; shift
+	local id; id=$(lab_run sbatch --parsable -o "$out" "$@") || return 1
+	lab_wait_job "$id" 60
+	echo "$id"
+}
+state() { lab_node_state node1; }
+log=$W/lab/log/slurmd.node1.log
+
+# --- 1-3: the option is in every client's help
+for c in srun sbatch salloc; do
+	run "$c" --help
+	check "$c --help lists --roce" 'grep -q -- "--roce=\[off|warn|strict\]" $W/out'
+done
+
+# --- 4: srun --roce: the validated NCCL environment
+srun_env --roce
+check "srun --roce exports NCCL_IB_HCA, GID index, socket ifname" \
+	'[ $RC = 0 ] && grep -qx "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out && grep -qx NCCL_IB_GID_INDEX=3 $W/out && grep -qx "NCCL_SOCKET_IFNAME==eth0,eth1" $W/out'
+# --- 5: one info line per step with the verdict, timing at debug
+check "slurmd log: one verdict line per step, plugin time at debug" \
+	'[ $(grep -c "roce: node1: job [0-9]* mode warn: ok" $log) = 1 ] && grep -q "roce: node1: step setup took" $log'
+
+# --- 6-7: off and no option export nothing
+srun_env --roce=off
+check "--roce=off exports nothing" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out && ! grep -q ROCE_ $W/out'
+srun_env
+check "no option (site default off) exports nothing" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out'
+
+# --- 8: SLURM_ROCE for users who cannot pass options
+SLURM_ROCE=warn srun_env
+check "SLURM_ROCE=warn enables the plugin" 'grep -qx "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out'
+
+# --- 9-10: a user-set NCCL_IB_HCA survives, with one warning naming both values
+NCCL_IB_HCA=mlx5_7 srun_env --roce
+check "user-set NCCL_IB_HCA survives, others still exported" \
+	'grep -qx NCCL_IB_HCA=mlx5_7 $W/out && grep -qx NCCL_IB_GID_INDEX=3 $W/out'
+check "one warning names the user's and the checked value" \
+	'[ $(grep -c "keeping your NCCL_IB_HCA=mlx5_7; the checked value is =mlx5_0:1,mlx5_1:1" $W/err) = 1 ]'
+
+# --- 11-14: bad values refused at submission, listing the valid ones
+run srun --roce=bogus sh -c 'echo TASK_RAN'
+check "srun --roce=bogus refused" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "valid values are off, warn and strict" $W/err'
+run sbatch --roce=bogus --wrap true
+check "sbatch --roce=bogus refused" \
+	'[ $RC != 0 ] && grep -q "invalid --roce value \"bogus\"" $W/err && [ -z "$(lab_run squeue -h)" ]'
+run salloc "--roce=warn;id" true
+check "salloc --roce='warn;id' refused" '[ $RC != 0 ] && grep -q "valid values are off" $W/err'
+SLURM_ROCE=strictt run srun sh -c 'echo TASK_RAN'
+check "SLURM_ROCE=strictt refused" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "invalid SLURM_ROCE=\"strictt\"" $W/err'
+
+# --- 15-16: sbatch --roce: batch script and its inner srun steps
+id=$(batch "$W/batch.out" --roce=strict --wrap 'env | grep ^NCCL_IB_HCA= | sed s/^/BATCH:/; srun sh -c "env | grep ^NCCL_IB_HCA= | sed s/^/STEP:/"')
+cp "$W/batch.out" "$W/out" 2>/dev/null; : >"$W/err"
+check "sbatch --roce: batch script and inner srun get NCCL_IB_HCA" \
+	'grep -qx "BATCH:NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP:NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out'
+check "the inner srun step inherits the mode (strict) from sbatch" \
+	'grep -q "\[$id.0\] roce: node1: job $id mode strict: ok" $log'
+
+# --- 17-19: strict on a broken fabric: mlx5_1 lost its RoCE v2 GIDs
+fab_gid_clear "$FAB" mlx5_1 1 1; fab_gid_clear "$FAB" mlx5_1 1 3
+run srun --roce=strict sh -c 'echo TASK_RAN'
+check "strict on a bad fabric: step fails, non-zero exit, node/HCA/check/fix on stderr" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "roce: node1: mlx5_1 port 1: gid fail: .*RoCE v2.*(check " $W/err && grep -q "will not run" $W/err'
+check "hardware fault drains the node, reason names the HCA" \
+	'[[ $(lab_node_state node1) == drain* ]] && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 no RoCE v2 GID" ]'
+lab_resume node1
+id=$(batch "$W/batch2.out" --roce=strict --wrap 'echo BATCH_RAN')
+cp "$W/batch2.out" "$W/out" 2>/dev/null; : >"$W/err"
+check "sbatch --roce=strict on a bad fabric: job FAILED, message in the batch output" \
+	'! grep -q BATCH_RAN $W/out && grep -q "roce: node1: mlx5_1 port 1: gid fail" $W/out && lab_run scontrol show job $id | grep -q "JobState=FAILED"'
+fab_roce_ipv4 "$FAB" mlx5_1 1 eth1 192.0.2.11
+lab_resume node1
+
+# --- 20-21: warn with a port down: that HCA is left out, one warning line
+fab_port "$FAB" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+srun_env --roce=warn
+check "warn with mlx5_1 DOWN: task runs with NCCL_IB_HCA==mlx5_0:1 and one warning" \
+	'grep -qx TASK_RAN $W/out && grep -qx "NCCL_IB_HCA==mlx5_0:1" $W/out && [ $(grep -c "^roce: warning: node1: mlx5_1 port 1 port_state fail" $W/err) = 1 ]'
+check "port down drains the node with 'roce: mlx5_1 port 1 DOWN'" \
+	'[ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ]'
+fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+lab_resume node1
+
+# --- 22: a configuration problem (MTU below policy) fails strict without draining
+lab_plugstack "required $plugin config=$W/roce.conf Mtu=4200"
+run srun --roce=strict sh -c 'echo TASK_RAN'
+check "strict, MTU 9000 vs policy Mtu=4200: fails naming the fix, node not drained" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "ip link set eth0 mtu 4200" $W/err && [ "$(lab_node_settled node1)" = idle ]'
+lab_plugstack "required $plugin config=$W/roce.conf"
+
+[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
