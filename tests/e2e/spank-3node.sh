@@ -1,0 +1,97 @@
+#!/bin/bash
+# The roce SPANK plugin on a real three-node Slurm (started here): every node
+# in its own network namespace with its own fixture fabric and veth MTUs.
+#   node1: mlx5_0, mlx5_1 on eth0, eth1     node2: mlx5_0 on eth0
+#   node3: mlx5_0..mlx5_2 on eth0..eth2     policy: Mtu=9000
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir/build}
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+
+N=0
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
+check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions)
+	local name=$1; shift
+	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(head -20 "$W/out" 2>/dev/null)" "stderr: $(head -20 "$W/err" 2>/dev/null)" \
+		"nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; fi
+}
+
+PLAN=11
+plugin=$top_builddir/spank/.libs/spank_roce.so
+if ! why=$(lab_can_run); then
+	echo "1..0 # SKIP $why"; exit 0
+fi
+[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
+echo "1..$PLAN"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/spank-3node.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
+trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+for n in 1 2 3; do mkdir -p "$W/fab$n"; done
+fab_example "$W/fab1" 2
+fab_example "$W/fab2" 1
+fab_example "$W/fab3" 3
+cat >"$W/roce.conf" <<CONF
+PfcPriority=none   # veth has no DCB
+Mtu=9000
+CONF
+lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+lab_node node1 "$W/fab1" eth0=9000 eth1=9000
+lab_node node2 "$W/fab2" eth0=9000
+lab_node node3 "$W/fab3" eth0=9000 eth1=9000 eth2=9000
+lab_plugstack "required $plugin config=$W/roce.conf"
+lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+
+run() { timeout 60 bash -c '. "$1"; LAB=$2; LAB_ID=$3; shift 3; lab_run "$@"' lab "$LAB_LIB" "$LAB" "$LAB_ID" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+# every task prints "RAN <node> <NCCL_IB_HCA>"
+srun3() { run srun -N3 "$@" sh -c 'echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"'; }
+settled() { local n; for n in node1 node2 node3; do echo "$n $(lab_node_settled $n)"; done | tr '\n' ' '; }
+
+# --- 1: per-node NCCL_IB_HCA follows each node's own devices
+srun3 --roce=warn
+check "srun -N3 --roce: NCCL_IB_HCA per node" \
+	'[ $RC = 0 ] && grep -qx "RAN node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "RAN node2 =mlx5_0:1" $W/out && grep -qx "RAN node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out'
+
+# --- 2: sbatch on three nodes: the batch step exports node1's plan, the inner
+# step must still get each node's own (values the plugin set are replaced)
+id=$(lab_run sbatch --parsable -N3 --roce -o "$W/batch.out" --wrap \
+	'echo "BATCH $NCCL_IB_HCA"; srun -N3 sh -c "echo STEP \$SLURMD_NODENAME \$NCCL_IB_HCA"')
+lab_wait_job "$id" 60
+cp "$W/batch.out" "$W/out"; : >"$W/err"
+check "sbatch -N3 --roce: inner srun gets each node's NCCL_IB_HCA, not the batch node's" \
+	'grep -qx "BATCH =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node2 =mlx5_0:1" $W/out && grep -qx "STEP node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out'
+
+# --- 3-6: node2 at MTU 1500
+lab_mtu node2 eth0 1500
+srun3 --roce=strict
+check "strict, node2 at MTU 1500: step fails, non-zero exit" '[ $RC != 0 ] && ! grep -q "RAN node2" $W/out'
+check "strict: stderr names node2, its HCA, the check and the fix; no other node" \
+	'grep -q "roce: node2: mlx5_0 port 1: mtu fail: eth0 MTU is 1500, the policy requires 9000.*ip link set eth0 mtu 9000" $W/err && ! grep -q "roce: node[13]" $W/err'
+check "a configuration problem drains nothing" '[ "$(settled)" = "node1 idle node2 idle node3 idle " ]'
+srun3 --roce=warn
+check "warn, node2 at MTU 1500: runs on all nodes, node2 without NCCL_IB_HCA, one warning for node2 only" \
+	'[ $RC = 0 ] && grep -qx "RAN node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "RAN node2 none" $W/out && grep -qx "RAN node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out && [ $(grep -c "^roce: warning: node2: mlx5_0 port 1 mtu fail" $W/err) = 1 ] && ! grep -q "roce: warning: node[13]" $W/err'
+lab_mtu node2 eth0 9000
+
+# --- 7-9: node3's mlx5_2 goes down: node3 is drained, the others are not
+fab_port "$W/fab3" mlx5_2 1 state="1: DOWN" phys="3: Disabled"
+srun3 --roce=warn
+check "warn, node3 mlx5_2 DOWN: node3 runs without mlx5_2" \
+	'[ $RC = 0 ] && grep -qx "RAN node3 =mlx5_0:1,mlx5_1:1" $W/out && grep -q "^roce: warning: node3: mlx5_2 port 1 port_state fail" $W/err'
+check "node3 drained, reason names the HCA" \
+	'[[ $(lab_node_settled node3) == drain* ]] && [ "$(lab_node_reason node3)" = "roce: mlx5_2 port 1 DOWN" ]'
+check "node1 and node2 stay idle with no reason" \
+	'[ "$(lab_node_settled node1) $(lab_node_settled node2)" = "idle idle" ] && [ "$(lab_node_reason node1)$(lab_node_reason node2)" = nonenone ]'
+# the scheduler stops sending work there: a 3-node job cannot start now
+run srun -N3 -I3 --roce=warn true
+check "a drained node gets no new jobs" '[ $RC != 0 ]'
+fab_port "$W/fab3" mlx5_2 1 state="4: ACTIVE" phys="5: LinkUp"
+lab_resume node3
+
+# --- 11: over the whole run the good nodes were never drained
+: >"$W/out"; grep -E 'node1|node2' "$W/lab/log/slurmctld.log" | grep -i drain >"$W/err"
+check "slurmctld never drained node1 or node2" '[ ! -s $W/err ]'
+
+[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
