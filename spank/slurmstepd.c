@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <slurm/slurm.h>
 
 #define ROCE_MSGS 48
@@ -221,7 +222,7 @@ static void strict_lines(const struct roce_step_result *r)
 		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(),
 		         finding_subject(f, subj, sizeof(subj)), f->check, roce_verdict_name(f->status), f->message);
 	}
-	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step will not run",
+	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
 }
 
@@ -323,10 +324,16 @@ int roce_remote_user_init(spank_t sp)
 	return 0;
 }
 
+/* Runs in each task process just before execve, as the user.  Returning -1
+ * fails the step only for a `required` plugin; ending the task here fails it
+ * either way (srun: "task 0: Exited with exit code 1", sbatch: FAILED 1:0).
+ * The reasons were printed once per node by user_init. */
 int roce_remote_task_init(spank_t sp)
 {
 	(void)sp;
-	return step.fail_tasks ? -1 : 0;
+	if (step.fail_tasks)
+		_exit(1);
+	return 0;
 }
 
 void roce_remote_exit(void)

@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=22
+PLAN=24
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -37,6 +37,8 @@ cat >"$W/roce.conf" <<CONF
 # veth has no DCB: PFC cannot be checked here
 PfcPriority=none
 Mode=warn
+ReportDir=$W/reports
+StateDir=$W/state
 CONF
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 lab_node node1 "$FAB" eth0=9000 eth1=9000
@@ -111,7 +113,7 @@ check "the inner srun step inherits the mode (strict) from sbatch" \
 fab_gid_clear "$FAB" mlx5_1 1 1; fab_gid_clear "$FAB" mlx5_1 1 3
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "strict on a bad fabric: step fails, non-zero exit, node/HCA/check/fix on stderr" \
-	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "roce: node1: mlx5_1 port 1: gid fail: .*RoCE v2.*(check " $W/err && grep -q "will not run" $W/err'
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "roce: node1: mlx5_1 port 1: gid fail: .*RoCE v2.*(check " $W/err && grep -q "does not run" $W/err'
 check "hardware fault drains the node, reason names the HCA" \
 	'[[ $(lab_node_state node1) == drain* ]] && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 no RoCE v2 GID" ]'
 lab_resume node1
@@ -138,5 +140,15 @@ run srun --roce=strict sh -c 'echo TASK_RAN'
 check "strict, MTU 9000 vs policy Mtu=4200: fails naming the fix, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "ip link set eth0 mtu 4200" $W/err && [ "$(lab_node_settled node1)" = idle ]'
 lab_plugstack "required $plugin config=$W/roce.conf"
+
+# --- 23-24: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
+waitfile() { local t=0; while [ ! -e "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done; [ -e "$1" ]; }
+id=$(batch "$W/rep.out" --roce --wrap 'true')
+: >"$W/out"; ls -lR "$W/reports" >"$W/err" 2>&1
+check "sbatch --roce: job_epilog wrote reports/<job>/node1.json" \
+	'waitfile $W/reports/$id/node1.json && grep -q "\"node1\"" $W/reports/$id/node1.json'
+id2=$(batch "$W/rep2.out" --roce=off --wrap 'true')
+sleep 0.5
+check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
 
 [ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
