@@ -364,6 +364,18 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 		return;
 	}
 	while ((e = readdir(d))) {
+		const char *with = strstr(e->d_name, ".with.");
+		if (with && (size_t)(with - e->d_name) < sizeof(job)) {
+			/* <X>.with.<Y> whose X has no snapshot any more: X's epilog
+			 * took its markers before a late prolog added this one. */
+			char snap[ROCE_JOBID_MAX + 8];
+			snprintf(snap, sizeof(snap), "%.*s.json", (int)(with - e->d_name), e->d_name);
+			bool ours = (size_t)(with - e->d_name) == strlen(job_id) &&
+			            strncmp(e->d_name, job_id, strlen(job_id)) == 0;
+			if (!ours && faccessat(sfd, snap, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+				unlinkat(sfd, e->d_name, 0);
+			continue;
+		}
 		if (!state_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
 			continue;
 		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -455,19 +467,41 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 
 /* ---------------------------------------------------------------- prolog */
 
-static json_object *state_json(const struct job_ctx *c, const struct idlist *others,
-                               const struct roce_snapshot *s)
+static json_object *state_json(const struct job_ctx *c, const struct roce_snapshot *s)
 {
-	json_object *o = json_object_new_object(), *shared = json_object_new_array();
+	json_object *o = json_object_new_object();
 	json_object_object_add(o, "schema", json_object_new_string(STATE_SCHEMA));
 	json_object_object_add(o, "job_id", json_object_new_string(c->job_id));
 	json_object_object_add(o, "node", json_object_new_string(c->node));
 	json_object_object_add(o, "job_uid", json_object_new_int64(c->uid));
-	for (size_t i = 0; i < others->n; i++)
-		json_object_array_add(shared, json_object_new_string(others->id[i]));
-	json_object_object_add(o, "shared_with", shared);
 	json_object_object_add(o, "snapshot", roce_snapshot_to_json(s));
 	return o;
+}
+
+static void touch_marker(int sfd, const char *job, const char *other)
+{
+	char marker[2 * ROCE_JOBID_MAX + 8];
+	snprintf(marker, sizeof(marker), "%s.with.%s", job, other);
+	int fd = openat(sfd, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Sharing is detected AFTER our snapshot is in place, and marked both ways
+ * (<other>.with.<us> and <us>.with.<other>): of two prologs running at the
+ * same time, the one that scans last sees the other's snapshot, so both
+ * epilogs find a marker whatever the interleaving.
+ */
+static void mark_sharing(int sfd, const char *job_id)
+{
+	struct idlist others = { 0 };
+	scan_state_dir(sfd, job_id, &others);
+	for (size_t i = 0; i < others.n; i++) {
+		touch_marker(sfd, others.id[i], job_id);
+		touch_marker(sfd, job_id, others.id[i]);
+	}
+	free(others.id);
 }
 
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
@@ -475,7 +509,6 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 {
 	struct job_ctx c;
 	struct roce_snapshot s;
-	struct idlist others = { 0 };
 	char name[ROCE_JOBID_MAX + 8];
 	int rc = ROCE_JOB_NONFATAL, sfd;
 
@@ -484,29 +517,21 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 	if ((sfd = open_state_dir(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
-	scan_state_dir(sfd, job_id, &others);
 	if (take_snapshot(&c, &s, err) < 0)
 		goto out;
-	/* Tell every job already here that we share its node. */
-	for (size_t i = 0; i < others.n; i++) {
-		char marker[2 * ROCE_JOBID_MAX + 8];
-		snprintf(marker, sizeof(marker), "%s.with.%s", others.id[i], job_id);
-		int fd = openat(sfd, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			close(fd);
-	}
-	json_object *o = state_json(&c, &others, &s);
+	json_object *o = state_json(&c, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	snprintf(name, sizeof(name), "%s.json", job_id);
 	if (!text)
 		roce_error_set(err, "out of memory serialising the snapshot");
 	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
 	 * the epilog copes with a missing snapshot. */
-	else if (write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, false, err) == 0)
+	else if (write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, false, err) == 0) {
 		rc = 0;
+		mark_sharing(sfd, job_id);
+	}
 	json_object_put(o);
 out:
-	free(others.id);
 	roce_snapshot_free(&s);
 	close(sfd);
 	return rc;
@@ -514,9 +539,8 @@ out:
 
 /* ---------------------------------------------------------------- epilog */
 
-/* The prolog's state: snapshot and the jobs it saw.  -1 with why when absent or unusable. */
-static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct idlist *shared,
-                      char *why, size_t whylen)
+/* The prolog's snapshot.  -1 with why when absent or unusable. */
+static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, char *why, size_t whylen)
 {
 	char name[ROCE_JOBID_MAX + 8], sub[ROCE_WHY_MAX];
 	json_object *m, *o;
@@ -533,12 +557,6 @@ static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *st
 		snprintf(why, whylen, "prolog snapshot %s unusable: %s", name, sub);
 	else
 		rc = 0;
-	if (rc == 0 && json_object_object_get_ex(o, "shared_with", &m) && json_object_is_type(m, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(m); i++) {
-			const char *id = json_object_get_string(json_object_array_get_idx(m, i));
-			if (roce_job_id_ok(id))
-				idlist_add(shared, id);
-		}
 	json_object_put(o);
 	return rc;
 }
@@ -622,9 +640,9 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	if (sfd < 0)
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else {
-		have_start = load_state(sfd, &c, &start, &shared, note, sizeof(note)) == 0;
-		scan_state_dir(sfd, job_id, &shared);
+		have_start = load_state(sfd, &c, &start, note, sizeof(note)) == 0;
 		take_markers(sfd, job_id, &shared);
+		scan_state_dir(sfd, job_id, &shared);
 	}
 	if (take_snapshot(&c, &end, err) < 0)
 		goto out;

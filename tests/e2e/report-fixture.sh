@@ -141,8 +141,10 @@ report 202 --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '["201"]' "shared: the inner job saw the outer one"
 ok "shared: no markers left" test -z "$(ls -A "$T/state")"
 echo '{}' >"$T/state/999.json"; touch -d @1000000000 "$T/state/999.json"   # left by a job of an earlier boot
+: >"$T/state/555.with.556"   # a marker for a job whose epilog already took its markers
 job prolog 203 nodeC "$R"; job epilog 203 nodeC "$R"
 ok "stale snapshot from before this boot removed" test ! -e "$T/state/999.json"
+ok "orphan marker removed" test ! -e "$T/state/555.with.556"
 report 203 --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" '[]' "stale snapshot: does not flag the node as shared"
 job prolog 204 nodeC "$R"; job epilog 204 nodeC "$R"

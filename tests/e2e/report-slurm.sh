@@ -1,0 +1,95 @@
+#!/bin/bash
+# The job fabric report in a real three-node Slurm (tests/lib/slurmlab.sh):
+# roce-prolog/roce-epilog as Prolog=/Epilog= scripts (PrologFlags=Alloc, so
+# every node of the allocation snapshots at job start), each node seeing its
+# own fixture fabric at /sys and real veths; counters change while the job
+# runs; roce-report then merges every node's fragment.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+B=$top_builddir/prolog
+
+why=$(lab_can_run) || skip_all "$why"
+W=$(mktemp -d "${TMPDIR:-/tmp}/report-slurm.XXXXXX") && chmod 755 "$W"
+trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+
+cat >"$W/roce.conf" <<EOF
+ReportDir=$W/reports
+StateDir=$W/state/%n
+PfcPriority=none
+EOF
+# One StateDir per node: the three "nodes" share this machine's disk.  The
+# policy has no %n, so each node's script points at its own conf.
+for n in node1 node2 node3; do
+	sed "s|%n|$n|" "$W/roce.conf" >"$W/roce-$n.conf"
+	mkdir -p "$W/fab-$n"
+	fab_example "$W/fab-$n" 2
+done
+for kind in prolog epilog; do
+	cat >"$W/$kind.sh" <<EOF
+#!/bin/sh
+exec "$B/roce-$kind" --config "$W/roce-\$SLURMD_NODENAME.conf"
+EOF
+	chmod 755 "$W/$kind.sh"
+done
+
+LAB_EXTRA_CONF="Prolog=$W/prolog.sh
+Epilog=$W/epilog.sh
+PrologFlags=Alloc"
+lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+for n in node1 node2 node3; do lab_node "$n" "$W/fab-$n" eth0=9000 eth1=9000 || exit 1; done
+lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+
+# submit ARGS...: sbatch --parsable, prints the job id
+submit() { lab_run sbatch --parsable -o /dev/null "$@"; }
+report() { # report JOBID ARGS...: sets $out, $rc
+	local id=$1; shift
+	out=$("$B/roce-report" "$id" --report-dir "$W/reports" "$@" 2>&1)
+	rc=$?
+}
+wait_fragments() { # JOBID N: the epilogs run after the job left the queue
+	for _ in $(seq 100); do
+		[ "$(ls "$W/reports/$1" 2>/dev/null | grep -c '\.json$')" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- one-node job: traffic while it runs
+id=$(submit -N1 -w node1 --wrap "sleep 2")
+for _ in $(seq 100); do [ -e "$W/state/node1/$id.json" ] && break; sleep 0.1; done
+ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.json"
+fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data 2500
+fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
+lab_wait_job "$id" 60
+ok "one node: fragment written" wait_fragments "$id" 1
+report "$id" --format json
+is "$rc" 0 "one node: roce-report exit 0"
+is "$(jq -c '[.nodelist, .nodes[0].ports[0].counters.port_xmit_bytes, .nodes[0].ports[0].counters.packet_seq_err]' <<<"$out")" \
+	'["node1",10000,3]' "one node: counted what moved during the job (x4 words)"
+like "$(jq -r '.verdicts[].code' <<<"$out")" "packet_loss" "one node: packet loss verdict"
+ok "one node: snapshot removed" test -z "$(ls -A "$W/state/node1")"
+
+# --- three-node job
+id=$(submit -N3 --wrap "sleep 1")
+lab_wait_job "$id" 60
+ok "three nodes: three fragments" wait_fragments "$id" 3
+report "$id"
+is "$rc" 0 "three nodes: roce-report exit 0"
+like "$out" "RoCE fabric report for job $id: 3 node\(s\) node\[1-3\]" "three nodes: all merged, hostlist-compressed"
+like "$out" "RoCE v2 GID index +3 on every node" "three nodes: consistency over all of them"
+
+# --- two jobs at once on one node
+a=$(submit -N1 -n1 -w node2 --wrap "sleep 3")
+b=$(submit -N1 -n1 -w node2 --wrap "sleep 1")
+lab_wait_job "$a" 60
+lab_wait_job "$b" 60
+wait_fragments "$a" 1; wait_fragments "$b" 1
+report "$a" --format json
+is "$(jq -c '.nodes[0].shared_with' <<<"$out")" "[\"$b\"]" "shared: the longer job is flagged with the other"
+report "$b" --format json
+is "$(jq -c '.nodes[0].shared_with' <<<"$out")" "[\"$a\"]" "shared: and the shorter one too"
+is "$(lab_node_state node2)" idle "shared: node stays idle (reporting never drains)"
+done_testing
