@@ -181,13 +181,21 @@ static void result_set(struct nl_result *res, enum roce_status s, int err, const
 	va_end(ap);
 }
 
+/* libmnl's mnl_nlmsg_ok() compares (int)nlmsg_len <= len: a length with the
+ * top bit set is negative as an int and passes, and the parsers would then
+ * walk attributes gigabytes past the datagram.  Compare unsigned. */
+static bool nlmsg_fits(const struct nlmsghdr *nlh, int len)
+{
+	return len >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= (unsigned)len;
+}
+
 /* The first message in buf[0..len) that answers request seq, or NULL.
  * Stale answers (a reply to an earlier request that timed out) and messages
  * for another port id are skipped. */
 static const struct nlmsghdr *find_reply(const struct roce_nl *nl, const void *buf, int len, unsigned seq)
 {
 	const struct nlmsghdr *nlh = buf;
-	for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+	for (; nlmsg_fits(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
 		if (nlh->nlmsg_seq != seq)
 			continue;
 		if (nl->portid && nlh->nlmsg_pid != nl->portid)
@@ -353,6 +361,12 @@ static int check_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrl
 		if (e->error >= 0) {
 			snprintf(why, whylen, "%s: unexpected %s (error %d) instead of a reply", what,
 			         e->error == 0 ? "ACK" : "positive NLMSG_ERROR", e->error);
+			return -1;
+		}
+		/* The kernel's error codes are -1..-4095 (MAX_ERRNO); INT_MIN
+		 * cannot even be negated. */
+		if (e->error < -4095) {
+			snprintf(why, whylen, "%s: NLMSG_ERROR code %d is not an errno", what, e->error);
 			return -1;
 		}
 		return -e->error;

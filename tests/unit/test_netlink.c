@@ -11,6 +11,7 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -754,6 +755,44 @@ static void t_transport_oversize(void **state)
 	pair_close(&p);
 }
 
+/* A message whose nlmsg_len has the top bit set passes libmnl's
+ * mnl_nlmsg_ok() (it compares as int); it must be skipped as not fitting the
+ * datagram, never handed to a parser (found by fuzz/netlink_link). */
+static void t_transport_huge_nlmsg_len(void **state)
+{
+	(void)state;
+	struct pair p;
+	struct roce_netdev nd;
+	pair_open(&p, 200);
+	netdev_init(&nd, "eth0");
+	struct nlmsghdr *nlh = build_link(msgbuf.b, 1, "eth0", 4, IFF_UP, 9000, IF_OPER_UP);
+	size_t len = nlh->nlmsg_len;
+	nlh->nlmsg_len = 0xfffff600u;
+	assert_int_equal(send(p.peer, nlh, len, 0), (ssize_t)len);
+	assert_int_equal(roce_nl_get_link(p.nl, &nd), -1);
+	assert_int_equal(nd.link_read.status, ROCE_TIMEOUT);
+	assert_int_equal(nd.mtu, 0);
+	pair_close(&p);
+}
+
+/* An NLMSG_ERROR code outside the errno range (INT_MIN cannot be negated:
+ * UBSan, found by fuzz/netlink_link) is a malformed reply. */
+static void t_error_code_range(void **state)
+{
+	(void)state;
+	struct roce_netdev nd;
+	netdev_init(&nd, "eth0");
+	assert_int_equal(roce_parse_link_msg(build_error(msgbuf.b, 1, INT_MIN, RTM_GETLINK), &nd), -1);
+	assert_int_equal(nd.link_read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(nd.link_read.why, "NLMSG_ERROR code -2147483648 is not an errno"));
+	netdev_init(&nd, "eth0");
+	assert_int_equal(roce_parse_dcb_msg(build_error(msgbuf.b, 1, -4096, RTM_GETDCB), &nd), -1);
+	assert_int_equal(nd.pfc.read.status, ROCE_MALFORMED);
+	netdev_init(&nd, "eth0");
+	assert_int_equal(roce_parse_dcb_msg(build_error(msgbuf.b, 1, -4095, RTM_GETDCB), &nd), -1);
+	assert_int_equal(nd.pfc.read.status, ROCE_UNREADABLE);
+}
+
 /* The peer went away: send fails, reported as UNREADABLE. */
 static void t_transport_peer_closed(void **state)
 {
@@ -923,6 +962,8 @@ int main(void)
 		cmocka_unit_test(t_transport_requests_and_seq),
 		cmocka_unit_test(t_transport_oversize),
 		cmocka_unit_test(t_transport_peer_closed),
+		cmocka_unit_test(t_transport_huge_nlmsg_len),
+		cmocka_unit_test(t_error_code_range),
 		cmocka_unit_test(t_invalid_names),
 		cmocka_unit_test(t_kernel_lo),
 		cmocka_unit_test(t_kernel_spoofed_reply),

@@ -1,0 +1,69 @@
+#!/bin/sh
+# build.sh - build the libFuzzer targets and their seed corpus (what `make fuzz` runs).
+#
+#   fuzz/build.sh SRCDIR BUILDDIR
+#
+# The library sources are compiled again with clang, coverage-instrumented,
+# under ASan and UBSan, into BUILDDIR/fuzz/obj; each target links them with
+# libFuzzer into BUILDDIR/fuzz/<target>.  The seed corpus is written to
+# BUILDDIR/fuzz/seeds/<target>/.  FUZZ_CC overrides the compiler (default
+# clang).  Exit 77 when the compiler cannot build a libFuzzer target (no
+# clang, or no libclang-rt-*-dev), 1 on a real build failure.
+set -eu
+src=$(cd "$1" && pwd)
+bld=$(cd "$2" && pwd)
+CC=${FUZZ_CC:-clang}
+TARGETS="policy_conf policy_kv option sysfs_value sysfs_read netlink_link netlink_dcb gpu_set snapshot fragment"
+out=$bld/fuzz
+mkdir -p "$out/obj"
+
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+PKGS="libmnl json-c hwloc libibverbs"
+CFLAGS="-g -O1 $SAN -Wall -Wextra -Wno-unused-parameter -I$src/lib -I$src/fuzz -I$bld \
+-DSYSCONFDIR=\"/etc\" -DLOCALSTATEDIR=\"/var\" $(pkg-config --cflags $PKGS)"
+LIBS="$(pkg-config --libs $PKGS)"
+
+# Can this compiler link a libFuzzer target at all?
+probe=$out/obj/probe
+printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$probe.c"
+if ! $CC -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >"$probe.log" 2>&1; then
+	echo "fuzz: $CC cannot build libFuzzer targets (apt-get install clang libclang-rt-14-dev):" >&2
+	sed 's/^/  /' "$probe.log" >&2
+	exit 77
+fi
+
+# compile SRC OBJ EXTRA-FLAGS: only when the source or any header is newer.
+newest_header=$(ls -t "$src"/lib/*.h "$src"/fuzz/*.h "$bld/config.h" | head -1)
+compile() {
+	if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
+		echo "  CC-FUZZ  ${1#$src/}"
+		# shellcheck disable=SC2086
+		$CC $CFLAGS $3 -c "$1" -o "$2"
+	fi
+}
+
+libobjs=""
+# The library's sources as Makefile.am lists them (not files in progress).
+for c in $(grep -o 'lib/[A-Za-z0-9_]*\.c' "$src/Makefile.am" | sort -u); do
+	c=$src/$c
+	o=$out/obj/lib_$(basename "$c" .c).o
+	compile "$c" "$o" "-fsanitize=fuzzer-no-link"
+	libobjs="$libobjs $o"
+done
+
+for t in $TARGETS; do
+	compile "$src/fuzz/$t.c" "$out/obj/fuzz_$t.o" "-fsanitize=fuzzer-no-link"
+	# shellcheck disable=SC2086
+	$CC $SAN -fsanitize=fuzzer "$out/obj/fuzz_$t.o" $libobjs $LIBS -o "$out/$t"
+done
+
+# The seed generator runs the library's own writers: no fuzzer main.
+compile "$src/fuzz/seeds.c" "$out/obj/seeds.o" ""
+# shellcheck disable=SC2086
+$CC $SAN -fsanitize=fuzzer-no-link "$out/obj/seeds.o" $libobjs $LIBS -o "$out/seeds"
+rm -rf "$out/seeds.d"
+ASAN_OPTIONS=detect_leaks=1 "$out/seeds" "$out/seeds.d"
+mkdir -p "$out/seeds.d/policy_conf"
+cp "$src/etc/roce.conf" "$out/seeds.d/policy_conf/roce.conf"
+printf 'GidIndex=auto Mtu=4200 # two keys on a line\nHca=mlx5_0,mlx5_1\r\nMode=strict\n' >"$out/seeds.d/policy_conf/inline"
+echo "fuzz: targets in $out: $TARGETS"

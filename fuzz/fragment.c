@@ -1,0 +1,72 @@
+/*
+ * fragment - per-node report fragments read by roce-report: JSON text ->
+ * roce_report_add() into a job report, then every output format (text,
+ * JSON, streamed JSON, Prometheus).  The input may hold several fragments
+ * separated by NUL bytes (several nodes of one job).  The streamed JSON
+ * must be valid JSON.
+ */
+#include "config.h"
+#include "fuzz.h"
+#include "report.h"
+
+#define JOB "4242"
+
+static json_object *parse(const char *text, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return NULL;
+	json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+	if (o && (json_tokener_get_error(tok) != json_tokener_success || (size_t)tok->char_offset != len)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	struct roce_job_report r;
+	char err[ROCE_WHY_MAX];
+	if (size > 1 << 20)
+		return 0;
+	if (!null && !(null = fopen("/dev/null", "w")))
+		abort();
+	roce_report_init(&r, JOB);
+	for (size_t off = 0; off < size;) {
+		const uint8_t *nul = memchr(data + off, '\0', size - off);
+		size_t len = nul ? (size_t)(nul - data) - off : size - off;
+		json_object *o = parse((const char *)data + off, len);
+		if (o) {
+			err[0] = '\0';
+			if (roce_report_add(&r, o, "fuzz.json", err, sizeof(err)) < 0)
+				FUZZ_CHECK(err[0], "refused without a reason");
+			json_object_put(o);
+		}
+		off += len + 1;
+	}
+	roce_report_sort(&r);
+	(void)roce_report_job_uid(&r);
+	roce_report_print_text(null, &r, NULL);
+	roce_report_print_prometheus(null, &r);
+	json_object *j = roce_report_json(&r, NULL);
+	FUZZ_CHECK(j, "no JSON report");
+	json_object_put(j);
+	char *streamed = NULL;
+	size_t slen = 0;
+	FILE *mem = open_memstream(&streamed, &slen);
+	if (mem) {
+		roce_report_print_json(mem, &r, NULL);
+		fclose(mem);
+		while (slen > 0 && (streamed[slen - 1] == '\n' || streamed[slen - 1] == ' '))
+			slen--;
+		json_object *back = parse(streamed, slen);
+		FUZZ_CHECK(back || slen == 0, "streamed JSON report does not parse: %.200s", streamed);
+		json_object_put(back);
+		free(streamed);
+	}
+	roce_report_free(&r);
+	return 0;
+}

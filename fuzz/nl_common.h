@@ -1,0 +1,64 @@
+/*
+ * nl_common.h - feed a fuzzed datagram to a netlink reply parser the way
+ * netlink.c's transport does: walk it with mnl_nlmsg_ok()/mnl_nlmsg_next()
+ * (find_reply) and hand every message that passes to the parser, in a heap
+ * buffer of exactly the datagram's size so ASan sees any overread.
+ */
+#ifndef ROCE_FUZZ_NL_COMMON_H
+#define ROCE_FUZZ_NL_COMMON_H
+
+#include "fuzz.h"
+#include "model.h"
+#include "netlink.h"
+#include <libmnl/libmnl.h>
+
+typedef int (*nl_parser)(const struct nlmsghdr *nlh, struct roce_netdev *nd);
+
+static void check_reading(const struct roce_reading *r)
+{
+	FUZZ_CHECK(r->status != ROCE_NOT_READ, "parser left a reading unset");
+	FUZZ_CHECK(memchr(r->why, '\0', sizeof(r->why)), "why not terminated");
+	FUZZ_CHECK(r->status == ROCE_OK || r->why[0], "status %s without text", roce_status_name(r->status));
+}
+
+static inline void nl_feed(const uint8_t *data, size_t size, nl_parser parse, int dcb)
+{
+	char *buf = malloc(size ? size : 1);
+	if (!buf)
+		return;
+	if (size)
+		memcpy(buf, data, size);
+	int len = (int)size;
+	/* find_reply's walk: mnl_nlmsg_ok() alone lets nlmsg_len >= 2^31 through (see netlink.c). */
+	for (const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+	     len >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= (unsigned)len;
+	     nlh = mnl_nlmsg_next(nlh, &len)) {
+		struct roce_netdev nd;
+		memset(&nd, 0, sizeof(nd));
+		snprintf(nd.name, sizeof(nd.name), "eth0");
+		int rc = parse(nlh, &nd);
+		if (dcb) {
+			check_reading(&nd.pfc.read);
+			check_reading(&nd.dscp.read);
+			FUZZ_CHECK(nd.dscp.n <= ROCE_DSCP_MAX, "%zu DSCP entries", nd.dscp.n);
+			FUZZ_CHECK(rc == 0 ? nd.pfc.read.status == ROCE_OK && nd.dscp.read.status == ROCE_OK : 1,
+			           "rc 0 but a reading is not OK");
+			if (nd.dscp.read.status == ROCE_OK)
+				for (int i = 0; i < ROCE_DSCP_MAX; i++)
+					FUZZ_CHECK(nd.dscp.prio[i] >= -1 && nd.dscp.prio[i] < ROCE_PRIOS, "prio %d", nd.dscp.prio[i]);
+		} else {
+			check_reading(&nd.link_read);
+			FUZZ_CHECK((rc == 0) == (nd.link_read.status == ROCE_OK), "rc %d status %s", rc,
+			           roce_status_name(nd.link_read.status));
+			if (rc == 0)
+				FUZZ_CHECK(nd.ifindex > 0 && memchr(nd.operstate, '\0', sizeof(nd.operstate)), "ifindex %d", nd.ifindex);
+		}
+		/* a real reply is one message: stop after the first, as find_reply does
+		 * unless the sequence number differs, which the fuzzer cannot know */
+		if (nlh->nlmsg_seq & 1)
+			break;
+	}
+	free(buf);
+}
+
+#endif

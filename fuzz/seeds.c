@@ -1,0 +1,318 @@
+/*
+ * seeds - write the seed corpus of every fuzz target into DIR/<target>/.
+ *
+ *   seeds DIR
+ *
+ * Seeds are the real formats the parsers meet: sysfs values as the kernel
+ * prints them (tests/lib/fabric.sh writes the same), netlink replies built
+ * byte-exact with libmnl and the uapi structs (as tests/unit/test_netlink.c
+ * does), and counter snapshots and report fragments produced by the
+ * library's own writers, so the corpus follows the formats as they change.
+ * roce.conf seeds are added by build.sh from etc/roce.conf.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <net/if.h>
+#include <linux/dcbnl.h>
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+#include "counters.h"
+#include "report.h"
+
+static const char *top;
+static int n_written;
+
+static void put(const char *target, const char *name, const void *data, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", top, target);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/%s", top, target, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+	n_written++;
+}
+
+/* A seed whose first byte is a parameter of the target. */
+static void put_p(const char *target, const char *name, unsigned char p, const char *text)
+{
+	char buf[4096];
+	size_t n = strlen(text);
+	buf[0] = (char)p;
+	memcpy(buf + 1, text, n);
+	put(target, name, buf, n + 1);
+}
+
+static void text_seeds(void)
+{
+	static const char kv[] = "GidIndex=3\0AddrFamily=ipv4\0Mtu=9000\0PfcPriority=3\0PfcUnknown=warn\0"
+	                         "TrafficClass=auto\0Hca=mlx5_0,mlx5_1\0GdrLevel=PXB\0RequireGdr=no\0Mode=warn\0"
+	                         "Drain=yes\0TimeoutMs=2000\0ReportDir=/var/spool/slurm-roce/reports\0"
+	                         "SysfsRoot=/sys\0TopologyFile=/etc/slurm/topo.xml";
+	put("policy_kv", "all-keys", kv, sizeof(kv) - 1);
+	put("policy_kv", "gid-auto", "GidIndex=auto", 13);
+
+	const char *modes[] = { "off", "warn", "strict", "STRICT", "PXB", "sys", "5" };
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		put_p("option", modes[i], 16, modes[i]);
+	put_p("option", "long", 200, "warn,strict;echo");
+
+	const char *values[] = {
+		"4: ACTIVE", "1: DOWN", "5: LinkUp", "3: Disabled", "5: ACTIVE_DEFER",
+		"0000:0000:0000:0000:0000:ffff:0a6c:a424", "fe80:0000:0000:0000:0e42:a1ff:fe00:0010",
+		"0000:0000:0000:0000:0000:0000:0000:0000", "fd00:0000:0000:0000:0000:0000:0000:0001",
+		"RoCE v2", "IB/RoCE v1", "Ethernet", "InfiniBand",
+	};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "v%zu", i);
+		put_p("sysfs_value", name, 24, values[i]);
+		put_p("sysfs_read", name, 63, values[i]);
+	}
+	put_p("sysfs_read", "newline", 63, "4: ACTIVE\n");
+	put_p("sysfs_read", "counter", 63, "18446744073709551615\n");
+	put_p("sysfs_read", "no-pma", 63, "N/A (no PMA)\n");
+	put_p("sysfs_read", "rate", 127, "100 Gb/sec (4X EDR)\n");
+
+	put_p("gpu_set", "indexes", 3, "0,1");
+	put_p("gpu_set", "range", 3, "2-3");
+	put_p("gpu_set", "uuid", 3, "GPU-86e60957-0cc5-7959-855b-28f0d7bac243,GPU-0e3b1c7e-5f4a-4c3e-9d2b-6a1f2e3d4c5b");
+	put_p("gpu_set", "mig", 3, "MIG-GPU-86e60957-0cc5-7959-855b-28f0d7bac243/1/0");
+	put_p("gpu_set", "mig-plain", 3, "MIG-86e60957-0cc5-7959-855b-28f0d7bac243");
+	put_p("gpu_set", "nodev", 1, "NoDevFiles");
+	put_p("gpu_set", "spaces", 0, " 0 , 3 ");
+}
+
+/* ------------------------------------------------------------ netlink */
+
+static union { char b[8192]; uint64_t align; } mb;
+
+static struct nlmsghdr *header(char *buf, uint16_t type)
+{
+	memset(buf, 0, 4096);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_seq = 2;
+	return nlh;
+}
+
+static struct nlmsghdr *link_msg(char *buf, uint8_t oper, unsigned flags)
+{
+	struct nlmsghdr *nlh = header(buf, RTM_NEWLINK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_type = 1;
+	ifi->ifi_index = 7;
+	ifi->ifi_flags = flags;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, "eth0");
+	mnl_attr_put_u32(nlh, IFLA_TXQLEN, 1000);
+	mnl_attr_put_u8(nlh, IFLA_OPERSTATE, oper);
+	mnl_attr_put_u8(nlh, IFLA_LINKMODE, 0);
+	mnl_attr_put_u32(nlh, IFLA_MTU, 9000);
+	mnl_attr_put_u32(nlh, IFLA_MIN_MTU, 68);
+	mnl_attr_put_u32(nlh, IFLA_MAX_MTU, 65535);
+	return nlh;
+}
+
+static struct nlmsghdr *error_msg(char *buf, int error, uint16_t req_type)
+{
+	struct nlmsghdr *nlh = header(buf, NLMSG_ERROR);
+	nlh->nlmsg_flags = NLM_F_CAPPED;
+	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = error;
+	e->msg.nlmsg_len = 28;
+	e->msg.nlmsg_type = req_type;
+	e->msg.nlmsg_flags = NLM_F_REQUEST;
+	e->msg.nlmsg_seq = 2;
+	return nlh;
+}
+
+static void app(struct nlmsghdr *nlh, uint8_t sel, uint8_t prio, uint16_t proto)
+{
+	struct dcb_app a = { .selector = sel, .priority = prio, .protocol = proto };
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
+}
+
+static struct nlmsghdr *dcb_msg(char *buf, bool with_pfc, bool with_app)
+{
+	struct nlmsghdr *nlh = header(buf, RTM_GETDCB);
+	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
+	dcb->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "eth0");
+	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	struct ieee_ets ets;
+	memset(&ets, 0, sizeof(ets));
+	ets.ets_cap = 8;
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
+	if (with_pfc) {
+		struct ieee_pfc pfc;
+		memset(&pfc, 0, sizeof(pfc));
+		pfc.pfc_cap = 8;
+		pfc.pfc_en = 0x08;
+		pfc.delay = 0x1234;
+		for (int i = 0; i < 8; i++) {
+			pfc.requests[i] = 1000 + (uint64_t)i;
+			pfc.indications[i] = 2000 + (uint64_t)i;
+		}
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	}
+	if (with_app) {
+		struct nlattr *t = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+		app(nlh, IEEE_8021QAZ_APP_SEL_ETHERTYPE, 4, 0x8906);
+		app(nlh, IEEE_8021QAZ_APP_SEL_DSCP, 3, 26);
+		app(nlh, IEEE_8021QAZ_APP_SEL_DGRAM, 7, 4791);
+		app(nlh, IEEE_8021QAZ_APP_SEL_DSCP, 6, 48);
+		mnl_attr_nest_end(nlh, t);
+	}
+	mnl_attr_nest_end(nlh, ieee);
+	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_VER_IEEE | DCB_CAP_DCBX_HOST);
+	return nlh;
+}
+
+static void put_msg(const char *target, const char *name, const struct nlmsghdr *nlh)
+{
+	put(target, name, nlh, nlh->nlmsg_len);
+}
+
+static void netlink_seeds(void)
+{
+	put_msg("netlink_link", "up", link_msg(mb.b, IF_OPER_UP, IFF_UP | IFF_RUNNING));
+	put_msg("netlink_link", "down", link_msg(mb.b, IF_OPER_DOWN, IFF_UP));
+	put_msg("netlink_link", "enodev", error_msg(mb.b, -ENODEV, RTM_GETLINK));
+	put_msg("netlink_link", "ack", error_msg(mb.b, 0, RTM_GETLINK));
+	put_msg("netlink_dcb", "full", dcb_msg(mb.b, true, true));
+	put_msg("netlink_dcb", "no-app", dcb_msg(mb.b, true, false));
+	put_msg("netlink_dcb", "no-pfc", dcb_msg(mb.b, false, true));
+	put_msg("netlink_dcb", "eopnotsupp", error_msg(mb.b, -EOPNOTSUPP, RTM_GETDCB));
+	/* two messages in one datagram: a stale reply first (odd seq ends the walk) */
+	struct nlmsghdr *a = link_msg(mb.b, IF_OPER_UP, IFF_UP);
+	size_t la = a->nlmsg_len;
+	a->nlmsg_seq = 2;
+	struct nlmsghdr *b = link_msg(mb.b + la, IF_OPER_DORMANT, IFF_UP);
+	b->nlmsg_seq = 3;
+	put("netlink_link", "two", mb.b, la + b->nlmsg_len);
+}
+
+/* ------------------------------------------------------------ snapshots, fragments */
+
+static void fill_snapshot(struct roce_snapshot *s, uint64_t base)
+{
+	roce_snapshot_init(s);
+	s->time_ns = 1700000000000000000LL + (int64_t)base;
+	roce_reading_set(&s->devices_read, ROCE_OK, 0, NULL);
+	s->gid_index = 3;
+	s->traffic_class = 104;
+	s->n_ports = 2;
+	s->ports = calloc(2, sizeof(*s->ports));
+	if (!s->ports)
+		exit(1);
+	for (size_t p = 0; p < 2; p++) {
+		struct roce_port_sample *ps = &s->ports[p];
+		snprintf(ps->device, sizeof(ps->device), "mlx5_%zu", p);
+		ps->port = 1;
+		snprintf(ps->netdev, sizeof(ps->netdev), "eth%zu", p);
+		for (int c = 0; c < ROCE_N_COUNTERS; c++) {
+			ps->c[c].value = base * (uint64_t)(c + 1);
+			roce_reading_set(&ps->c[c].read, ROCE_OK, 0, NULL);
+		}
+		if (p == 1)
+			roce_reading_set(&ps->c[ROCE_C_SYMBOL_ERROR].read, ROCE_MALFORMED, 0,
+			                 "counters/symbol_error: \"N/A (no PMA)\" is not a counter value");
+		roce_reading_set(&ps->pfc.read, p ? ROCE_UNSUPPORTED : ROCE_OK, 0, p ? "no DCB" : NULL);
+		ps->pfc.enabled = 0x08;
+		for (int i = 0; i < ROCE_PRIOS; i++)
+			ps->pfc.requests[i] = ps->pfc.indications[i] = base + (uint64_t)i;
+		ps->gid_index = 3;
+		ps->active_mtu = 4096;
+		ps->netdev_mtu = 9000;
+	}
+}
+
+static void put_json(const char *target, const char *name, json_object *o)
+{
+	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	put(target, name, t, strlen(t));
+}
+
+static void report_seeds(void)
+{
+	struct roce_snapshot start, end;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	fill_snapshot(&start, 1000);
+	fill_snapshot(&end, 500000);
+	end.ports[1].c[ROCE_C_PORT_RCV_DATA].value = 7;   /* a counter reset */
+	json_object *o = roce_snapshot_to_json(&start);
+	put_json("snapshot", "start", o);
+	json_object_put(o);
+	o = roce_snapshot_to_json(&end);
+	put_json("snapshot", "end", o);
+	json_object_put(o);
+
+	memset(&d, 0, sizeof(d));
+	if (roce_delta_compute(&start, &end, &d) < 0)
+		exit(1);
+	const char *shared[] = { "4243" };
+	struct roce_fragment_meta m = {
+		.job_id = "4242", .node = "gpu01", .job_uid = 1000,
+		.start_ns = start.time_ns, .end_ns = end.time_ns,
+		.shared_with = shared, .n_shared = 1, .pfc_priority = 3, .note = NULL,
+	};
+	if (roce_verdicts_from_delta(&d, &m, &v) < 0)
+		exit(1);
+	o = roce_fragment_build(&m, &d, &v);
+	put_json("fragment", "gpu01", o);
+	/* two nodes of the job in one input (NUL-separated) */
+	const char *t1 = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	char *both = malloc(2 * strlen(t1) + 2);
+	if (!both)
+		exit(1);
+	strcpy(both, t1);
+	json_object_put(o);
+	m.node = "gpu02";
+	m.n_shared = 0;
+	o = roce_fragment_build(&m, &d, &v);
+	const char *t2 = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	size_t l1 = strlen(both);
+	both = realloc(both, l1 + strlen(t2) + 2);
+	if (!both)
+		exit(1);
+	memcpy(both + l1 + 1, t2, strlen(t2) + 1);
+	put("fragment", "two-nodes", both, l1 + 1 + strlen(t2));
+	free(both);
+	json_object_put(o);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+	roce_snapshot_free(&start);
+	roce_snapshot_free(&end);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: seeds DIR\n");
+		return 2;
+	}
+	top = argv[1];
+	if (mkdir(top, 0755) < 0 && errno != EEXIST) {
+		perror(top);
+		return 1;
+	}
+	text_seeds();
+	netlink_seeds();
+	report_seeds();
+	printf("seeds: %d files in %s\n", n_written, top);
+	return 0;
+}

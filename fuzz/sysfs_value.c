@@ -1,0 +1,64 @@
+/*
+ * sysfs_value - the parsers of single sysfs values (lib/rdma.h): port
+ * state, GID, GID type, link layer, on the input as the NUL-terminated,
+ * newline-stripped string roce_sysfs_read() hands them.  A parsed GID must
+ * print back as the input (lower case), a parsed state as "<n>: <name>".
+ */
+#include "config.h"
+#include "fuzz.h"
+#include "model.h"
+#include "rdma.h"
+
+#include <ctype.h>
+
+static void check_state(const char *s, size_t namelen)
+{
+	char *name = malloc(namelen ? namelen : 1);   /* exact size: ASan sees an overflow */
+	int num = -1;
+	if (!name)
+		return;
+	if (roce_parse_port_state(s, &num, name, namelen) == 0) {
+		FUZZ_CHECK(num >= 0 && num <= 255, "state %d", num);
+		size_t n = strnlen(name, namelen);
+		FUZZ_CHECK(n < namelen && n > 0, "name of %zu bytes in %zu", n, namelen);
+		const char *colon = strchr(s, ':');
+		FUZZ_CHECK(colon && !strcmp(colon + 2, name), "name \"%s\" is not the tail of \"%s\"", name, s);
+	}
+	free(name);
+}
+
+static void check_gid(const char *s)
+{
+	uint8_t raw[16];
+	char back[40];
+	if (roce_parse_gid(s, raw) < 0)
+		return;
+	roce_gid_format_sysfs(raw, back);
+	FUZZ_CHECK(strlen(s) == 39, "GID text of %zu bytes", strlen(s));
+	for (size_t i = 0; i < 39; i++)
+		FUZZ_CHECK(tolower((unsigned char)s[i]) == back[i], "\"%s\" prints back as \"%s\"", s, back);
+	char addr[64];
+	roce_gid_format_addr(raw, addr, sizeof(addr));
+	FUZZ_CHECK(memchr(addr, '\0', sizeof(addr)), "address text not terminated");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	size_t namelen = data[0] % 65;   /* the callers pass 24 and 32 */
+	char *s = fuzz_cstr(data + 1, size - 1);
+	if (!s)
+		return 0;
+	check_state(s, namelen);
+	check_state(s, 24);
+	check_gid(s);
+	enum roce_gid_type t = ROCE_GID_TYPE_UNKNOWN;
+	if (roce_parse_gid_type(s, &t) == 0)
+		FUZZ_CHECK(t == ROCE_GID_TYPE_ROCE_V2 || t == ROCE_GID_TYPE_IB_ROCE_V1, "type %d", (int)t);
+	enum roce_link_layer ll = ROCE_LL_UNKNOWN;
+	if (roce_parse_link_layer(s, &ll) == 0)
+		FUZZ_CHECK(ll == ROCE_LL_ETHERNET || ll == ROCE_LL_INFINIBAND, "link layer %d", (int)ll);
+	free(s);
+	return 0;
+}
