@@ -4,12 +4,14 @@
 #include "sysfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * Widths.  How we decide, counter by counter:
@@ -156,18 +158,66 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 	}
 }
 
+/* One counter file under an open directory: openat + one read + close.
+ * Counters are read at every job start and end on every port, and on
+ * mlx5 each read is a firmware command: no fstat, no second read, no
+ * full path walk (roce_sysfs_read_u64 does all three). */
+static void read_counter(int dfd, const char *dir, const char *name, struct roce_counter_sample *cs)
+{
+	char buf[32];
+	int fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = dfd < 0 ? ENOENT : errno;
+		roce_reading_set(&cs->read, e == ENOENT || e == ENOTDIR ? ROCE_MISSING : ROCE_UNREADABLE, e,
+		                 "cannot open %s/%s: %s", dir, name, strerror(e));
+		return;
+	}
+	ssize_t n;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	int e = errno;
+	close(fd);
+	if (n < 0) {
+		roce_reading_set(&cs->read, e == EOPNOTSUPP ? ROCE_UNSUPPORTED : ROCE_UNREADABLE, e,
+		                 "cannot read %s/%s: %s", dir, name, strerror(e));
+		return;
+	}
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (n == 0 || buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
+		for (char *q = buf; *q; q++)
+			if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+				*q = '?';
+		roce_reading_set(&cs->read, ROCE_MALFORMED, 0, "%s/%s: \"%.40s\" is not a counter value", dir, name, buf);
+		return;
+	}
+	cs->value = v;
+	roce_reading_set(&cs->read, ROCE_OK, 0, NULL);
+}
+
 static void sample_counters(struct roce_port_sample *ps, const char *root)
 {
+	char dir[2][PATH_MAX];
+	int dfd[2] = { -1, -1 };
+	for (int hw = 0; hw < 2; hw++) {
+		if (roce_path(dir[hw], sizeof(dir[hw]), "%s/class/infiniband/%s/ports/%u/%s", root, ps->device, ps->port,
+		              hw ? "hw_counters" : "counters") == 0)
+			dfd[hw] = open(dir[hw], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		else
+			snprintf(dir[hw], sizeof(dir[hw]), "(path too long)");
+	}
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_def *def = &roce_counter_defs[i];
-		char rel[PATH_MAX];
-		if (roce_path(rel, sizeof(rel), "class/infiniband/%s/ports/%u/%s/%s", ps->device, ps->port,
-		              def->hw ? "hw_counters" : "counters", def->name) < 0) {
-			roce_reading_set(&ps->c[i].read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long");
-			continue;
-		}
-		roce_sysfs_read_u64(root, rel, &ps->c[i].value, &ps->c[i].read);
+		read_counter(dfd[def->hw], dir[def->hw], def->name, &ps->c[i]);
 	}
+	for (int hw = 0; hw < 2; hw++)
+		if (dfd[hw] >= 0)
+			close(dfd[hw]);
 }
 
 /* One device: every port whose link_layer reads "Ethernet". */
