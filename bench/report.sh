@@ -48,7 +48,7 @@ make_fragments() { # N DIR
 				f = sprintf("%s/node%04d.json", dir, i)
 				for (j = 1; j <= NR; j++) {
 					l = line[j]
-					sub(/"name": "tmpl"/, sprintf("\"name\": \"node%04d\"", i), l)
+					sub(/"name": ?"tmpl"/, sprintf("\"name\":\"node%04d\"", i), l)
 					print l > f
 				}
 				close(f)

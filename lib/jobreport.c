@@ -419,6 +419,7 @@ struct job_ctx {
 	struct roce_policy pol;
 	const char *job_id, *node;
 	uid_t uid;
+	char host[64];           /* node name fallback: the short host name */
 };
 
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root,
@@ -427,6 +428,16 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	if (!roce_job_id_ok(job_id)) {
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
 		return -1;
+	}
+	if (!node || !*node) {
+		/* slurmstepd has SLURMD_NODENAME; without it the host name is the best guess */
+		if (gethostname(c->host, sizeof(c->host)) < 0) {
+			roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
+			return -1;
+		}
+		c->host[sizeof(c->host) - 1] = '\0';
+		c->host[strcspn(c->host, ".")] = '\0';
+		node = c->host;
 	}
 	if (!roce_node_name_ok(node)) {
 		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
@@ -602,7 +613,8 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
-	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
+	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PLAIN);
 	if (!text) {
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
