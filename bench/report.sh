@@ -6,7 +6,8 @@
 #     node should stay flat if memory is linear.
 #  2. roce-prolog + roce-epilog own time on a 10-HCA fixture node (in a
 #     network namespace with 10 veths when root, so netlink answers): median
-#     wall and user+sys of 21 runs.
+#     wall and user+sys of 21 runs; then the same in process, phase by phase
+#     (bench/report-phases.c: what the SPANK plugin pays, no exec).
 # Times come from bench/report-time.c (fork/exec/wait4 around one run).
 set -u
 B=${1:?usage: bench/report.sh BUILDDIR}
@@ -88,3 +89,13 @@ echo
 echo "10-HCA node (netlink: $([ -n "$INNS" ] && echo "veths in a netns" || echo "host netdevs")), median of 21, milliseconds:"
 printf '  roce-prolog  wall %s  user+sys %s\n' "$(median <"$T/pw")" "$(median <"$T/pc")"
 printf '  roce-epilog  wall %s  user+sys %s\n' "$(median <"$T/ew")" "$(median <"$T/ec")"
+
+PH=$T/report-phases
+if ${CC:-cc} -O2 -I"$B" -I"$top/lib" -o "$PH" "$top/bench/report-phases.c" "$B/lib/.libs/libroce.a" \
+	$(pkg-config --libs json-c libmnl hwloc libibverbs) 2>"$T/cc.err"; then
+	echo
+	echo "in process, median CPU time of 101 rounds (prolog = collect + check + snapshot + state file):"
+	$INNS "$PH" "$R" "$T/pstate" "$T/preports" 101
+else
+	echo "report-phases not built: $(head -3 "$T/cc.err")"
+fi

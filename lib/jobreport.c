@@ -668,8 +668,7 @@ out:
 	/* The snapshot goes whatever happened: a stale one would flag later jobs as sharing. */
 	if (sfd >= 0) {
 		snprintf(name, sizeof(name), "%s.json", job_id);
-		unlinkat(sfd, name, 0);
-		fsync(sfd);
+		unlinkat(sfd, name, 0);   /* no fsync: a snapshot that reappears after a crash is stale and removed */
 		close(sfd);
 	}
 	free(shared.id);
