@@ -589,6 +589,27 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 	return 0;
 }
 
+/* ".<name>.<random>" left by an earlier writer of the same file that was
+ * killed (only where the file system has no O_TMPFILE).  Only this node
+ * writes its name, so they are ours to remove. */
+static void remove_stale_temps(int dfd, const char *name)
+{
+	char prefix[NAME_MAX + 2];
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	snprintf(prefix, sizeof(prefix), ".%s.", name);
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			unlinkat(dfd, e->d_name, 0);
+	closedir(d);
+}
+
 static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
                           const struct idlist *shared, const char *note, struct roce_error *err)
 {
@@ -622,6 +643,7 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 	if ((jfd = open_job_report_dir(c->pol.report_dir, c->job_id, &admin_gid, err)) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
+	remove_stale_temps(jfd, name);
 	if (roce_write_atomic(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid, err) == 0)
 		rc = 0;
 out:

@@ -77,8 +77,26 @@ if ${CC:-cc} -shared -fPIC -o "$SO" "$top_srcdir/tests/e2e/report-stallwrite.c" 
 	job epilog "$C" 802
 	is "$rc" 0 "kill: a second epilog run completes"
 	is "$(jq -r .name "$T/kreports/802/n1.json")" n1 "kill: and writes the whole fragment"
+	# the same on a file system without O_TMPFILE: named dot-temporaries
+	job prolog "$C" 809
+	rm -f "$T/stalled"
+	env SLURM_JOB_ID=809 SLURM_JOB_UID=4001 SLURMD_NODENAME=n1 LD_PRELOAD="$SO" ROCE_TEST_NO_TMPFILE=1 \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		ROCE_TEST_STALL_WRITE="$T/stalled" ROCE_TEST_STALL_MATCH=/kreports/ \
+		"$B/roce-epilog" --config "$C" --sysfs-root "$R" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do [ -e "$T/stalled" ] && break; sleep 0.05; done
+	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	ok "no O_TMPFILE, killed: no fragment" test ! -e "$T/kreports/809/n1.json"
+	like "$(ls -A "$T/kreports/809")" '^\.n1\.json\.[0-9a-f]{16}$' "no O_TMPFILE, killed: only a dot-temporary, which readers ignore"
+	out=$("$B/roce-report" 809 --report-dir "$T/kreports" 2>&1); rc=$?
+	is "$rc" 1 "no O_TMPFILE, killed: roce-report sees no fragment"
+	env SLURM_JOB_ID=809 SLURM_JOB_UID=4001 SLURMD_NODENAME=n1 LD_PRELOAD="$SO" ROCE_TEST_NO_TMPFILE=1 \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$B/roce-epilog" --config "$C" --sysfs-root "$R" 2>/dev/null
+	is "$(ls -A "$T/kreports/809")" "n1.json" "no O_TMPFILE: a rerun writes the fragment and removes the stale temporary"
 else
-	for _ in 1 2 3 4 5; do skip "cannot build the stall helper: $(head -1 "$T/cc.err")"; done
+	for _ in $(seq 9); do skip "cannot build the stall helper: $(head -1 "$T/cc.err")"; done
 fi
 
 # --- full disk

@@ -4,10 +4,14 @@
  * the middle of writing its fragment.  When ROCE_TEST_STALL_MATCH is a
  * substring of the file being written (via /proc/self/fd), half the buffer
  * is written, the file ROCE_TEST_STALL_WRITE is created as a signal to the
- * test, and the process waits to be killed.
+ * test, and the process waits to be killed.  With ROCE_TEST_NO_TMPFILE set,
+ * openat(O_TMPFILE) fails with EOPNOTSUPP as on a file system without it
+ * (the writer then falls back to named temporaries).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,4 +44,42 @@ ssize_t write(int fd, const void *buf, size_t n)
 		}
 	}
 	return real_write(fd, buf, n);
+}
+
+static int no_tmpfile(int flags)
+{
+	if ((flags & O_TMPFILE) == O_TMPFILE && getenv("ROCE_TEST_NO_TMPFILE")) {
+		errno = EOPNOTSUPP;
+		return 1;
+	}
+	return 0;
+}
+
+int openat(int dfd, const char *path, int flags, ...)
+{
+	static int (*real_openat)(int, const char *, int, ...);
+	mode_t mode = 0;
+	if (!real_openat)
+		real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (no_tmpfile(flags))
+		return -1;
+	return real_openat(dfd, path, flags, mode);
+}
+
+int openat64(int dfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	return openat(dfd, path, flags, mode);
 }
