@@ -1,0 +1,266 @@
+/*
+ * faultprobe - drive library code into faults that cannot be staged with a
+ * fixture tree or roce-check alone, for tests/e2e/fault-*.sh.  Prints
+ * key=value lines.
+ *
+ *   faultprobe nl MODE [TIMEOUT_MS]
+ *       RTM_GETLINK then RTM_GETDCB for "eth0" over roce_nl_open_fd() on an
+ *       AF_UNIX socketpair whose far end (a child process) plays a kernel
+ *       that misbehaves as MODE says:
+ *         silent      never answers
+ *         garbage     answers with bytes that are not netlink at all
+ *         garbled     answers with the right header and garbage attributes
+ *         truncated   the right reply, cut short (nlmsg_len > datagram)
+ *         overrun     the right reply with its last attribute cut short
+ *         wrongname   a well-formed reply about another netdev
+ *         eopnotsupp  NLMSG_ERROR -EOPNOTSUPP (a driver without DCB)
+ *         late        the right reply, after the deadline
+ *       Prints link=STATUS link_why=... dcb=STATUS dcb_why=... ms=ELAPSED.
+ *   faultprobe opt VALUE...
+ *       The SPANK option value check: per value, mode=<name>|refused and
+ *       token=ok|refused (roce_mode_parse, roce_token_ok with 16 bytes).
+ *   faultprobe delta START_ROOT END_ROOT
+ *       Counter snapshots of two sysfs trees, their delta and verdicts:
+ *       one line per port and counter whose delta is not plain "ok", and
+ *       one per verdict (verdict=CODE severity=... subject=...).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <net/if.h>
+#include <linux/dcbnl.h>
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+#include "counters.h"
+#include "model.h"
+#include "netlink.h"
+#include "policy.h"
+#include "report.h"
+
+static long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* ------------------------------------------------------------ nl */
+
+static struct nlmsghdr *reply_header(char *buf, uint16_t type, uint32_t seq)
+{
+	memset(buf, 0, 4096);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_seq = seq;
+	return nlh;
+}
+
+/* What the kernel answers to RTM_GETLINK eth0 / RTM_GETDCB eth0. */
+static struct nlmsghdr *good_reply(char *buf, uint16_t req_type, uint32_t seq, const char *name)
+{
+	struct nlmsghdr *nlh;
+	if (req_type == RTM_GETLINK) {
+		nlh = reply_header(buf, RTM_NEWLINK, seq);
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+		ifi->ifi_type = 1;
+		ifi->ifi_index = 7;
+		ifi->ifi_flags = IFF_UP | IFF_RUNNING;
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+		mnl_attr_put_u8(nlh, IFLA_OPERSTATE, IF_OPER_UP);
+		mnl_attr_put_u32(nlh, IFLA_MTU, 9000);
+		return nlh;
+	}
+	nlh = reply_header(buf, RTM_GETDCB, seq);
+	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
+	dcb->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, name);
+	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	struct ieee_pfc pfc;
+	memset(&pfc, 0, sizeof(pfc));
+	pfc.pfc_cap = 8;
+	pfc.pfc_en = 0x08;
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	mnl_attr_nest_end(nlh, ieee);
+	return nlh;
+}
+
+/* The misbehaving kernel: answer each request on fd as mode says, until EOF. */
+static void fake_kernel(int fd, const char *mode, int timeout_ms)
+{
+	union { char b[4096]; uint64_t align; } req, out;
+	ssize_t n;
+	while ((n = recv(fd, req.b, sizeof(req.b), 0)) > 0) {
+		const struct nlmsghdr *rq = (const void *)req.b;
+		uint32_t seq = rq->nlmsg_seq;
+		struct nlmsghdr *nlh = NULL;
+		size_t len = 0;
+		if (!strcmp(mode, "silent"))
+			continue;
+		if (!strcmp(mode, "garbage")) {
+			/* deterministic noise, no valid header */
+			for (size_t i = 0; i < 200; i++)
+				out.b[i] = (char)(i * 73 + 41);
+			len = 200;
+		} else if (!strcmp(mode, "garbled")) {
+			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
+			size_t hdr = NLMSG_HDRLEN + NLMSG_ALIGN(rq->nlmsg_type == RTM_GETLINK ? sizeof(struct ifinfomsg)
+			                                                                        : sizeof(struct dcbmsg));
+			for (size_t i = hdr; i < nlh->nlmsg_len; i++)
+				out.b[i] = (char)(i * 151 + 7);
+			len = nlh->nlmsg_len;
+		} else if (!strcmp(mode, "truncated")) {
+			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
+			len = nlh->nlmsg_len - 8;
+		} else if (!strcmp(mode, "overrun")) {
+			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
+			nlh->nlmsg_len -= 4;   /* the last attribute now ends past the message */
+			len = nlh->nlmsg_len;
+		} else if (!strcmp(mode, "wrongname")) {
+			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth9");
+			len = nlh->nlmsg_len;
+		} else if (!strcmp(mode, "eopnotsupp")) {
+			if (rq->nlmsg_type == RTM_GETLINK) {
+				nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
+			} else {
+				nlh = reply_header(out.b, NLMSG_ERROR, seq);
+				struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+				e->error = -EOPNOTSUPP;
+				e->msg = *rq;
+			}
+			len = nlh->nlmsg_len;
+		} else if (!strcmp(mode, "late")) {
+			usleep((useconds_t)(timeout_ms + 200) * 1000);
+			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
+			len = nlh->nlmsg_len;
+		} else {
+			fprintf(stderr, "faultprobe: unknown nl mode %s\n", mode);
+			_exit(2);
+		}
+		if (send(fd, out.b, len, 0) < 0)
+			break;
+	}
+	_exit(0);
+}
+
+static int cmd_nl(const char *mode, int timeout_ms)
+{
+	int sv[2];
+	struct roce_netdev nd;
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("socketpair");
+		return 1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		fake_kernel(sv[1], mode, timeout_ms);
+	}
+	close(sv[1]);
+	struct roce_nl *nl = roce_nl_open_fd(sv[0], timeout_ms);
+	if (!nl) {
+		perror("roce_nl_open_fd");
+		return 1;
+	}
+	memset(&nd, 0, sizeof(nd));
+	snprintf(nd.name, sizeof(nd.name), "eth0");
+	long t0 = mono_ms();
+	roce_nl_get_link(nl, &nd);
+	roce_nl_get_dcb(nl, &nd);
+	long ms = mono_ms() - t0;
+	roce_nl_close(nl);   /* the child sees EOF and exits */
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	printf("link=%s\nlink_why=%s\n", roce_status_name(nd.link_read.status), nd.link_read.why);
+	printf("mtu=%u\n", nd.mtu);
+	printf("pfc=%s\npfc_why=%s\n", roce_status_name(nd.pfc.read.status), nd.pfc.read.why);
+	printf("dscp=%s\n", roce_status_name(nd.dscp.read.status));
+	printf("ms=%ld\n", ms);
+	return 0;
+}
+
+/* ------------------------------------------------------------ opt */
+
+/* Show a hostile value on one line: non-printable bytes as \xNN. */
+static void show(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '\\')
+			printf("\\x%02x", (unsigned char)*s);
+		else
+			putchar(*s);
+}
+
+static int cmd_opt(int n, char **values)
+{
+	for (int i = 0; i < n; i++) {
+		enum roce_mode m;
+		printf("value=");
+		show(values[i]);
+		printf(" mode=%s token=%s\n", roce_mode_parse(values[i], &m) == 0 ? roce_mode_name(m) : "refused",
+		       roce_token_ok(values[i], 16) ? "ok" : "refused");
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ delta */
+
+static int cmd_delta(const char *start_root, const char *end_root)
+{
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	if (roce_snapshot_take(&a, start_root, NULL, NULL) < 0 || roce_snapshot_take(&b, end_root, NULL, NULL) < 0 ||
+	    roce_delta_compute(&a, &b, &d) < 0) {
+		fprintf(stderr, "faultprobe: out of memory\n");
+		return 1;
+	}
+	struct roce_fragment_meta m = { .job_id = "1", .node = "node1", .pfc_priority = 3 };
+	if (roce_verdicts_from_delta(&d, &m, &v) < 0)
+		return 1;
+	for (size_t p = 0; p < d.n_ports; p++) {
+		const struct roce_port_delta *pd = &d.ports[p];
+		printf("port=%s:%u presence=%s reset=%d\n", pd->device, pd->port, roce_port_presence_name(pd->presence),
+		       pd->reset ? 1 : 0);
+		for (int c = 0; c < ROCE_N_COUNTERS; c++)
+			if (pd->c[c].status != ROCE_DELTA_OK)
+				printf("counter=%s:%u/%s status=%s value=%llu why=%s\n", pd->device, pd->port,
+				       roce_counter_defs[c].name, roce_delta_status_name(pd->c[c].status),
+				       (unsigned long long)pd->c[c].value, pd->c[c].why);
+	}
+	for (size_t i = 0; i < v.n; i++)
+		printf("verdict=%s severity=%s subject=%s message=%s\n", v.v[i].code, roce_severity_name(v.v[i].severity),
+		       v.v[i].subject, v.v[i].message);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "nl"))
+		return cmd_nl(argv[2], argc > 3 ? atoi(argv[3]) : 300);
+	if (argc >= 2 && !strcmp(argv[1], "opt"))
+		return cmd_opt(argc - 2, argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "delta"))
+		return cmd_delta(argv[2], argv[3]);
+	fprintf(stderr, "usage: faultprobe nl MODE [TIMEOUT_MS] | opt VALUE... | delta START_ROOT END_ROOT\n");
+	return 2;
+}
