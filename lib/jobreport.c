@@ -611,7 +611,7 @@ static void remove_stale_temps(int dfd, const char *name)
 }
 
 static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
-                          const struct idlist *shared, const char *note, struct roce_error *err)
+                          const struct idlist *shared, const char *note, bool no_start, struct roce_error *err)
 {
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
@@ -627,7 +627,7 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		.job_id = c->job_id, .node = c->node, .job_uid = c->uid,
 		.start_ns = start->time_ns, .end_ns = end->time_ns,
 		.shared_with = ids, .n_shared = shared->n,
-		.pfc_priority = c->pol.pfc_priority, .note = note,
+		.pfc_priority = c->pol.pfc_priority, .note = note, .no_start = no_start,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
 	    !(frag = roce_fragment_build(&m, &d, &v))) {
@@ -684,7 +684,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		roce_error_set(err, "out of memory");
 		goto out;
 	}
-	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, err) == 0)
+	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, !have_start, err) == 0)
 		rc = 0;
 out:
 	/* The snapshot goes whatever happened: a stale one would flag later jobs as sharing. */

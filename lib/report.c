@@ -225,7 +225,8 @@ static int congestion_verdicts(const struct roce_port_delta *pd, const struct ro
 	return 0;
 }
 
-static int port_state_verdicts(const struct roce_port_delta *pd, const char *subject, struct roce_verdict_list *out)
+static int port_state_verdicts(const struct roce_port_delta *pd, const struct roce_fragment_meta *m,
+                               const char *subject, struct roce_verdict_list *out)
 {
 	struct roce_job_verdict *v;
 	if (pd->presence == ROCE_PORT_VANISHED) {
@@ -243,18 +244,24 @@ static int port_state_verdicts(const struct roce_port_delta *pd, const char *sub
 		    "counters went backwards during the job: values are counts since the reset, lower bounds");
 		FIX("driver reload or firmware reset during the job: check dmesg for mlx5_core errors");
 	}
-	size_t unread = 0;
+	if (m && m->no_start)
+		return 0;   /* one node verdict says it all */
+	size_t unread = 0, unread_hw = 0;
 	const char *why = "";
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
 		if (pd->c[i].status == ROCE_DELTA_UNREAD) {
 			if (!unread)
 				why = pd->c[i].why;
 			unread++;
+			unread_hw += roce_counter_defs[i].hw;
 		}
 	if (unread) {
 		ADD("counters_unread", ROCE_SEV_INFO, "%zu of %d counters could not be read (first: %s)",
 		    unread, ROCE_N_COUNTERS, why);
-		FIX("hw_counters/ exists on mlx5 only; other drivers give fewer counters");
+		if (unread == unread_hw)
+			FIX("hw_counters/ are mlx5's: without them this driver's ports get no loss or congestion verdicts");
+		else
+			FIX("the reason above names the file; the verdicts only use counters that were read");
 	}
 	return 0;
 }
@@ -271,6 +278,11 @@ int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragm
 		ADD("shared_node", ROCE_SEV_WARN, "node shared with job(s) %s during this job", jobs);
 		FIX("counters are per port, not per job: the numbers include the other jobs' traffic");
 	}
+	if (m && m->no_start) {
+		ADD("no_prolog_snapshot", ROCE_SEV_WARN, "no counts for this node: %s", m->note ? m->note : "no prolog snapshot");
+		FIX("the job prolog did not snapshot this node: with Prolog= scripts set PrologFlags=Alloc so every node "
+		    "runs it; after installing the plugin restart slurmd; check that StateDir is writable by root");
+	}
 	if (d->n_ports == 0) {
 		ADD("no_roce_ports", ROCE_SEV_INFO, "no RoCE (Ethernet link layer) port on this node");
 		FIX("nothing to report; if the node should have RoCE ports, run roce-check");
@@ -279,7 +291,7 @@ int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragm
 		const struct roce_port_delta *pd = &d->ports[i];
 		char sub[96];
 		snprintf(sub, sizeof(sub), "%s:%u", pd->device, pd->port);
-		if (port_state_verdicts(pd, sub, out) < 0 || link_verdicts(pd, sub, out) < 0 ||
+		if (port_state_verdicts(pd, m, sub, out) < 0 || link_verdicts(pd, sub, out) < 0 ||
 		    loss_verdicts(pd, m, sub, out) < 0 || congestion_verdicts(pd, d, sub, out) < 0)
 			return -1;
 	}

@@ -48,6 +48,7 @@ struct roce_fragment_meta {
 	size_t n_shared;
 	int pfc_priority;            /* policy's PFC priority, -1 none */
 	const char *note;            /* e.g. "no prolog snapshot", may be NULL */
+	bool no_start;               /* there was no usable prolog snapshot (note says why) */
 };
 
 /* Verdicts for one node.  Returns 0, -1 on ENOMEM. */

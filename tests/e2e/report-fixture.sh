@@ -157,6 +157,7 @@ is "$rc" 0 "no snapshot: epilog exit 0"
 report 301 --format json
 like "$(jq -r '.nodes[0].note' <<<"$out")" '^no prolog snapshot' "no snapshot: noted in the fragment"
 is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "no snapshot: no numbers invented"
+is "$(jq -c '[.nodes[0].verdicts[] | .code + ":" + .severity]' <<<"$out")" '["no_prolog_snapshot:warn"]' "no snapshot: one node verdict naming the cause, no per-port noise"
 
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
