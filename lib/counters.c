@@ -200,8 +200,26 @@ static void read_counter(int dfd, const char *dir, const char *name, struct roce
 	roce_reading_set(&cs->read, ROCE_OK, 0, NULL);
 }
 
-static void sample_counters(struct roce_port_sample *ps, const char *root)
+static bool expired(const struct timespec *deadline)
 {
+	struct timespec now;
+	if (!deadline)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+/* A wedged firmware makes every counter read block for the driver's command
+ * timeout: past the deadline the remaining counters are not read at all. */
+static void sample_counters(struct roce_port_sample *ps, const char *root, const struct timespec *deadline)
+{
+	if (expired(deadline)) {
+		for (int i = 0; i < ROCE_N_COUNTERS; i++)
+			roce_reading_set(&ps->c[i].read, ROCE_TIMEOUT, 0, "%s:%u: deadline passed before %s was read",
+			                 ps->device, ps->port, roce_counter_defs[i].name);
+		return;
+	}
+
 	char dir[2][PATH_MAX];
 	int dfd[2] = { -1, -1 };
 	for (int hw = 0; hw < 2; hw++) {
@@ -213,7 +231,11 @@ static void sample_counters(struct roce_port_sample *ps, const char *root)
 	}
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_def *def = &roce_counter_defs[i];
-		read_counter(dfd[def->hw], dir[def->hw], def->name, &ps->c[i]);
+		if (i && expired(deadline))
+			roce_reading_set(&ps->c[i].read, ROCE_TIMEOUT, 0, "%s/%s: deadline passed before it was read",
+			                 dir[def->hw], def->name);
+		else
+			read_counter(dfd[def->hw], dir[def->hw], def->name, &ps->c[i]);
 	}
 	for (int hw = 0; hw < 2; hw++)
 		if (dfd[hw] >= 0)
@@ -222,7 +244,8 @@ static void sample_counters(struct roce_port_sample *ps, const char *root)
 
 /* One device: every port whose link_layer reads "Ethernet". */
 static int snapshot_device(struct roce_snapshot *s, const char *root, const char *dev,
-                           const struct roce_node *node, const struct roce_check_result *check)
+                           const struct roce_node *node, const struct roce_check_result *check,
+                           const struct timespec *deadline)
 {
 	char rel[PATH_MAX], **ports = NULL, ll[32];
 	size_t n_ports = 0;
@@ -244,7 +267,7 @@ static int snapshot_device(struct roce_snapshot *s, const char *root, const char
 			goto nomem;
 		snprintf(ps->device, sizeof(ps->device), "%s", dev);
 		ps->port = (unsigned)num;
-		sample_counters(ps, root);
+		sample_counters(ps, root, deadline);
 		sample_from_model(ps, node, check);
 	}
 	roce_sysfs_names_free(ports, n_ports);
@@ -257,7 +280,7 @@ nomem:
 /* The collector already listed devices and ports and read their link
  * layers: take the Ethernet ports from the model instead of listing again. */
 static int snapshot_from_model(struct roce_snapshot *s, const char *root, const struct roce_node *node,
-                               const struct roce_check_result *check)
+                               const struct roce_check_result *check, const struct timespec *deadline)
 {
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
@@ -269,7 +292,7 @@ static int snapshot_from_model(struct roce_snapshot *s, const char *root, const 
 				return -1;
 			snprintf(ps->device, sizeof(ps->device), "%s", dev->name);
 			ps->port = dev->ports[p].num;
-			sample_counters(ps, root);
+			sample_counters(ps, root, deadline);
 			sample_from_model(ps, node, check);
 		}
 	}
@@ -278,6 +301,12 @@ static int snapshot_from_model(struct roce_snapshot *s, const char *root, const 
 
 int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
                        const struct roce_node *node, const struct roce_check_result *check)
+{
+	return roce_snapshot_take_until(s, sysfs_root, node, check, NULL);
+}
+
+int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, const struct roce_node *node,
+                             const struct roce_check_result *check, const struct timespec *deadline)
 {
 	const char *root = sysfs_root ? sysfs_root : "/sys";
 	char **devs = NULL;
@@ -294,14 +323,14 @@ int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
 	}
 	if (node && roce_reading_ok(&node->devices_read)) {
 		s->devices_read = node->devices_read;
-		return snapshot_from_model(s, root, node, check);
+		return snapshot_from_model(s, root, node, check, deadline);
 	}
 	if (roce_sysfs_list(root, "class/infiniband", &devs, &n_devs, &s->devices_read) < 0)
 		return s->devices_read.err == ENOMEM ? -1 : 0;
 	for (size_t i = 0; i < n_devs; i++) {
 		if (strlen(devs[i]) >= ROCE_NAME_MAX)
 			continue;
-		if (snapshot_device(s, root, devs[i], node, check) < 0) {
+		if (snapshot_device(s, root, devs[i], node, check, deadline) < 0) {
 			roce_sysfs_names_free(devs, n_devs);
 			return -1;
 		}

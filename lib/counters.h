@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include "model.h"
 #include "check.h"
 
@@ -116,6 +117,11 @@ void roce_snapshot_free(struct roce_snapshot *s);
  */
 int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
                        const struct roce_node *node, const struct roce_check_result *check);
+/* The same with a CLOCK_MONOTONIC deadline (NULL = none): counters not yet
+ * read when it passes are recorded ROCE_TIMEOUT instead of read, so a wedged
+ * firmware costs one blocked read, not one per counter. */
+int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, const struct roce_node *node,
+                             const struct roce_check_result *check, const struct timespec *deadline);
 
 /* Snapshot <-> JSON.  from_json validates everything (names, sizes, types)
  * and says what is wrong in err (ROCE_WHY_MAX bytes). */

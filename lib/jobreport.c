@@ -466,7 +466,16 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 	roce_node_init(&node);
 	roce_collect(&node, &c->pol, &opts);
 	bool checked = roce_check(&node, &c->pol, &result) == 0;
-	if (roce_snapshot_take(s, c->pol.sysfs_root, &node, checked ? &result : NULL) < 0) {
+	/* The counters get the policy's collector budget again, after the collector. */
+	struct timespec deadline;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += c->pol.timeout_ms / 1000;
+	deadline.tv_nsec += (long)(c->pol.timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, &deadline) < 0) {
 		roce_error_set(err, "out of memory taking the counter snapshot");
 		rc = -1;
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -161,6 +162,27 @@ static void t_snapshot_sysfs(void **state)
 	/* no model: PFC is "not read", never zeros passed off as data */
 	assert_int_equal(s.ports[0].pfc.read.status, ROCE_NOT_READ);
 	assert_int_equal(s.ports[0].gid_index, -1);
+	roce_snapshot_free(&s);
+}
+
+static void t_snapshot_deadline(void **state)
+{
+	(void)state;
+	struct roce_snapshot s;
+	struct timespec past = { 0, 0 }, future;
+	make_port("mlx5_0", 1, "Ethernet");
+	make_port("mlx5_1", 1, "Ethernet");
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take_until(&s, root, NULL, NULL, &past), 0);
+	assert_int_equal(s.n_ports, 2);
+	for (size_t p = 0; p < 2; p++)
+		for (int i = 0; i < ROCE_N_COUNTERS; i++)
+			assert_int_equal(s.ports[p].c[i].read.status, ROCE_TIMEOUT);
+	assert_non_null(strstr(s.ports[0].c[0].read.why, "deadline"));
+	clock_gettime(CLOCK_MONOTONIC, &future);
+	future.tv_sec += 60;
+	assert_int_equal(roce_snapshot_take_until(&s, root, NULL, NULL, &future), 0);
+	assert_true(roce_reading_ok(&s.ports[1].c[ROCE_N_COUNTERS - 1].read));
 	roce_snapshot_free(&s);
 }
 
@@ -371,6 +393,7 @@ int main(void)
 		cmocka_unit_test(t_lookup),
 		cmocka_unit_test_setup_teardown(t_snapshot_sysfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_no_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_snapshot_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_delta_ports, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_json_round_trip, setup, teardown),
