@@ -33,8 +33,8 @@ static void mkdirs(const char *path)
 static void put(const char *rel, const char *value)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
+	assert_true(snprintf(path, sizeof(path), "%s/%s", root, rel) < (int)sizeof(path));
+	memcpy(dir, path, sizeof(dir));
 	*strrchr(dir, '/') = '\0';
 	mkdirs(dir);
 	FILE *f = fopen(path, "w");
@@ -145,7 +145,7 @@ static void t_snapshot_sysfs(void **state)
 	char rel[256];
 	snprintf(rel, sizeof(rel), "class/infiniband/mlx5_2/ports/1/hw_counters/out_of_sequence");
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_true(snprintf(path, sizeof(path), "%s/%s", root, rel) < (int)sizeof(path));
 	unlink(path);
 
 	roce_snapshot_init(&s);
@@ -288,7 +288,7 @@ static void t_delta_ports(void **state)
 	put_counter("mlx5_1", 1, ROCE_C_PORT_XMIT_DATA, 10);          /* driver reload */
 	put_counter("mlx5_1", 1, ROCE_C_OUT_OF_SEQUENCE, 4);          /* ... so a reset, not a wrap */
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "rm -rf '%s/class/infiniband/mlx5_2'", root);
+	assert_true(snprintf(path, sizeof(path), "rm -rf '%s/class/infiniband/mlx5_2'", root) < (int)sizeof(path));
 	assert_int_equal(system(path), 0);
 	make_port("mlx5_3", 1, "Ethernet");
 	assert_int_equal(roce_snapshot_take(&b, root, NULL, NULL), 0);
