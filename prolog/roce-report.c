@@ -40,6 +40,8 @@ static void usage(FILE *out)
 	        "makes each fragment readable by exactly these (mode 0440, group = ReportDir's\n"
 	        "group, plus an ACL entry for the job's user); roce-report refuses other users\n"
 	        "with a clear message instead of a permission error.\n"
+	        "For node_exporter's textfile collector write to a temporary file in its\n"
+	        "directory and rename it to <name>.prom (the collector reads *.prom only).\n"
 	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
 	        ROCE_DEFAULT_CONFIG);
 }
