@@ -4,7 +4,9 @@
  * sysfs reads cannot be interrupted and a wedged driver can block them for
  * minutes; slurmstepd must not hang with them.  The child does all the I/O
  * and sends back a flat struct; the parent waits at most the policy's
- * timeout plus a margin and kills the child if it is late.  The child never
+ * timeout plus a margin and kills the child if it is late (a child stuck
+ * in an uninterruptible read stays a zombie until slurmstepd exits, which
+ * is harmless; waiting for it would not be).  The child never
  * calls Slurm's logging (another slurmstepd thread may hold its lock at
  * fork time): it only reports through the pipe.
  */
@@ -32,6 +34,13 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+static long now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
+}
+
 static void summarize(const struct roce_check_result *c, struct roce_step_result *out)
 {
 	out->failed = c->failed;
@@ -53,12 +62,16 @@ static void run_in_child(const struct roce_policy *p, struct roce_step_result *o
 {
 	struct roce_node node;
 	struct roce_check_result check;
-	struct roce_collect_opts opts = { .sysfs_root = NULL, .netlink = true, .verbs = true };
+	/* No libibverbs: ibv_get_device_list() loads every provider plugin (ms per step)
+	 * and the MTU it would cross-check is already derived from the netdev. */
+	struct roce_collect_opts opts = { .sysfs_root = NULL, .netlink = true, .verbs = false };
 
+	long t0 = now_us();
 	roce_node_init(&node);
 	memset(&check, 0, sizeof(check));
 	/* A collector error is recorded per field in the model; check() judges it. */
 	(void)roce_collect(&node, p, &opts);
+	out->collect_us = now_us() - t0;
 	if (roce_check(&node, p, &check) < 0) {
 		out->rc = -1;
 		snprintf(out->error, sizeof(out->error), "out of memory while checking");
@@ -69,7 +82,13 @@ static void run_in_child(const struct roce_policy *p, struct roce_step_result *o
 		out->rc = -1;
 		snprintf(out->error, sizeof(out->error), "%s", out->plan.why);
 	}
+	out->check_us = now_us() - t0 - out->collect_us;
 done:
+	{
+		struct timespec cpu;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		out->worker_cpu_us = cpu.tv_sec * 1000000L + cpu.tv_nsec / 1000L;
+	}
 	roce_check_result_free(&check);
 	roce_node_free(&node);
 }
@@ -122,18 +141,14 @@ static int read_all(int fd, void *buf, size_t len, long deadline)
 	return 0;
 }
 
-/* Parent side: the grandchild's pid, then its result; kill it if late. */
-static int collect_result(int fd, long deadline, const struct roce_policy *p, struct roce_step_result *out)
+/* Parent side: the worker's result before the deadline, else kill it. */
+static int collect_result(int fd, pid_t worker, long deadline, const struct roce_policy *p,
+                          struct roce_step_result *out)
 {
-	pid_t worker = -1;
-	int rc = read_all(fd, &worker, sizeof(worker), deadline);
-	if (rc == 0)
-		rc = read_all(fd, out, sizeof(*out), deadline);
-	int saved = errno;
-	if (rc == 0)
+	if (read_all(fd, out, sizeof(*out), deadline) == 0)
 		return 0;
-	if (worker > 0)
-		kill(worker, SIGKILL);   /* it is not our child: nobody waits for it */
+	int saved = errno;
+	kill(worker, SIGKILL);
 	memset(out, 0, sizeof(*out));
 	if (saved == ETIMEDOUT)
 		snprintf(out->error, sizeof(out->error),
@@ -142,6 +157,20 @@ static int collect_result(int fd, long deadline, const struct roce_policy *p, st
 	else
 		snprintf(out->error, sizeof(out->error), "the fabric check process failed: %s", strerror(saved));
 	return out->rc = -1;
+}
+
+/* Reap the worker; one stuck in an uninterruptible read (SIGKILL pending) is
+ * left as a zombie rather than waited for: slurmstepd must go on. */
+static void reap(pid_t worker, bool killed)
+{
+	int status;
+	for (int i = 0; i < (killed ? 20 : 1); i++) {
+		pid_t r = waitpid(worker, &status, killed ? WNOHANG : 0);
+		if (r == worker || (r < 0 && errno != EINTR))
+			return;
+		if (killed)
+			usleep(1000);
+	}
 }
 
 int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out)
@@ -154,23 +183,15 @@ int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out)
 		snprintf(out->error, sizeof(out->error), "pipe: %s", strerror(errno));
 		return out->rc = -1;
 	}
-	/* Double fork: the worker is reparented at once, so a worker stuck in an
-	 * uninterruptible read never leaves slurmstepd waiting for it. */
-	pid_t pid = fork();
-	if (pid < 0) {
+	pid_t worker = fork();
+	if (worker < 0) {
 		snprintf(out->error, sizeof(out->error), "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return out->rc = -1;
 	}
-	if (pid == 0) {
+	if (worker == 0) {
 		close(fds[0]);
-		if (fork() != 0)
-			_exit(0);
-		/* The worker: its pid first (so the parent can kill it), then the result. */
-		pid_t self = getpid();
-		if (write_all(fds[1], &self, sizeof(self)) < 0)
-			_exit(1);
 		/* The result is large; build it on the heap. */
 		struct roce_step_result *res = calloc(1, sizeof(*res));
 		if (!res)
@@ -179,11 +200,9 @@ int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out)
 		_exit(write_all(fds[1], res, sizeof(*res)) == 0 ? 0 : 1);
 	}
 	close(fds[1]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	collect_result(fds[0], deadline, p, out);
+	int rc = collect_result(fds[0], worker, deadline, p, out);
 	close(fds[0]);
+	reap(worker, rc < 0);
 	out->error[sizeof(out->error) - 1] = '\0';
 	out->drain_reason[sizeof(out->drain_reason) - 1] = '\0';
 	if (out->n_findings > ROCE_MAX_FINDINGS)

@@ -71,6 +71,8 @@ struct roce_step_result {
 	char drain_reason[256];
 	size_t n_pass, n_warn, n_fail, n_unknown;
 	size_t n_ports, n_healthy;
+	long collect_us, check_us;     /* time spent in the worker (debug log) */
+	long worker_cpu_us;            /* the worker's CPU time, fork included */
 	struct roce_plan plan;
 	size_t n_findings;             /* non-PASS findings (at most ROCE_MAX_FINDINGS) */
 	struct roce_finding findings[ROCE_MAX_FINDINGS];

@@ -54,12 +54,13 @@ static void keep_msg(enum msg_level level, const char *fmt, ...)
 	step.msgs[step.n_msgs++] = s;
 }
 
-static double now_ms(void)
+static double clock_ms(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
 
 /* The Slurm node name: gethostname() is wrong with NodeHostname or several slurmd per host. */
 static const char *node_name(void)
@@ -261,8 +262,10 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
 		return 0;   /* the extern step runs no user task */
 
-	double t0 = now_ms();
+	double t0 = now_ms(), cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	long worker_cpu_us = 0;
 	int policy_rc = roce_args_policy(a, &policy, &err);
+	double t_policy = now_ms();
 	enum roce_mode mode = resolve_mode(sp, a, &policy);
 	if (mode == ROCE_MODE_OFF) {
 		slurm_debug(ROCE_LOG "%s: job %" PRIu32 ": mode off", node_name(), job_id);
@@ -278,7 +281,11 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
 		internal_error(mode, "out of memory");
 		return 0;
 	}
-	if (roce_run_checks(&policy, res) < 0) {
+	int checks_rc = roce_run_checks(&policy, res);
+	worker_cpu_us = res->worker_cpu_us;
+	slurm_debug(ROCE_LOG "%s: policy %.3f ms, checks %.3f ms (worker: collect %.3f ms, check+plan %.3f ms)",
+	            node_name(), t_policy - t0, now_ms() - t_policy, res->collect_us / 1e3, res->check_us / 1e3);
+	if (checks_rc < 0) {
 		internal_error(mode, res->error);
 		unset_inherited(sp);
 		goto out;
@@ -306,7 +313,9 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
 		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
 		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
 out:
-	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms", node_name(), now_ms() - t0);
+	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
+	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms)", node_name(), now_ms() - t0,
+	            clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0 + worker_cpu_us / 1e3);
 	free(res);
 	return 0;
 }

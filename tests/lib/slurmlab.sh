@@ -11,6 +11,7 @@
 #   lab_start                         write slurm.conf, start slurmctld and every slurmd,
 #                                     wait until all nodes are idle
 #   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
+#   lab_node_exec NODE CMD...         run CMD inside the node (its /sys view and netns)
 #   lab_mtu NODE NETDEV MTU           change one node's netdev MTU live
 #   lab_node_state NODE / lab_node_settled NODE / lab_node_reason NODE / lab_resume NODE
 #   lab_wait_job JOBID [SECONDS]      wait until the job left the queue
@@ -223,6 +224,15 @@ lab_wait_idle() {
 
 lab_run() {
 	SLURM_CONF=$LAB/slurm.conf nsenter --net="/run/netns/$(lab_ns_ctl)" "$@"
+}
+
+# lab_node_exec NODE CMD...: run CMD in the node's network and mount namespaces
+# (it sees the node's /sys view and veths, as its slurmd does)
+lab_node_exec() {
+	local pid
+	pid=$(cat "$LAB/run/slurmd.$1.pid" 2>/dev/null) || { lab_die "no slurmd pid for $1"; return 1; }
+	shift
+	nsenter -t "$pid" -n -m "$@"
 }
 
 lab_mtu() {
