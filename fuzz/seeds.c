@@ -203,6 +203,23 @@ static void netlink_seeds(void)
 	struct nlmsghdr *b = link_msg(mb.b + la, IF_OPER_DORMANT, IFF_UP);
 	b->nlmsg_seq = 3;
 	put("netlink_link", "two", mb.b, la + b->nlmsg_len);
+
+	/* transport: [u16 length of the link datagram][link reply seq 1][DCB reply seq 2] */
+	static union { char b[8192]; uint64_t align; } t;
+	struct nlmsghdr *l = link_msg(mb.b, IF_OPER_UP, IFF_UP | IFF_RUNNING);
+	l->nlmsg_seq = 1;
+	size_t ll = l->nlmsg_len;
+	memcpy(t.b + 2, l, ll);
+	t.b[0] = (char)(ll & 0xff);
+	t.b[1] = (char)(ll >> 8);
+	struct nlmsghdr *d = dcb_msg(mb.b, true, true);
+	d->nlmsg_seq = 2;
+	memcpy(t.b + 2 + ll, d, d->nlmsg_len);
+	put("netlink_transport", "link-dcb", t.b, 2 + ll + d->nlmsg_len);
+	struct nlmsghdr *e = error_msg(mb.b, -EOPNOTSUPP, RTM_GETDCB);
+	e->nlmsg_seq = 2;
+	memcpy(t.b + 2 + ll, e, e->nlmsg_len);
+	put("netlink_transport", "link-eopnotsupp", t.b, 2 + ll + e->nlmsg_len);
 }
 
 /* ------------------------------------------------------------ snapshots, fragments */
