@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=24
+PLAN=25
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -134,14 +134,23 @@ check "port down drains the node with 'roce: mlx5_1 port 1 DOWN'" \
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 
-# --- 22: a configuration problem (MTU below policy) fails strict without draining
+# --- 22: an unprivileged user's job: tasks run as that user, the drain (init_post_opt, root) still happens
+lab_node_settled node1 >/dev/null
+fab_port "$FAB" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+run srun --uid=65534 --chdir=/ --roce=warn sh -c 'echo "UID $(id -u) ${NCCL_IB_HCA:-none}"'
+check "job of uid 65534 with mlx5_1 DOWN: runs as 65534 with =mlx5_0:1, node drained" \
+	'[ $RC = 0 ] && grep -qx "UID 65534 =mlx5_0:1" $W/out && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ]'
+fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+lab_resume node1
+
+# --- 23: a configuration problem (MTU below policy) fails strict without draining
 lab_plugstack "required $plugin config=$W/roce.conf Mtu=4200"
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "strict, MTU 9000 vs policy Mtu=4200: fails naming the fix, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "ip link set eth0 mtu 4200" $W/err && [ "$(lab_node_settled node1)" = idle ]'
 lab_plugstack "required $plugin config=$W/roce.conf"
 
-# --- 23-24: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
+# --- 24-25: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
 waitfile() { local t=0; while [ ! -e "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done; [ -e "$1" ]; }
 id=$(batch "$W/rep.out" --roce --wrap 'true')
 : >"$W/out"; ls -lR "$W/reports" >"$W/err" 2>&1
