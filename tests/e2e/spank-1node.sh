@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=25
+PLAN=26
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -41,12 +41,13 @@ ReportDir=$W/reports
 StateDir=$W/state
 CONF
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+SAN=0; lab_sanitize "$plugin" && SAN=1   # ASan/UBSan build: preload the runtimes
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 lab_plugstack "required $plugin config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 # run NAME CMD...: client command with a deadline, stdout/stderr to $W/out, $W/err
-run() { timeout 60 bash -c '. "$1"; LAB=$2; LAB_ID=$3; shift 3; lab_run "$@"' lab "$LAB_LIB" "$LAB" "$LAB_ID" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 srun_env() { run srun -N1 "$@" sh -c 'env | grep -E "^(NCCL_|ROCE_)" | sort; echo TASK_RAN'; }
 batch() { # batch OUT-FILE SBATCH-ARGS... -- script via --wrap
 	local out=$1; shift
@@ -159,5 +160,13 @@ check "sbatch --roce: job_epilog wrote reports/<job>/node1.json" \
 id2=$(batch "$W/rep2.out" --roce=off --wrap 'true')
 sleep 0.5
 check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
+
+# --- last: what the sanitizers saw in srun, slurmd and slurmstepd
+if [ "$SAN" = 1 ]; then
+	: >"$W/out"; lab_sanitizer_reports >"$W/err"
+	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
+else
+	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
+fi
 
 [ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }

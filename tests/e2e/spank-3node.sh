@@ -18,7 +18,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 		"nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; fi
 }
 
-PLAN=11
+PLAN=12
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -38,13 +38,14 @@ PfcPriority=none   # veth has no DCB
 Mtu=9000
 CONF
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+SAN=0; lab_sanitize "$plugin" && SAN=1   # ASan/UBSan build: preload the runtimes
 lab_node node1 "$W/fab1" eth0=9000 eth1=9000
 lab_node node2 "$W/fab2" eth0=9000
 lab_node node3 "$W/fab3" eth0=9000 eth1=9000 eth2=9000
 lab_plugstack "required $plugin config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
-run() { timeout 60 bash -c '. "$1"; LAB=$2; LAB_ID=$3; shift 3; lab_run "$@"' lab "$LAB_LIB" "$LAB" "$LAB_ID" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 # every task prints "RAN <node> <NCCL_IB_HCA>"
 srun3() { run srun -N3 "$@" sh -c 'echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"'; }
 settled() { local n; for n in node1 node2 node3; do echo "$n $(lab_node_settled $n)"; done | tr '\n' ' '; }
@@ -93,5 +94,13 @@ lab_resume node3
 # --- 11: over the whole run the good nodes were never drained
 : >"$W/out"; grep -E 'node1|node2' "$W/lab/log/slurmctld.log" | grep -i drain >"$W/err"
 check "slurmctld never drained node1 or node2" '[ ! -s $W/err ]'
+
+# --- last: what the sanitizers saw in srun, slurmd and slurmstepd
+if [ "$SAN" = 1 ]; then
+	: >"$W/out"; lab_sanitizer_reports >"$W/err"
+	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
+else
+	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
+fi
 
 [ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }

@@ -11,11 +11,16 @@
 #   lab_start                         write slurm.conf, start slurmctld and every slurmd,
 #                                     wait until all nodes are idle
 #   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
+#   lab_run_timeout SECONDS CMD...    the same, killed after SECONDS
 #   lab_node_exec NODE CMD...         run CMD inside the node (its /sys view and netns)
 #   lab_mtu NODE NETDEV MTU           change one node's netdev MTU live
 #   lab_node_state NODE / lab_node_settled NODE / lab_node_reason NODE / lab_resume NODE
 #   lab_wait_job JOBID [SECONDS]      wait until the job left the queue
 #   lab_restart_slurmd NODE           (plugins with job_prolog are only seen by a new slurmd)
+#   lab_sanitize PLUGIN               if PLUGIN was built with ASan/UBSan, preload their
+#                                     runtimes into slurmd, slurmstepd and the clients
+#                                     (call before lab_start); lab_sanitizer_reports
+#                                     prints what they found (nothing = clean)
 #   lab_logs                          print the daemon logs (for failed tests)
 #   lab_stop                          stop everything lab_start started, delete the namespaces
 #
@@ -186,13 +191,37 @@ lab__node_exec() {
 		mount --rbind "$s" /sys || return 1
 	fi
 	mount --rbind "$LAB/$name/cgroup" /sys/fs/cgroup || return 1
+	[ -z "${LAB_PRELOAD:-}" ] || lab__preload_stepd "$name" || return 1
 	exec slurmd -N "$name"
 }
 
+# slurmd runs `slurmstepd spank prolog|epilog` with a clean environment: in
+# this node's mount namespace only, put a wrapper that adds the sanitizer
+# runtimes in front of the real slurmstepd.
+lab__preload_stepd() {
+	local real w
+	real=$(dirname "$(command -v slurmd)")/slurmstepd
+	[ -x "$real" ] || { lab_die "no slurmstepd next to slurmd"; return 1; }
+	w=$LAB/$1
+	: >"$w/slurmstepd.real"
+	mount --bind "$real" "$w/slurmstepd.real" || return 1
+	cat >"$w/slurmstepd.wrap" <<WRAP
+#!/bin/sh
+export LD_PRELOAD='$LAB_PRELOAD'
+export ASAN_OPTIONS='detect_leaks=0:log_path=$LAB/log/sanitizer'
+export UBSAN_OPTIONS='print_stacktrace=1:log_path=$LAB/log/sanitizer'
+exec '$w/slurmstepd.real' "\$@"
+WRAP
+	chmod 755 "$w/slurmstepd.wrap"
+	mount --bind "$w/slurmstepd.wrap" "$real"
+}
+
+
 lab_start_slurmd() {
 	local n=$1
-	nsenter --net="/run/netns/$(lab_ns_node "$n")" unshare --mount --propagation private \
-		bash -c '. "$1"; LAB=$2; lab__node_exec "$3" "$4"' slurmlab "$LAB_LIB" "$LAB" "$n" "$(cat "$LAB/fixture.$n")" \
+	lab_env nsenter --net="/run/netns/$(lab_ns_node "$n")" unshare --mount --propagation private \
+		bash -c '. "$1"; LAB=$2; LAB_PRELOAD=$5; lab__node_exec "$3" "$4"' slurmlab "$LAB_LIB" "$LAB" "$n" \
+		"$(cat "$LAB/fixture.$n")" "${LAB_PRELOAD:-}" \
 		>>"$LAB/log/start.$n.log" 2>&1 || { lab_die "slurmd on $n failed to start (see $LAB/log/start.$n.log)"; return 1; }
 }
 
@@ -222,8 +251,35 @@ lab_wait_idle() {
 	lab_die "nodes not idle after ${max}s: $states"
 }
 
+# Environment for every process that may load the plugin.
+lab_env() {
+	if [ -n "${LAB_PRELOAD:-}" ]; then
+		env LD_PRELOAD="$LAB_PRELOAD" \
+			ASAN_OPTIONS="detect_leaks=0:log_path=$LAB/log/sanitizer" \
+			UBSAN_OPTIONS="print_stacktrace=1:log_path=$LAB/log/sanitizer" "$@"
+	else
+		"$@"
+	fi
+}
+
 lab_run() {
-	SLURM_CONF=$LAB/slurm.conf nsenter --net="/run/netns/$(lab_ns_ctl)" "$@"
+	SLURM_CONF=$LAB/slurm.conf lab_env nsenter --net="/run/netns/$(lab_ns_ctl)" "$@"
+}
+
+# lab_run_timeout SECONDS CMD...: lab_run, killed after SECONDS (a queued srun waits forever)
+lab_run_timeout() {
+	local t=$1; shift
+	timeout "$t" bash -c '. "$1"; LAB=$2; LAB_ID=$3; LAB_PRELOAD=$4; shift 4; lab_run "$@"' \
+		slurmlab "$LAB_LIB" "$LAB" "$LAB_ID" "${LAB_PRELOAD:-}" "$@"
+}
+
+lab_sanitize() {
+	LAB_PRELOAD=$(ldd "$1" 2>/dev/null | awk '/lib(a|ub)san\.so/ {printf "%s%s", sep, $3; sep=":"}')
+	[ -n "$LAB_PRELOAD" ]
+}
+
+lab_sanitizer_reports() {
+	cat "$LAB"/log/sanitizer.* 2>/dev/null
 }
 
 # lab_node_exec NODE CMD...: run CMD in the node's network and mount namespaces
