@@ -158,6 +158,19 @@ static void describe_gid(const struct roce_gid *g, char *buf, size_t len)
 	}
 }
 
+/* The first GID entry whose value, type or netdev could not be read. */
+static const struct roce_gid *unreadable_gid(const struct roce_port *p)
+{
+	for (size_t i = 0; i < p->n_gids; i++) {
+		const struct roce_gid *g = &p->gids[i];
+		if (!roce_reading_ok(&g->read))
+			return g;
+		if (!g->empty && (!roce_reading_ok(&g->type_read) || !roce_reading_ok(&g->ndev_read)))
+			return g;
+	}
+	return NULL;
+}
+
 /* Why there is no usable GID at all: give the most specific cause. */
 static void explain_no_gid(const struct roce_port *p, int family, char *buf, size_t len)
 {
@@ -226,6 +239,16 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		describe_gid(found, have, sizeof(have));
 		add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s (auto)", found->index, have, found->ndev);
 		return ROCE_PASS;
+	}
+	/* An entry we could not read might be the one: that is unknown, not a fault. */
+	const struct roce_gid *bad = unreadable_gid(p);
+	if (bad) {
+		const struct roce_reading *rd = !roce_reading_ok(&bad->read) ? &bad->read
+		                              : !roce_reading_ok(&bad->type_read) ? &bad->type_read : &bad->ndev_read;
+		add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false,
+		    "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)",
+		    d->name, p->num, family_name(pol->addr_family), bad->index, roce_status_name(rd->status), rd->why);
+		return ROCE_UNKNOWN;
 	}
 	explain_no_gid(p, pol->addr_family, where, sizeof(where));
 	add(r, "gid", d->name, p->num, ROCE_FAIL, true, "%s port %u has no routable RoCE v2 %s GID: %s",

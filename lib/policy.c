@@ -17,7 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #define LINE_MAX_LEN 1024
 
@@ -169,6 +173,17 @@ static int parse_hca_list(struct roce_policy *p, const char *v)
 	return p->n_hca ? 0 : -1;
 }
 
+/* A copy of hostile text that is safe to print on one line: at most 64
+ * characters, non-printable bytes as '?'. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t i = 0;
+	for (; s && s[i] && i + 1 < len && i < 64; i++)
+		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
 typedef int (*setter_fn)(struct roce_policy *p, const char *v);
 
 static int set_gid_index(struct roce_policy *p, const char *v)
@@ -299,26 +314,27 @@ int roce_policy_set(struct roce_policy *p, const char *key, const char *value,
                     const char *where, struct roce_error *err)
 {
 	const char *w = where ? where : "roce";
+	char sv[72];
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (strcasecmp(key, keys[i].key) != 0)
 			continue;
 		if (!roce_token_ok(value, 1000) || keys[i].set(p, value) < 0) {
-			roce_error_set(err, "%s: %s: invalid value \"%.64s\" (expected %s)",
-			               w, keys[i].key, value ? value : "", keys[i].valid);
+			roce_error_set(err, "%s: %s: invalid value \"%s\" (expected %s)",
+			               w, keys[i].key, shown(value, sv, sizeof(sv)), keys[i].valid);
 			return -1;
 		}
 		return 0;
 	}
-	roce_error_set(err, "%s: unknown key \"%.64s\"", w, key);
+	roce_error_set(err, "%s: unknown key \"%s\"", w, shown(key, sv, sizeof(sv)));
 	return -1;
 }
 
 int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where, struct roce_error *err)
 {
 	const char *eq = strchr(kv, '=');
-	char key[64];
+	char key[64], sv[72];
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
-		roce_error_set(err, "%s: \"%.64s\" is not Key=Value", where ? where : "roce", kv);
+		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce", shown(kv, sv, sizeof(sv)));
 		return -1;
 	}
 	memcpy(key, kv, (size_t)(eq - kv));
@@ -340,11 +356,27 @@ static int parse_line(struct roce_policy *p, char *line, const char *where, stru
 
 int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, struct roce_error *err)
 {
-	FILE *f = fopen(path, "re");
-	if (!f) {
+	/* O_NONBLOCK + S_ISREG: a FIFO or device in place of the file must not hang us. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	if (fd < 0) {
 		if (errno == ENOENT && missing_ok)
 			return 0;
 		roce_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	/* /dev/null (1:3) is the documented way to say "no file, defaults only". */
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) ||
+	                            (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))) {
+		roce_error_set(err, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		roce_error_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	char *line = NULL;

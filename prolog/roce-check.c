@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -243,6 +245,33 @@ static void maybe_drain(const struct args *a, const struct roce_check_result *r)
 		fprintf(stderr, "roce-check: drained %s: %s\n", node, reason);
 }
 
+/*
+ * A read of a wedged sysfs attribute (a stuck firmware command) cannot be
+ * interrupted from inside; the watchdog bounds the whole run instead:
+ * TimeoutMs for the collectors plus half a second for the rest.  As a
+ * HealthCheckProgram a node that cannot answer in time fails (exit 1).
+ */
+static void watchdog_fired(int sig)
+{
+	static const char msg[] = "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs "
+	                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)\n";
+	(void)sig;
+	ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(EXIT_FAILED);
+}
+
+static void watchdog_start(int timeout_ms)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = watchdog_fired;
+	sigaction(SIGALRM, &sa, NULL);
+	long ms = (long)timeout_ms + 500;
+	struct itimerval it = { .it_value = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -262,6 +291,7 @@ int main(int argc, char **argv)
 		.proc_root = a.proc_root,
 		.matrix = a.matrix,
 	};
+	watchdog_start(policy.timeout_ms);
 	if (roce_pipeline_run(&policy, &opts, &run, &err) < 0) {
 		fprintf(stderr, "roce-check: %s\n", err.msg);
 		roce_pipeline_free(&run);
@@ -279,6 +309,7 @@ int main(int argc, char **argv)
 			printf("%s=%s\n", run.plan.vars[i].name, run.plan.vars[i].value);
 		break;
 	}
+	alarm(0);   /* drain: scontrol has its own timeouts */
 	maybe_drain(&a, &run.check);
 	int rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 	roce_pipeline_free(&run);
