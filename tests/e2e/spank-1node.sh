@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=26
+PLAN=29
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -102,6 +102,11 @@ SLURM_ROCE=strictt run srun sh -c 'echo TASK_RAN'
 check "SLURM_ROCE=strictt refused" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "invalid SLURM_ROCE=\"strictt\"" $W/err'
 
+# --- a value that got around the client (--export sets it only in the job): warned, ignored
+run srun --export=ALL,SLURM_ROCE=bogus sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'
+check "SLURM_ROCE=bogus in the job only: task runs unchecked, one warning naming the value" \
+	'[ $RC = 0 ] && grep -qx "TASK_RAN none" $W/out && [ $(grep -c "roce: node1: ignoring SLURM_ROCE=\"bogus\": valid values are off, warn and strict" $W/err) = 1 ]'
+
 # --- 15-16: sbatch --roce: batch script and its inner srun steps
 id=$(batch "$W/batch.out" --roce=strict --wrap 'env | grep ^NCCL_IB_HCA= | sed s/^/BATCH:/; srun sh -c "env | grep ^NCCL_IB_HCA= | sed s/^/STEP:/"')
 cp "$W/batch.out" "$W/out" 2>/dev/null; : >"$W/err"
@@ -149,6 +154,16 @@ lab_plugstack "required $plugin config=$W/roce.conf Mtu=4200"
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "strict, MTU 9000 vs policy Mtu=4200: fails naming the fix, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "ip link set eth0 mtu 4200" $W/err && [ "$(lab_node_settled node1)" = idle ]'
+lab_plugstack "required $plugin config=$W/roce.conf"
+
+# --- a broken site configuration: warn degrades to a warning, strict fails; nothing drains
+lab_plugstack "required $plugin config=$W/roce.conf Mtu=jumbo"
+srun_env --roce=warn
+check "bad plugstack value, warn: task runs without NCCL env, warning names the key" \
+	'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out && grep -q "roce: warning: node1: cannot check the RoCE fabric.*Mtu: invalid value \"jumbo\"" $W/err'
+run srun --roce=strict sh -c 'echo TASK_RAN'
+check "bad plugstack value, strict: step fails naming the key, node not drained" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "Mtu: invalid value \"jumbo\"" $W/err && [ "$(lab_node_settled node1)" = idle ]'
 lab_plugstack "required $plugin config=$W/roce.conf"
 
 # --- 24-25: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
