@@ -46,7 +46,7 @@ row "srun true" "$without" "$(quart "$T/without" 0.25)" "$(quart "$T/without" 0.
 row "srun --roce=warn true" "$with" "$(quart "$T/with" 0.25)" "$(quart "$T/with" 0.75)"
 awk -v a="$with" -v b="$without" 'BEGIN {printf "ratio with/without (medians): %.3f\n", a/b}'
 grep "\[$job\.[0-9]*\] debug:  roce: node1: step setup took" "$T/lab/log/slurmd.node1.log" |
-	sed 's/.*took \([0-9.]*\) ms (cpu \([0-9.]*\) ms)/\1 \2/' >"$T/plugin"
+	sed 's/.*took \([0-9.]*\) ms (cpu \([0-9.]*\) ms.*/\1 \2/' >"$T/plugin"
 cut -d' ' -f1 "$T/plugin" >"$T/plugin.wall"; cut -d' ' -f2 "$T/plugin" >"$T/plugin.cpu"
 echo "plugin per node and step (policy, fork, collect, check, plan, setenv; $(wc -l <"$T/plugin") steps):"
 printf '  wall: median %.3f ms, p75 %.3f ms (includes waiting for a CPU)\n' "$(median "$T/plugin.wall")" "$(quart "$T/plugin.wall" 0.75)"

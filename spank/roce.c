@@ -12,10 +12,10 @@ SPANK_PLUGIN(roce, 1);
 
 static struct roce_args args;
 static bool args_ok;
+static struct roce_error args_err;
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	struct roce_error err = { "" };
 	spank_context_t ctx = spank_context();
 
 	/* slurmd loads us only because init exists: nothing to do there. */
@@ -23,10 +23,10 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 		return 0;
 	if (roce_option_register(sp) < 0)
 		return -1;
-	args_ok = roce_args_parse(ac, av, &args, &err) == 0;
-	if (!args_ok) {
-		/* Bad plugstack.conf: say so everywhere, fail nothing (jobs run unchecked). */
-		slurm_error(ROCE_LOG "plugstack.conf: %s: the plugin is disabled", err.msg);
+	args_ok = roce_args_parse(ac, av, &args, &args_err) == 0;
+	if (!args_ok && ctx != S_CTX_REMOTE) {
+		/* Bad plugstack.conf: the clients say so; slurmstepd judges by mode. */
+		slurm_error(ROCE_LOG "plugstack.conf: %s", args_err.msg);
 	}
 	return 0;
 }
@@ -35,14 +35,12 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	if (!args_ok)
-		return 0;
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
-		return roce_client_init_post_opt(sp, &args);
+		return args_ok ? roce_client_init_post_opt(sp, &args) : 0;
 	case S_CTX_REMOTE:
-		return roce_remote_init_post_opt(sp, &args);
+		return roce_remote_init_post_opt(sp, &args, args_ok ? NULL : args_err.msg);
 	default:
 		return 0;
 	}

@@ -84,7 +84,8 @@ int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out);
 /* ---------------------------------------------------------------- contexts */
 
 int roce_client_init_post_opt(spank_t sp, const struct roce_args *a);
-int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a);
+/* args_error: the plugstack arguments did not parse (a holds defaults then). */
+int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error);
 int roce_remote_user_init(spank_t sp);
 int roce_remote_task_init(spank_t sp);
 void roce_remote_exit(void);

@@ -78,7 +78,12 @@ static enum roce_mode resolve_mode(spank_t sp, const struct roce_args *a, const 
 	const struct roce_request *r = roce_option_request();
 	char val[64];
 
-	if (!r->given && spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val)) == ESPANK_SUCCESS && val[0]) {
+	spank_err_t got = r->given ? ESPANK_ENV_NOEXIST : spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val));
+	if (got == ESPANK_NOSPACE) {
+		roce_request_parse(&env_req, "(too long)", ROCE_ENV_MODE);
+		env_req.valid = false;
+		r = &env_req;
+	} else if (got == ESPANK_SUCCESS && val[0]) {
 		roce_request_parse(&env_req, val, ROCE_ENV_MODE);
 		r = &env_req;
 	}
@@ -128,7 +133,9 @@ static void export_plan(spank_t sp, const struct roce_plan *plan)
 		exported[0] = '\0';
 	for (size_t i = 0; i < plan->n_vars; i++) {
 		const struct roce_env_var *v = &plan->vars[i];
-		bool have = spank_getenv(sp, v->name, cur, sizeof(cur)) == ESPANK_SUCCESS;
+		/* A value too long for cur is still the user's. */
+		spank_err_t got = spank_getenv(sp, v->name, cur, sizeof(cur));
+		bool have = got == ESPANK_SUCCESS || got == ESPANK_NOSPACE;
 		if (have && !set_by_plugin(exported, v->name, cur)) {
 			/* The user's value wins; say so once if it contradicts the checked one. */
 			if (strcmp(cur, v->value) != 0) {
@@ -250,7 +257,7 @@ static void internal_error(enum roce_mode mode, const char *what)
 	}
 }
 
-int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
+int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error)
 {
 	struct roce_policy policy;
 	struct roce_error err = { "" };
@@ -265,6 +272,10 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
 	double t0 = now_ms(), cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	long worker_cpu_us = 0;
 	int policy_rc = roce_args_policy(a, &policy, &err);
+	if (args_error) {
+		snprintf(err.msg, sizeof(err.msg), "plugstack.conf: %s", args_error);
+		policy_rc = -1;
+	}
 	double t_policy = now_ms();
 	enum roce_mode mode = resolve_mode(sp, a, &policy);
 	if (mode == ROCE_MODE_OFF) {
@@ -314,8 +325,9 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a)
 		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
 out:
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
-	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms)", node_name(), now_ms() - t0,
-	            clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0 + worker_cpu_us / 1e3);
+	double cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f)", node_name(),
+	            now_ms() - t0, cpu + worker_cpu_us / 1e3, cpu, worker_cpu_us / 1e3);
 	free(res);
 	return 0;
 }

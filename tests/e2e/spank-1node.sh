@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=29
+PLAN=30
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -164,6 +164,10 @@ check "bad plugstack value, warn: task runs without NCCL env, warning names the 
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "bad plugstack value, strict: step fails naming the key, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "Mtu: invalid value \"jumbo\"" $W/err && [ "$(lab_node_settled node1)" = idle ]'
+lab_plugstack "required $plugin config=$W/roce.conf turbo"
+srun_env --roce=warn
+check "plugstack word that is not key=value: srun says so, warn job runs with a warning" \
+	'grep -qx TASK_RAN $W/out && grep -q "^srun: error: roce: plugstack.conf: plugstack argument \"turbo\" is not Key=Value" $W/err && grep -q "roce: warning: node1: cannot check the RoCE fabric.*\"turbo\"" $W/err'
 lab_plugstack "required $plugin config=$W/roce.conf"
 
 # --- 24-25: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
