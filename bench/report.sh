@@ -15,6 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib/fabric.sh"
 . "$top/tests/lib/netns.sh"
 RUNS=${RUNS:-5}
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 T=$(mktemp -d)
 NS=roce-bench-$$
 trap 'netns_destroy $NS; rm -rf "$T"' EXIT
@@ -95,7 +96,13 @@ if ${CC:-cc} -O2 -I"$B" -I"$top/lib" -o "$PH" "$top/bench/report-phases.c" "$B/l
 	$(pkg-config --libs json-c libmnl hwloc libibverbs) 2>"$T/cc.err"; then
 	echo
 	echo "in process, median CPU time of 101 rounds (prolog = collect + check + snapshot + state file):"
+	echo " StateDir and ReportDir in $T ($(stat -f -c %T "$T")):"
 	$INNS "$PH" "$R" "$T/pstate" "$T/preports" 101
+	if [ -d /dev/shm ] && SHM=$(mktemp -d /dev/shm/roce-bench.XXXXXX); then
+		echo " StateDir on tmpfs (/dev/shm, like /run), ReportDir in $T:"
+		$INNS "$PH" "$R" "$SHM/state" "$T/preports2" 101
+		rm -rf "$SHM"
+	fi
 else
 	echo "report-phases not built: $(head -3 "$T/cc.err")"
 fi
