@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
 #include <inttypes.h>
 
 static enum roce_mode job_mode(spank_t sp, const struct roce_args *a, const struct roce_policy *p)
@@ -32,6 +33,62 @@ static enum roce_mode job_mode(spank_t sp, const struct roce_args *a, const stru
 		return a->default_mode;
 	return r.site_mode ? p->mode : r.mode;
 }
+
+#if ROCE_HAVE_JOBREPORT
+/* The prolog and epilog read sysfs too: the same worker and deadline as a
+ * step, plus room for writing (atomic: a killed writer leaves no partial
+ * file).  The prolog delays the job's start, so it gets less; the epilog
+ * may write to a shared file system. */
+#define ROCE_PROLOG_MARGIN_MS 1000
+#define ROCE_EPILOG_MARGIN_MS 3000
+
+struct job_call {
+	const struct roce_policy *policy;
+	bool prolog;
+	char job[16];
+	char node[128];
+	uid_t uid;
+};
+
+struct job_result {
+	int rc;
+	struct roce_error err;
+};
+
+static void job_worker(const void *arg, void *res)
+{
+	const struct job_call *c = arg;
+	struct job_result *r = res;
+	r->rc = c->prolog ? roce_job_prolog(c->policy, NULL, c->job, c->node, c->uid, &r->err)
+	                  : roce_job_epilog(c->policy, NULL, c->job, c->node, c->uid, &r->err);
+}
+
+static void run_job_report(const struct roce_policy *policy, bool prolog, const char *job, uid_t uid)
+{
+	struct job_call call = { .policy = policy, .prolog = prolog, .uid = uid };
+	struct job_result res;
+	const char *node = getenv("SLURMD_NODENAME");
+	const char *what = prolog ? "prolog" : "epilog";
+	int margin = prolog ? ROCE_PROLOG_MARGIN_MS : ROCE_EPILOG_MARGIN_MS;
+	int deadline = policy->timeout_ms + margin;
+
+	snprintf(call.job, sizeof(call.job), "%s", job);
+	snprintf(call.node, sizeof(call.node), "%s", node ? node : "");
+	memset(&res, 0, sizeof(res));
+	if (roce_worker_run(job_worker, &call, &res, sizeof(res), deadline) < 0) {
+		if (errno == ETIMEDOUT)
+			slurm_error(ROCE_LOG "job %s: %s: no fabric report: not done within %d ms (TimeoutMs=%d + %d)",
+			            job, what, deadline, policy->timeout_ms, margin);
+		else
+			slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, strerror(errno));
+		return;
+	}
+	res.err.msg[sizeof(res.err.msg) - 1] = '\0';
+	/* Reporting never fails a job or drains a node: log and carry on. */
+	if (res.rc != 0)
+		slurm_error(ROCE_LOG "job %s: %s: %s", job, what, res.err.msg);
+}
+#endif
 
 int roce_job_script(spank_t sp, int ac, char **av, bool prolog)
 {
@@ -54,11 +111,7 @@ int roce_job_script(spank_t sp, int ac, char **av, bool prolog)
 	spank_get_item(sp, S_JOB_UID, &uid);
 	snprintf(job, sizeof(job), "%" PRIu32, job_id);
 #if ROCE_HAVE_JOBREPORT
-	const char *node = getenv("SLURMD_NODENAME");
-	int rc = prolog ? roce_job_prolog(&policy, NULL, job, node, uid, &err)
-	                : roce_job_epilog(&policy, NULL, job, node, uid, &err);
-	if (rc < 0)
-		slurm_error(ROCE_LOG "job %s: %s: %s", job, prolog ? "prolog" : "epilog", err.msg);
+	run_job_report(&policy, prolog, job, uid);
 #else
 	/* TODO(jobreport): per-job counter snapshots arrive with lib/jobreport.h. */
 	(void)uid;

@@ -58,6 +58,14 @@ void roce_printable(const char *s, char *out, size_t len);
 /* One line naming the valid values. */
 #define ROCE_VALID_MODES "valid values are off, warn and strict (--roce alone means the site's default)"
 
+/* ---------------------------------------------------------------- worker.c */
+
+/* fn fills res (len bytes, zeroed) in a child process. */
+typedef void (*roce_worker_fn)(const void *arg, void *res);
+/* Run fn in a child; its result lands in out.  -1 with errno ETIMEDOUT when it
+ * did not answer within timeout_ms (it is killed and not waited for). */
+int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms);
+
 /* ---------------------------------------------------------------- checks.c */
 
 #define ROCE_MAX_FINDINGS 64
