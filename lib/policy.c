@@ -52,7 +52,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
-	snprintf(p->state_dir, sizeof(p->state_dir), "%s/spool/slurm-roce/state", LOCALSTATEDIR);
+	/* tmpfs, cleared at boot: no stale snapshots survive a reboot, and faster. */
+	snprintf(p->state_dir, sizeof(p->state_dir), "/run/slurm-roce");
 }
 
 bool roce_token_ok(const char *s, size_t maxlen)
