@@ -1,0 +1,186 @@
+#!/bin/sh
+# .ci/packaging.sh - the release path on a clean Debian 12 machine, as root:
+#   1. make dist (DISTCHECK=1: make distcheck, unit tests only inside it:
+#      the full suite is scripts/test's job)
+#   2. dpkg-buildpackage -us -uc -b from the tarball (as a user would)
+#   3. install the .deb; check that every file is where Slurm and man look,
+#      that the plugin's Slurm symbols exist in this Slurm's libslurmfull and
+#      that the package depends on this Slurm's major.minor
+#   4. every installed man page renders without a warning (man, mandoc -Tlint,
+#      lexgrog); lintian has no error; the RPM spec parses (if rpmspec exists)
+#   5. E2E=1 (default): the end-to-end tests against the INSTALLED files
+#      (roce-check, roce-prolog, roce-epilog, roce-report, spank_roce.so),
+#      through a builddir-shaped tree of symlinks; test helpers (tests/nlprobe,
+#      tests/fault/faultprobe) come from the dist build
+# TAP on stdout ("ok N - ..."), then "N passed, N failed, N skipped".
+# KEEP=1 leaves the package installed (default: purge it at the end).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-roce-pkg.XXXXXX")
+pkg=slurm-roce
+n=0 passed=0 failed=0 skipped=0
+
+ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
+skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n # SKIP $1"; }
+# check NAME CMD...: ok when CMD succeeds; its output is shown when it fails.
+check() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then ok "$name"; else not_ok "$name" "$out"; fi
+}
+finish() {
+	if [ "${KEEP:-0}" != 1 ] && dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
+		apt-get purge -y -q "$pkg" >/dev/null 2>&1 || echo "# could not purge $pkg" >&2
+	fi
+	rm -rf "$work"
+	echo "1..$n"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+	exit $?
+}
+die() { not_ok "$1" "${2:-}"; finish; }
+
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (installs a package)"; exit 0; }
+command -v dpkg-buildpackage >/dev/null || { echo "1..0 # SKIP not a Debian system"; exit 0; }
+
+# ---------------------------------------------------------------- 0. tools
+"$top/scripts/deps" >/dev/null || die "scripts/deps"
+tools="debhelper fakeroot mandoc lintian man-db rpm"
+missing=""
+for p in $tools; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } >"$work/apt.log" 2>&1 ||
+		die "install packaging tools:$missing" "$(tail -5 "$work/apt.log")"
+fi
+
+# ---------------------------------------------------------------- 1. tarball
+cd "$top" || die "cd $top"
+[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] ||
+	autoreconf -fi >"$work/autoreconf.log" 2>&1 || die "autoreconf" "$(tail -5 "$work/autoreconf.log")"
+mkdir -p "$work/build" && cd "$work/build" || die "mkdir build"
+"$top/configure" -q >"$work/configure.log" 2>&1 || die "configure" "$(tail -5 "$work/configure.log")"
+if [ "${DISTCHECK:-0}" = 1 ]; then
+	# TESTS reaches the make inside distcheck through MAKEFLAGS.
+	check "make distcheck (unit tests inside)" make -j2 distcheck 'TESTS=$(check_PROGRAMS)'
+else
+	check "make dist" make -j2 dist
+fi
+tarball=$(ls "$work"/build/$pkg-*.tar.gz 2>/dev/null | head -1)
+[ -n "$tarball" ] || die "a release tarball exists"
+# The test helpers of the e2e tests, built but not run.
+make -j2 check TESTS= >"$work/helpers.log" 2>&1 || die "build test helpers" "$(tail -5 "$work/helpers.log")"
+
+# ---------------------------------------------------------------- 2. .deb
+mkdir -p "$work/deb" && tar -xzf "$tarball" -C "$work/deb" || die "unpack $tarball"
+src=$(ls -d "$work"/deb/$pkg-*/ | head -1)
+if (cd "$src" && dpkg-buildpackage -us -uc -b -j2) >"$work/dpkg-buildpackage.log" 2>&1; then
+	ok "dpkg-buildpackage -us -uc -b"
+else
+	die "dpkg-buildpackage -us -uc -b" "$(tail -30 "$work/dpkg-buildpackage.log")"
+fi
+deb=$(ls "$work"/deb/${pkg}_*.deb | head -1)
+
+# ---------------------------------------------------------------- 3. install
+export DEBIAN_FRONTEND=noninteractive
+check "apt-get install the .deb" apt-get install -y -q "$deb"
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+plugindir=/usr/lib/$multiarch/slurm-wlm
+for f in "$plugindir/spank_roce.so" /usr/sbin/roce-check /usr/sbin/roce-healthcheck /usr/sbin/roce-prolog \
+         /usr/sbin/roce-epilog /usr/bin/roce-report /usr/share/man/man8/spank-roce.8.gz \
+         /usr/share/man/man5/roce.conf.5.gz /usr/share/man/man8/roce-check.8.gz \
+         /usr/share/man/man8/roce-healthcheck.8.gz /usr/share/man/man8/roce-prolog.8.gz \
+         /usr/share/man/man8/roce-epilog.8.gz /usr/share/man/man1/roce-report.1.gz \
+         /usr/share/doc/$pkg/examples/roce.conf /usr/share/doc/$pkg/examples/plugstack.conf.d/roce.conf \
+         /usr/share/doc/$pkg/examples/slurm.conf.example /usr/share/doc/$pkg/examples/prometheus.md; do
+	check "installed: $f" test -f "$f"
+done
+check "no libtool archive in PluginDir" sh -c "! ls '$plugindir'/spank_roce.la 2>/dev/null"
+check "nothing installed under /usr/local or /etc" sh -c "! dpkg -L $pkg | grep -E '^/(usr/local|etc)/'"
+
+# The plugin exports only slurm_spank_* and plugin_* ...
+exported=$(nm -D --defined-only "$plugindir/spank_roce.so" | awk '$2 ~ /[TDBR]/ {print $3}')
+check "plugin exports only slurm_spank_* and plugin_*" sh -c "! printf '%s\n' '$exported' | grep -vE '^(slurm_spank_|plugin_|_init$|_fini$)'"
+check "plugin exports slurm_spank_init, plugin_name, plugin_version" sh -c \
+	"printf '%s\n' '$exported' | grep -qx slurm_spank_init && printf '%s\n' '$exported' | grep -qx plugin_name && printf '%s\n' '$exported' | grep -qx plugin_version"
+# ... and every Slurm symbol it needs exists in the installed libslurmfull,
+# which is what slurmstepd and srun resolve them from.
+full=$plugindir/libslurmfull.so
+need=$(nm -D --undefined-only "$plugindir/spank_roce.so" | awk '{print $2}' | sed 's/@.*//' | grep -E '^(slurm_|spank_)')
+have=$(nm -D --defined-only "$full" | awk '{print $3}')
+miss=$(printf '%s\n' "$need" | while read -r s; do printf '%s\n' "$have" | grep -qx "$s" || echo "$s"; done)
+if [ -n "$need" ] && [ -z "$miss" ]; then ok "plugin's $(printf '%s\n' "$need" | wc -l) Slurm symbols are in libslurmfull"
+else not_ok "plugin's Slurm symbols are in libslurmfull" "missing: $miss"; fi
+# Depends names exactly this Slurm's major.minor.
+v=$(echo SLURM_VERSION_NUMBER | cc -E -P -include slurm/slurm_version.h - | tail -n 1)
+rel=$(( (v >> 16) & 255 )).$(printf %02d $(( (v >> 8) & 255 )))
+deps=$(dpkg-query -W -f='${Depends}' $pkg)
+check "Depends pins Slurm $rel" sh -c "printf '%s' '$deps' | grep -qF 'slurm-wlm-basic-plugins (>= $rel)' && printf '%s' '$deps' | grep -qF 'slurm-wlm-basic-plugins (<< '"
+check "roce-check --version runs" /usr/sbin/roce-check --version
+check "roce-report --help runs" /usr/bin/roce-report --help
+check "roce-prolog --help runs" /usr/sbin/roce-prolog --help
+# roce-healthcheck as slurmd runs it (no arguments but ours, no environment
+# but SLURMD_NODENAME and PATH): a port down drains through scontrol.
+fix=$work/hc-sys fake=$work/hc-bin
+mkdir -p "$fix" "$fake"
+bash -c '. "$1/tests/lib/fabric.sh" && fab_example "$2" 2 &&
+         fab_port "$2" mlx5_1 1 state="1: DOWN" phys="3: Disabled" netdev=eth1' sh "$top" "$fix" ||
+	not_ok "healthcheck fixture"
+printf '#!/bin/sh\necho "$@" >"%s/scontrol.args"\n' "$fake" >"$fake/scontrol" && chmod +x "$fake/scontrol"
+env -i PATH="$fake:/usr/bin:/bin" SLURMD_NODENAME=gpu07 /usr/sbin/roce-healthcheck --config /dev/null \
+	--sysfs-root "$fix" >/dev/null 2>"$work/hc.err"
+check "roce-healthcheck drains with the HCA in the reason" \
+	grep -qx "update NodeName=gpu07 State=DRAIN Reason=roce: mlx5_1 port 1 DOWN" "$fake/scontrol.args"
+
+# ---------------------------------------------------------------- 4. pages, lint
+for page in $(dpkg -L $pkg | grep -E '^/usr/share/man/man[0-9]/'); do
+	[ -f "$page" ] || continue
+	name=${page##*/}
+	w=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+	if [ -z "$w" ]; then ok "man -l $name: no warnings"; else not_ok "man -l $name: no warnings" "$w"; fi
+	w=$(zcat -f "$page" | mandoc -Tlint -Wwarning 2>&1)
+	if [ -z "$w" ]; then ok "mandoc -Tlint $name"; else not_ok "mandoc -Tlint $name" "$w"; fi
+	check "lexgrog $name (whatis entry)" lexgrog "$page"
+done
+check "man finds spank-roce(8) by name" man -w spank-roce
+lintian --tag-display-limit 0 "$deb" >"$work/lintian.log" 2>&1
+if grep -q '^E:' "$work/lintian.log"; then not_ok "lintian: no errors" "$(grep '^[EW]:' "$work/lintian.log")"
+else ok "lintian: no errors ($(grep -c '^W:' "$work/lintian.log") warnings)"; fi
+if command -v rpmspec >/dev/null; then
+	r=$(cd "$src" && rpmspec -q --qf '%{release}\n' slurm-roce.spec 2>&1 | head -1)
+	case $r in
+	1.slurm$rel*) ok "slurm-roce.spec parses, Release $r names Slurm $rel" ;;
+	*) not_ok "slurm-roce.spec parses, Release names Slurm $rel" "$r" ;;
+	esac
+else
+	skip "rpmspec not installed"
+fi
+
+# ---------------------------------------------------------------- 5. e2e on installed files
+if [ "${E2E:-1}" = 1 ]; then
+	farm=$work/installed
+	mkdir -p "$farm/prolog" "$farm/spank/.libs"
+	for b in roce-check roce-prolog roce-epilog roce-healthcheck; do ln -s "/usr/sbin/$b" "$farm/prolog/$b"; done
+	ln -s /usr/bin/roce-report "$farm/prolog/roce-report"
+	ln -s "$plugindir/spank_roce.so" "$farm/spank/.libs/spank_roce.so"
+	ln -s "$work/build/tests" "$farm/tests"
+	for t in "$top"/tests/e2e/*.sh; do
+		name=${t##*/}
+		log=$work/e2e-$name.log
+		top_srcdir=$top top_builddir=$farm bash "$t" >"$log" 2>&1
+		rc=$?
+		# "not ok ... # TODO" is a known bug the test documents, not a failure.
+		nok=$(grep -cE '^(not )?ok ' "$log"); nnot=$(grep '^not ok ' "$log" | grep -vc '# TODO')
+		plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | head -1)
+		if grep -q '^1\.\.0' "$log"; then
+			skip "installed: $name ($(sed -n 's/^1\.\.0 *# *//p' "$log" | head -1))"
+		elif [ "$rc" = 0 ] && [ "$nnot" = 0 ] && [ "$nok" = "${plan:-x}" ]; then
+			ok "installed: $name ($nok/$plan)"
+		else
+			not_ok "installed: $name (exit $rc, $nok results, $nnot not ok, plan ${plan:-none})" "$(grep -v '# TODO' "$log" | grep -A3 '^not ok' | head -40)"
+		fi
+	done
+fi
+finish
