@@ -257,64 +257,29 @@ static void internal_error(enum roce_mode mode, const char *what)
 	}
 }
 
-int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error)
+/* Drain, export or fail, from what the worker found. */
+static void apply_result(spank_t sp, const struct roce_policy *policy, const struct roce_step_result *res)
 {
-	struct roce_policy policy;
-	struct roce_error err = { "" };
-	struct roce_step_result *res = NULL;
-	uint32_t job_id = 0, step_id = 0;
-	char summary[2200];
-
-	spank_get_item(sp, S_JOB_ID, &job_id);
-	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
-		return 0;   /* the extern step runs no user task */
-
-	double t0 = now_ms(), cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
-	long worker_cpu_us = 0;
-	int policy_rc = roce_args_policy(a, &policy, &err);
-	if (args_error) {
-		snprintf(err.msg, sizeof(err.msg), "plugstack.conf: %s", args_error);
-		policy_rc = -1;
-	}
-	double t_policy = now_ms();
-	enum roce_mode mode = resolve_mode(sp, a, &policy);
-	if (mode == ROCE_MODE_OFF) {
-		slurm_debug(ROCE_LOG "%s: job %" PRIu32 ": mode off", node_name(), job_id);
-		return 0;
-	}
-	if (policy_rc < 0) {
-		internal_error(mode, err.msg);
-		return 0;
-	}
-	policy.mode = mode;
-	res = malloc(sizeof(*res));
-	if (!res) {
-		internal_error(mode, "out of memory");
-		return 0;
-	}
-	int checks_rc = roce_run_checks(&policy, res);
-	worker_cpu_us = res->worker_cpu_us;
-	slurm_debug(ROCE_LOG "%s: policy %.3f ms, checks %.3f ms (worker: collect %.3f ms, check+plan %.3f ms)",
-	            node_name(), t_policy - t0, now_ms() - t_policy, res->collect_us / 1e3, res->check_us / 1e3);
-	if (checks_rc < 0) {
-		internal_error(mode, res->error);
-		unset_inherited(sp);
-		goto out;
-	}
-	if (res->drain && policy.drain)
+	if (res->drain && policy->drain)
 		drain_node(res->drain_reason);
-	if (res->failed && mode == ROCE_MODE_STRICT) {
+	if (res->failed && policy->mode == ROCE_MODE_STRICT) {
 		strict_lines(res);
 		step.fail_tasks = true;
 		unset_inherited(sp);
-	} else {
-		if (res->n_findings)
-			warn_line(res);
-		if (res->plan.valid)
-			export_plan(sp, &res->plan);
-		else
-			unset_inherited(sp);
+		return;
 	}
+	if (res->n_findings)
+		warn_line(res);
+	if (res->plan.valid)
+		export_plan(sp, &res->plan);
+	else
+		unset_inherited(sp);
+}
+
+/* One info line per node and step; the findings at debug. */
+static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_step_result *res)
+{
+	char summary[2200];
 	plan_summary(&res->plan, summary, sizeof(summary));
 	slurm_info(ROCE_LOG "%s: job %" PRIu32 " mode %s: %s (%zu pass, %zu warn, %zu fail, %zu unknown; "
 	           "%zu of %zu ports healthy): %s", node_name(), job_id, roce_mode_name(mode),
@@ -323,11 +288,49 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	for (size_t i = 0; i < res->n_findings; i++)
 		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
 		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
-out:
+}
+
+/* Once per step and node, as root, before any task exists. */
+int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error)
+{
+	struct roce_policy policy;
+	struct roce_error err = { "" };
+	struct roce_step_result *res = NULL;
+	uint32_t job_id = 0, step_id = 0;
+
+	spank_get_item(sp, S_JOB_ID, &job_id);
+	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
+		return 0;   /* the extern step runs no user task */
+
+	double t0 = now_ms(), cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	int policy_rc = roce_args_policy(a, &policy, &err);
+	if (args_error) {
+		snprintf(err.msg, sizeof(err.msg), "plugstack.conf: %s", args_error);
+		policy_rc = -1;
+	}
+	policy.mode = resolve_mode(sp, a, &policy);
+	if (policy.mode == ROCE_MODE_OFF) {
+		slurm_debug(ROCE_LOG "%s: job %" PRIu32 ": mode off", node_name(), job_id);
+		return 0;
+	}
+	if (policy_rc < 0 || !(res = malloc(sizeof(*res)))) {
+		internal_error(policy.mode, policy_rc < 0 ? err.msg : "out of memory");
+		unset_inherited(sp);
+		return 0;
+	}
+	if (roce_run_checks(&policy, res) < 0) {
+		internal_error(policy.mode, res->error);
+		unset_inherited(sp);
+	} else {
+		apply_result(sp, &policy, res);
+		log_verdict(job_id, policy.mode, res);
+	}
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
 	double cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f)", node_name(),
-	            now_ms() - t0, cpu + worker_cpu_us / 1e3, cpu, worker_cpu_us / 1e3);
+	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
+	            "worker collect %.3f ms, check+plan %.3f ms)", node_name(), now_ms() - t0,
+	            cpu + res->worker_cpu_us / 1e3, cpu, res->worker_cpu_us / 1e3,
+	            res->collect_us / 1e3, res->check_us / 1e3);
 	free(res);
 	return 0;
 }
