@@ -19,7 +19,7 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=30
+PLAN=33
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then
 	echo "1..0 # SKIP $why"; exit 0
@@ -77,6 +77,19 @@ srun_env --roce=off
 check "--roce=off exports nothing" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out && ! grep -q ROCE_ $W/out'
 srun_env
 check "no option (site default off) exports nothing" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out'
+
+# --- site-wide enablement: default=warn in plugstack.conf; --roce=off still opts out
+lab_plugstack "required $plugin config=$W/roce.conf default=warn"
+srun_env
+check "default=warn: a job without the option is checked and gets NCCL_IB_HCA" 'grep -qx "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out'
+srun_env --roce=off
+check "default=warn: --roce=off opts out" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out'
+lab_plugstack "required $plugin config=$W/roce.conf"
+
+# --- salloc --roce=strict: steps inside the allocation inherit the mode
+run salloc -N1 --roce=strict srun sh -c 'echo "STEP ${NCCL_IB_HCA:-none}"'
+check "salloc --roce=strict: the step inside gets the environment, mode strict" \
+	'grep -qx "STEP =mlx5_0:1,mlx5_1:1" $W/out && grep -Eq "\[[0-9]+\.0\] roce: node1: job [0-9]+ mode strict: ok" $log'
 
 # --- 8: SLURM_ROCE for users who cannot pass options
 SLURM_ROCE=warn srun_env
