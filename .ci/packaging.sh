@@ -1,13 +1,14 @@
 #!/bin/sh
 # .ci/packaging.sh - the release path on a clean Debian 12 machine, as root:
-#   1. make dist (DISTCHECK=1: make distcheck, unit tests only inside it:
-#      the full suite is scripts/test's job)
+#   1. make distcheck, unit tests only inside it (DISTCHECK=0: make dist);
+#      the full suite is scripts/test's job
 #   2. dpkg-buildpackage -us -uc -b from the tarball (as a user would)
 #   3. install the .deb; check that every file is where Slurm and man look,
 #      that the plugin's Slurm symbols exist in this Slurm's libslurmfull and
 #      that the package depends on this Slurm's major.minor
 #   4. every installed man page renders without a warning (man, mandoc -Tlint,
-#      lexgrog); lintian has no error; the RPM spec parses (if rpmspec exists)
+#      lexgrog); lintian has no error; the RPM spec parses and `rpmbuild -ta
+#      --nodeps` packages exactly what make install installs (if rpm exists)
 #   5. E2E=1 (default): the end-to-end tests against the INSTALLED files
 #      (roce-check, roce-prolog, roce-epilog, roce-report, spank_roce.so),
 #      through a builddir-shaped tree of symlinks; test helpers (tests/nlprobe,
@@ -62,7 +63,7 @@ cd "$top" || die "cd $top"
 	autoreconf -fi >"$work/autoreconf.log" 2>&1 || die "autoreconf" "$(tail -5 "$work/autoreconf.log")"
 mkdir -p "$work/build" && cd "$work/build" || die "mkdir build"
 "$top/configure" -q >"$work/configure.log" 2>&1 || die "configure" "$(tail -5 "$work/configure.log")"
-if [ "${DISTCHECK:-0}" = 1 ]; then
+if [ "${DISTCHECK:-1}" = 1 ]; then
 	# TESTS reaches the make inside distcheck through MAKEFLAGS.
 	check "make distcheck (unit tests inside)" make -j2 distcheck 'TESTS=$(check_PROGRAMS)'
 else
@@ -156,6 +157,18 @@ if command -v rpmspec >/dev/null; then
 	esac
 else
 	skip "rpmspec not installed"
+fi
+# The spec's %files against what make install really installs ("installed but
+# unpackaged" or missing files fail the build).  --nodeps: Debian's Slurm is
+# not an RPM; the unit tests already ran in the .deb build.
+if command -v rpmbuild >/dev/null; then
+	if rpmbuild --define "_topdir $work/rpm" --nodeps --without tests -ta "$tarball" >"$work/rpmbuild.log" 2>&1; then
+		ok "rpmbuild -ta: $(cd "$work/rpm/RPMS" && ls */*.rpm | sed 's|.*/||')"
+	else
+		not_ok "rpmbuild -ta" "$(grep -iE 'error|unpackaged|not found' "$work/rpmbuild.log" | head -20)"
+	fi
+else
+	skip "rpmbuild not installed"
 fi
 
 # ---------------------------------------------------------------- 5. e2e on installed files
