@@ -23,7 +23,7 @@
 #define ROCE_ENV_EXPORTED "ROCE_EXPORTED" /* which values the plugin itself set */
 #define ROCE_ARGS_MAX 64
 
-/* ---------------------------------------------------------------- args.c */
+/* ---------------------------------------------------------------- request.c, args.c */
 
 /* Plugstack arguments: config=PATH, default=MODE, and roce.conf keys. */
 struct roce_args {
@@ -55,6 +55,10 @@ int roce_option_getopt(spank_t sp, char **optarg);
 void roce_request_parse(struct roce_request *r, const char *value, const char *source);
 /* Copy s for a log line: non-printable bytes become '?', truncated to len-1. */
 void roce_printable(const char *s, char *out, size_t len);
+/* ROCE_EXPORTED is "NAME:hash,...": was name=value set by the plugin (an earlier step)? */
+bool roce_exported_has(const char *exported, const char *name, const char *value);
+/* Append name's mark to list (len bytes); -1 (list unchanged) when it does not fit. */
+int roce_exported_add(char *list, size_t len, const char *name, const char *value);
 /* One line naming the valid values. */
 #define ROCE_VALID_MODES "valid values are off, warn and strict (--roce alone means the site's default)"
 

@@ -100,34 +100,10 @@ static enum roce_mode resolve_mode(spank_t sp, const struct roce_args *a, const 
 
 /* ------------------------------------------------------------------ environment */
 
-/* FNV-1a: marks values the plugin set, so a later step can tell them from the user's. */
-static uint32_t value_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* Did an earlier step (the batch step, or the step that launched this one) set name=value? */
-static bool set_by_plugin(const char *exported, const char *name, const char *value)
-{
-	char want[64];
-	snprintf(want, sizeof(want), "%s:%08" PRIx32, name, value_hash(value));
-	size_t n = strlen(want);
-	for (const char *p = exported; p && *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && strncmp(p, want, n) == 0)
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 static void export_plan(spank_t sp, const struct roce_plan *plan)
 {
 	char exported[1024] = "", mark[1024] = "", cur[2048];
-	size_t used = 0;
+	bool mark_full = false;
 
 	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
 		exported[0] = '\0';
@@ -136,7 +112,7 @@ static void export_plan(spank_t sp, const struct roce_plan *plan)
 		/* A value too long for cur is still the user's. */
 		spank_err_t got = spank_getenv(sp, v->name, cur, sizeof(cur));
 		bool have = got == ESPANK_SUCCESS || got == ESPANK_NOSPACE;
-		if (have && !set_by_plugin(exported, v->name, cur)) {
+		if (have && !roce_exported_has(exported, v->name, cur)) {
 			/* The user's value wins; say so once if it contradicts the checked one. */
 			if (strcmp(cur, v->value) != 0) {
 				char shown[256];
@@ -150,10 +126,10 @@ static void export_plan(spank_t sp, const struct roce_plan *plan)
 			slurm_error(ROCE_LOG "%s: cannot set %s", node_name(), v->name);
 			continue;
 		}
-		used += (size_t)snprintf(mark + used, used < sizeof(mark) ? sizeof(mark) - used : 0, "%s%s:%08" PRIx32,
-		                         used ? "," : "", v->name, value_hash(v->value));
+		if (roce_exported_add(mark, sizeof(mark), v->name, v->value) < 0)
+			mark_full = true;
 	}
-	if (used && used < sizeof(mark))
+	if (mark[0] && !mark_full)
 		spank_setenv(sp, ROCE_ENV_EXPORTED, mark, 1);
 }
 
@@ -167,7 +143,7 @@ static void unset_inherited(spank_t sp)
 		return;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (spank_getenv(sp, names[i], cur, sizeof(cur)) == ESPANK_SUCCESS &&
-		    set_by_plugin(exported, names[i], cur))
+		    roce_exported_has(exported, names[i], cur))
 			spank_unsetenv(sp, names[i]);
 	spank_unsetenv(sp, ROCE_ENV_EXPORTED);
 }
