@@ -1,10 +1,11 @@
 /*
- * checks.c - collect, check and plan for one step, in a worker process
- * (worker.c) bounded by the policy's TimeoutMs plus a margin.
+ * checks.c - one step on one node: lib/pipeline.c (collect, check, GPU
+ * locality, plan) in a worker process (worker.c) bounded by the policy's
+ * TimeoutMs plus a margin.
  */
 #include "config.h"
 #include "roce.h"
-#include "collect.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,52 +39,49 @@ static void summarize(const struct roce_check_result *c, struct roce_step_result
 }
 
 /* The child's whole job.  Fills out; never fails silently. */
-static void run_in_child(const struct roce_policy *p, struct roce_step_result *out)
+struct step_input {
+	const struct roce_policy *policy;
+	const char *gpus;          /* the step's GPUs (Slurm indexes or UUIDs), "" = none */
+};
+
+/* The worker's whole job.  Fills out; never fails silently. */
+static void run_in_child(const void *arg, void *res)
 {
-	struct roce_node node;
-	struct roce_check_result check;
-	/* No libibverbs: ibv_get_device_list() loads every provider plugin (ms per step)
-	 * and the MTU it would cross-check is already derived from the netdev. */
-	struct roce_collect_opts opts = { .sysfs_root = NULL, .netlink = true, .verbs = false };
+	const struct step_input *in = arg;
+	struct roce_step_result *out = res;
+	struct roce_pipeline run;
+	struct roce_error err = { "" };
+	/* No libibverbs: ibv_get_device_list() loads every provider plugin (ms per
+	 * step) and the MTU it would cross-check is derived from the netdev.  A GPU
+	 * list Slurm or the user got wrong is a warning finding, not an error. */
+	struct roce_pipeline_opts opts = {
+		.collect = { .sysfs_root = NULL, .netlink = true, .verbs = false },
+		.gpus = in->gpus,
+		.gpus_strict = false,
+	};
 
 	long t0 = now_us();
-	roce_node_init(&node);
-	memset(&check, 0, sizeof(check));
-	/* A collector error is recorded per field in the model; check() judges it. */
-	(void)roce_collect(&node, p, &opts);
-	out->collect_us = now_us() - t0;
-	if (roce_check(&node, p, &check) < 0) {
+	if (roce_pipeline_run(in->policy, &opts, &run, &err) < 0) {
 		out->rc = -1;
-		snprintf(out->error, sizeof(out->error), "out of memory while checking");
-		goto done;
+		snprintf(out->error, sizeof(out->error), "%s", err.msg);
+	} else {
+		summarize(&run.check, out);
+		out->plan = run.plan;
 	}
-	summarize(&check, out);
-	if (roce_plan_build(&node, p, &check, NULL, &out->plan) < 0) {
-		out->rc = -1;
-		snprintf(out->error, sizeof(out->error), "%s", out->plan.why);
-	}
-	out->check_us = now_us() - t0 - out->collect_us;
-done:
-	{
-		struct timespec cpu;
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-		out->worker_cpu_us = cpu.tv_sec * 1000000L + cpu.tv_nsec / 1000L;
-	}
-	roce_check_result_free(&check);
-	roce_node_free(&node);
+	out->pipeline_us = now_us() - t0;
+	roce_pipeline_free(&run);
+	struct timespec cpu;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+	out->worker_cpu_us = cpu.tv_sec * 1000000L + cpu.tv_nsec / 1000L;
 }
 
-static void worker(const void *arg, void *res)
-{
-	run_in_child(arg, res);
-}
-
-int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out)
+int roce_run_checks(const struct roce_policy *p, const char *gpus, struct roce_step_result *out)
 {
 	int deadline = p->timeout_ms + ROCE_CHILD_MARGIN_MS;
+	struct step_input in = { .policy = p, .gpus = gpus };
 
 	memset(out, 0, sizeof(*out));
-	if (roce_worker_run(worker, p, out, sizeof(*out), deadline) < 0) {
+	if (roce_worker_run(run_in_child, &in, out, sizeof(*out), deadline) < 0) {
 		int saved = errno;
 		memset(out, 0, sizeof(*out));
 		if (saved == ETIMEDOUT)

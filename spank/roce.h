@@ -83,15 +83,16 @@ struct roce_step_result {
 	char drain_reason[256];
 	size_t n_pass, n_warn, n_fail, n_unknown;
 	size_t n_ports, n_healthy;
-	long collect_us, check_us;     /* time spent in the worker (debug log) */
+	long pipeline_us;              /* collect+check+locality+plan in the worker (debug log) */
 	long worker_cpu_us;            /* the worker's CPU time, fork included */
 	struct roce_plan plan;
 	size_t n_findings;             /* non-PASS findings (at most ROCE_MAX_FINDINGS) */
 	struct roce_finding findings[ROCE_MAX_FINDINGS];
 };
 
-/* collect + check + plan in a child; gives up after the policy's timeout plus a margin. */
-int roce_run_checks(const struct roce_policy *p, struct roce_step_result *out);
+/* collect + check + locality + plan in a child; gives up after the policy's
+ * timeout plus a margin.  gpus: the step's GPU list ("" = none). */
+int roce_run_checks(const struct roce_policy *p, const char *gpus, struct roce_step_result *out);
 
 /* ---------------------------------------------------------------- contexts */
 

@@ -233,6 +233,18 @@ static void internal_error(enum roce_mode mode, const char *what)
 	}
 }
 
+/* The step's GPUs as Slurm indexes them: the step's, else the job's (batch
+ * step).  Not CUDA_VISIBLE_DEVICES, which is per task and may be relative
+ * to a device cgroup.  Parsed (as hostile text) in lib/topo.c. */
+static void step_gpus(spank_t sp, char *buf, size_t len)
+{
+	static const char *const names[] = { "SLURM_STEP_GPUS", "SLURM_JOB_GPUS" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (spank_getenv(sp, names[i], buf, (int)len) == ESPANK_SUCCESS && buf[0])
+			return;
+	buf[0] = '\0';
+}
+
 /* Drain, export or fail, from what the worker found. */
 static void apply_result(spank_t sp, const struct roce_policy *policy, const struct roce_step_result *res)
 {
@@ -273,6 +285,7 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	struct roce_error err = { "" };
 	struct roce_step_result *res = NULL;
 	uint32_t job_id = 0, step_id = 0;
+	char gpus[1024];
 
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
@@ -294,7 +307,8 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 		unset_inherited(sp);
 		return 0;
 	}
-	if (roce_run_checks(&policy, res) < 0) {
+	step_gpus(sp, gpus, sizeof(gpus));
+	if (roce_run_checks(&policy, gpus, res) < 0) {
 		internal_error(policy.mode, res->error);
 		unset_inherited(sp);
 	} else {
@@ -304,9 +318,8 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
 	double cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
-	            "worker collect %.3f ms, check+plan %.3f ms)", node_name(), now_ms() - t0,
-	            cpu + res->worker_cpu_us / 1e3, cpu, res->worker_cpu_us / 1e3,
-	            res->collect_us / 1e3, res->check_us / 1e3);
+	            "pipeline %.3f ms)", node_name(), now_ms() - t0, cpu + res->worker_cpu_us / 1e3, cpu,
+	            res->worker_cpu_us / 1e3, res->pipeline_us / 1e3);
 	free(res);
 	return 0;
 }
