@@ -1,0 +1,77 @@
+#!/bin/bash
+# The man pages against the code: every roce.conf key of lib/policy.c's keys[]
+# is in roce.conf(5); every long option of every program (its getopt table)
+# and of the plugin is in its page; every page renders without a warning
+# (man -l, and mandoc -Tlint when installed).  Needs no root.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+M=$top_srcdir/man
+PAGES="spank-roce.8 roce.conf.5 roce-check.8 roce-healthcheck.8 roce-prolog.8 roce-epilog.8 roce-report.1"
+
+# Words of a getopt_long table: { "name", ... } lines between "struct option" and the NULL entry.
+long_options() { # FILE
+	sed -n '/struct option/,/{ NULL/p' "$1" | sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/\1/p'
+}
+# mentions PAGE WORD: the page has WORD as roff writes it (hyphens escaped).
+mentions() {
+	local w=${2//-/\\\\-}
+	grep -qF -- "$(printf '%b' "$w")" "$M/$1"
+}
+
+# --- roce.conf keys, with their defaults as roce.conf(5) states them
+keys=$(sed -n 's/^[[:space:]]*{ "\([A-Za-z]*\)", set_.*/\1/p' "$top_srcdir/lib/policy.c")
+[ -n "$keys" ] || skip_all "no keys[] table in lib/policy.c"
+for k in $keys; do
+	ok "roce.conf.5 documents $k=" grep -qE "^\.B[IR]? $k=" "$M/roce.conf.5"
+done
+ok "roce.conf.5 documents as many keys as keys[] has ($(echo "$keys" | wc -l))" \
+	test "$(grep -cE '^\.(B|BI|BR) [A-Z][A-Za-z]*=' "$M/roce.conf.5")" -ge "$(echo "$keys" | wc -l)"
+
+# --- program options
+check_options() { # PAGE SOURCE
+	local o
+	for o in $(long_options "$2"); do
+		ok "$1 documents --$o" mentions "$1" "--$o"
+	done
+}
+check_options roce-check.8 "$top_srcdir/prolog/roce-check.c"
+check_options roce-report.1 "$top_srcdir/prolog/roce-report.c"
+check_options roce-prolog.8 "$top_srcdir/prolog/jobmain.c"
+check_options roce-epilog.8 "$top_srcdir/prolog/jobmain.c"
+
+# --- the plugin: its option, its plugstack arguments, its variable
+ok "spank-roce.8 documents --roce" mentions spank-roce.8 "--roce"
+for w in config= default= SLURM_ROCE SPANK_ROCE_MODE ROCE_EXPORTED; do
+	ok "spank-roce.8 documents $w" mentions spank-roce.8 "$w"
+done
+for v in $(grep -ho '"NCCL_[A-Z_]*"' "$top_srcdir/lib/plan.c" | tr -d '"' | sort -u); do
+	ok "spank-roce.8 documents $v" mentions spank-roce.8 "$v"
+done
+
+# --- drain reasons: the fixed vocabulary of lib/check.c's short_reason()
+for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing"; do
+	grep -qF "\"%s $r\"" "$top_srcdir/lib/check.c" || grep -qF "\"$r\"" "$top_srcdir/lib/check.c" || {
+		_tap_result 1 "lib/check.c still has the drain reason '$r'"; continue; }
+	pat=$(printf '%s' "$r" | sed 's/%u/1/; s/%s/mlx5_2/')
+	ok "roce-check.8 and spank-roce.8 show the drain reason '$pat'" \
+		sh -c "grep -qF -- '$pat' '$M/roce-check.8' && grep -qF -- '$pat' '$M/spank-roce.8'"
+done
+
+# --- rendering
+if command -v man >/dev/null && man --version >/dev/null 2>&1; then
+	for p in $PAGES; do
+		w=$(MANWIDTH=80 man --warnings -l "$M/$p" 2>&1 >/dev/null)
+		is "$w" "" "man -l $p: no warnings"
+	done
+else
+	skip "man is not installed"
+fi
+if command -v mandoc >/dev/null; then
+	for p in $PAGES; do
+		w=$(mandoc -Tlint -Wwarning "$M/$p" 2>&1)
+		is "$w" "" "mandoc -Tlint $p"
+	done
+else
+	skip "mandoc is not installed"
+fi
+done_testing
