@@ -48,6 +48,11 @@ for v in $(grep -ho '"NCCL_[A-Z_]*"' "$top_srcdir/lib/plan.c" | tr -d '"' | sort
 	ok "spank-roce.8 documents $v" mentions spank-roce.8 "$v"
 done
 
+# --- report verdicts: every code lib/report.c can give is in roce-report(1)
+for c in $(grep -o 'ADD("[a-z_]*"' "$top_srcdir/lib/report.c" | sed 's/ADD("//; s/"//' | sort -u); do
+	ok "roce-report.1 documents the verdict $c" grep -qE "^\.BR? .*\b$c\b" "$M/roce-report.1"
+done
+
 # --- drain reasons: the fixed vocabulary of lib/check.c's short_reason()
 for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing"; do
 	grep -qF "\"%s $r\"" "$top_srcdir/lib/check.c" || grep -qF "\"$r\"" "$top_srcdir/lib/check.c" || {
