@@ -59,6 +59,13 @@ fi
 
 # ---------------------------------------------------------------- 1. tarball
 cd "$top" || die "cd $top"
+# A name both in EXTRA_DIST and .PHONY is a prerequisite of distdir that
+# always runs: `make dist` would run the benchmarks or build the fuzzers.
+phony=$(sed -n 's/^\.PHONY:[[:space:]]*//p' Makefile.am | tr ' ' '\n')
+clash=$(sed -n 's/^EXTRA_DIST[[:space:]]*+\{0,1\}=[[:space:]]*//p' Makefile.am | tr ' ' '\n' |
+	grep -Fx "$(printf '%s\n' "$phony" | grep .)" || true)
+[ -z "$clash" ] || die "EXTRA_DIST names no .PHONY target" \
+	"$(echo $clash) would run on make dist: list the directory's files instead, or copy it in a dist-hook"
 [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] ||
 	autoreconf -fi >"$work/autoreconf.log" 2>&1 || die "autoreconf" "$(tail -5 "$work/autoreconf.log")"
 mkdir -p "$work/build" && cd "$work/build" || die "mkdir build"
