@@ -4,8 +4,8 @@
 # Checks task output, stderr and node state, not only exit codes: srun can
 # exit 0 after a failed launch.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir/build}
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/slurmlab.sh"
 

@@ -4,8 +4,8 @@
 #   node1: mlx5_0, mlx5_1 on eth0, eth1     node2: mlx5_0 on eth0
 #   node3: mlx5_0..mlx5_2 on eth0..eth2     policy: Mtu=9000
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir/build}
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/slurmlab.sh"
 

@@ -5,8 +5,8 @@
 # step's GPUs come from SLURM_STEP_GPUS as Slurm sets it for GPU jobs (here
 # passed through srun's environment: this lab has no GPUs for Slurm to allocate).
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir/build}
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/slurmlab.sh"
 

@@ -6,8 +6,8 @@
 # with a warning and no NCCL environment, strict fails; nothing is drained.
 # The job prolog/epilog (fabric report) give up too, after TimeoutMs + 1 s / 3 s.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir/build}
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/slurmlab.sh"
 
