@@ -8,6 +8,7 @@
 #                                     veth netdevs to create in its network namespace
 #   lab_plugstack LINE...             plugstack.conf lines (rewritten on every call; steps
 #                                     read it at launch, so no restart is needed)
+#   (LAB_EXTRA_CONF: more slurm.conf lines; LAB_NODE_EXTRA: more words on every NodeName line)
 #   lab_start                         write slurm.conf, start slurmctld and every slurmd,
 #                                     wait until all nodes are idle
 #   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
@@ -117,7 +118,7 @@ ${LAB_EXTRA_CONF:-}
 EOF
 	for n in "${LAB_NODES[@]}"; do
 		i=$((i + 1))
-		echo "NodeName=$n NodeAddr=$LAB_NET.$((10 + i)) NodeHostname=$LAB_HOST CPUs=2 State=UNKNOWN" >>"$LAB/slurm.conf"
+		echo "NodeName=$n NodeAddr=$LAB_NET.$((10 + i)) NodeHostname=$LAB_HOST CPUs=2 State=UNKNOWN ${LAB_NODE_EXTRA:-}" >>"$LAB/slurm.conf"
 	done
 	echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES" >>"$LAB/slurm.conf"
 }

@@ -1,0 +1,65 @@
+#!/bin/bash
+# GPU locality with GPUs that Slurm itself allocates: a one-node lab whose
+# node declares 4 GPUs as gres (gres.conf File= plain files: Slurm 22.05 only
+# checks that they are character devices: mknod'ed, never opened), the project's two-socket topology (TopologyFile=) and fixture
+# HCAs at its PCI addresses.  Job A holds GPU 0; job B asks for one GPU, gets
+# GPU 1 from Slurm, and must get GPU 1's nearest NICs (mlx5_0, mlx5_1 through
+# the host bridge: GdrLevel=PHB lets them count).
+set -u
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+
+plugin=$top_builddir/spank/.libs/spank_roce.so
+XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
+why=$(lab_can_run) || skip_all "$why"
+[ -f "$plugin" ] || skip_all "$plugin not built"
+for d in 04 84 88; do
+	[ -e "/sys/devices/pci0000:$d" ] && skip_all "this machine has a PCI root pci0000:$d (the fixture's)"
+done
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/spank-gres.XXXXXX") && chmod 755 "$W"
+trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+FAB=$W/fab; mkdir -p "$FAB"
+hca() {
+	fab_hca "$FAB" "$1" "$2" 1
+	fab_roce_ipv4 "$FAB" "$1" 1 "eth${1##*_}" "192.0.2.$((20 + ${1##*_}))"
+}
+hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
+fab_gdr "$FAB"
+printf 'PfcPriority=none\nGdrLevel=PHB\nTopologyFile=%s\n' "$XML" >"$W/roce.conf"
+
+lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+# Slurm 22.05 wants character devices ("is not a valid character or block
+# device"); nodes with NVIDIA's major 195 that nothing ever opens will do.
+for i in 0 1 2 3; do mknod "$LAB/gpu$i" c 195 "$i" || skip_all "cannot mknod in $LAB"; done
+printf 'Name=gpu File=%s/gpu[0-3]\n' "$LAB" >"$LAB/gres.conf"
+LAB_EXTRA_CONF="GresTypes=gpu"
+LAB_NODE_EXTRA="Gres=gpu:4"
+lab_sanitize "$plugin"
+lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
+lab_plugstack "required $plugin config=$W/roce.conf"
+lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+
+show='echo "GPUS=${SLURM_STEP_GPUS:-none} HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'
+out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
+is "$out" "GPUS=0 HCA==mlx5_0:1,mlx5_1:1 GDR=PIX" "gres GPU 0: Slurm sets SLURM_STEP_GPUS before the plugin runs; GPU 0's PIX NIC pair"
+
+jobA=$(lab_run sbatch --parsable --gres=gpu:1 -o /dev/null --wrap 'sleep 120')
+for _ in $(seq 1 100); do
+	[ "$(lab_run squeue -h -j "$jobA" -o %T)" = RUNNING ] && break
+	sleep 0.1
+done
+out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
+is "$out" "GPUS=1 HCA==mlx5_0:1,mlx5_1:1 GDR=PHB" "job given GPU 1 by Slurm: that GPU's NICs (PHB), level PHB"
+out=$(lab_run_timeout 60 srun --gres=gpu:2 --roce sh -c "$show" 2>>"$W/err")
+is "$out" "GPUS=1,2 HCA==mlx5_0:1,mlx5_1:1,mlx5_3:1 GDR=PHB" "GPUs 1,2: GPU 1's NICs, then GPU 2's PIX NIC; the worst best path"
+out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce=off sh -c "$show" 2>>"$W/err")
+is "$out" "GPUS=1 HCA=none GDR=none" "--roce=off with a GPU: nothing exported"
+lab_run scancel "$jobA"
+report=$(lab_sanitizer_reports)
+is "$report" "" "no sanitizer reports"
+done_testing
