@@ -1,6 +1,7 @@
 /* report.c - verdicts, per-node fragments, and the merged job report. */
 #include "config.h"
 #include "report.h"
+#include "sysfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -994,36 +995,10 @@ long roce_report_job_uid(const struct roce_job_report *r)
 	return uid;
 }
 
-static int natural_cmp(const char *x, const char *y)
-{
-	while (*x && *y) {
-		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
-			while (*x == '0' && isdigit((unsigned char)x[1]))
-				x++;
-			while (*y == '0' && isdigit((unsigned char)y[1]))
-				y++;
-			size_t lx = strspn(x, "0123456789"), ly = strspn(y, "0123456789");
-			if (lx != ly)
-				return lx < ly ? -1 : 1;
-			int c = strncmp(x, y, lx);
-			if (c)
-				return c;
-			x += lx;
-			y += ly;
-		} else {
-			if (*x != *y)
-				return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-			x++;
-			y++;
-		}
-	}
-	return (unsigned char)*x - (unsigned char)*y;
-}
-
 static int node_cmp(const void *a, const void *b)
 {
 	const struct roce_report_node *x = a, *y = b;
-	int c = natural_cmp(x->name, y->name);
+	int c = roce_natural_cmp(x->name, y->name);
 	return c ? c : strcmp(x->name, y->name);
 }
 

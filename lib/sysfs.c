@@ -144,10 +144,8 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
 	return 0;
 }
 
-/* Natural order: digit runs compare as numbers, so mlx5_2 < mlx5_10. */
-static int natural_cmp(const void *a, const void *b)
+int roce_natural_cmp(const char *x, const char *y)
 {
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
 	while (*x && *y) {
 		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
 			while (*x == '0' && isdigit((unsigned char)x[1]))
@@ -170,6 +168,11 @@ static int natural_cmp(const void *a, const void *b)
 		}
 	}
 	return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int natural_cmp(const void *a, const void *b)
+{
+	return roce_natural_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 void roce_sysfs_names_free(char **names, size_t n)

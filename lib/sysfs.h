@@ -29,6 +29,8 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
  * Natural order: "mlx5_2" before "mlx5_10", "9" before "10".  Free with roce_sysfs_names_free. */
 int roce_sysfs_list(const char *root, const char *rel, char ***names, size_t *n, struct roce_reading *r);
 void roce_sysfs_names_free(char **names, size_t n);
+/* Natural order: digit runs compare as numbers, so mlx5_2 < mlx5_10 and node9 < node10. */
+int roce_natural_cmp(const char *x, const char *y);
 
 /* Path join helper: snprintf into buf, -1 when it would not fit. */
 int roce_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
