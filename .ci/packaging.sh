@@ -41,8 +41,8 @@ finish() {
 }
 die() { not_ok "$1" "${2:-}"; finish; }
 
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (installs a package)"; exit 0; }
-command -v dpkg-buildpackage >/dev/null || { echo "1..0 # SKIP not a Debian system"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (installs a package)"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+command -v dpkg >/dev/null || { echo "1..0 # SKIP not a Debian system"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 
 # ---------------------------------------------------------------- 0. tools
 "$top/scripts/deps" >/dev/null || die "scripts/deps"
