@@ -17,7 +17,6 @@
 # KEEP=1 leaves the package installed (default: purge it at the end).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-roce-pkg.XXXXXX")
 pkg=slurm-roce
 n=0 passed=0 failed=0 skipped=0
 
@@ -43,6 +42,7 @@ die() { not_ok "$1" "${2:-}"; finish; }
 
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (installs a package)"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 command -v dpkg >/dev/null || { echo "1..0 # SKIP not a Debian system"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-roce-pkg.XXXXXX")
 
 # ---------------------------------------------------------------- 0. tools
 "$top/scripts/deps" >/dev/null || die "scripts/deps"
