@@ -13,7 +13,7 @@ load_proc_figures() {
 load_slurmd_pid() { cat "$LAB/run/slurmd.$1.pid"; }
 
 # load_set_phase NAME: samples taken from now on are tagged NAME
-load_set_phase() { echo "$1" >"$W/phase"; }
+load_set_phase() { echo "$1" >"$W/phase.new" && mv -f "$W/phase.new" "$W/phase"; }   # the sampler never reads half a file
 
 # One sample line per node:
 #   PHASE NODE SLURMD_FDS SLURMD_RSS STEPDS MAX_STEPD_FDS MAX_STEPD_RSS SUM_STEPD_RSS

@@ -1,0 +1,39 @@
+#!/bin/bash
+# A small run of bench/load.sh (real one-node Slurm, plugin on for every job):
+# 50 batch jobs and one burst of 16 concurrent steps.  slurmd must not keep
+# file descriptors or grow beyond a tolerance, every job and node must have
+# exactly one report fragment, StateDir must end empty, no node drained, no
+# plugin error.  The full load (1000 jobs, bursts of 64) is `bench/load.sh`.
+set -u
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+
+why=$(lab_can_run) || skip_all "$why"
+[ -f "$top_builddir/spank/.libs/spank_roce.so" ] || skip_all "plugin not built"
+R=$(mktemp "${TMPDIR:-/tmp}/load-smoke.XXXXXX")
+trap 'rm -f "$R"' EXIT
+
+JOBS=50 STEPS=16
+LOAD_JOBS=$JOBS LOAD_BURSTS=1 LOAD_STEPS=$STEPS LOAD_DEADLINE=150 LOAD_RESULTS=$R \
+	bash "$top_srcdir/bench/load.sh" "$top_builddir" >"$R.out" 2>&1
+rc=$?
+sed 's/^/# /' "$R.out"; rm -f "$R.out"
+get() { sed -n "s/^$1=//p" "$R"; }
+[ -s "$R" ] || { echo "1..0 # SKIP bench/load.sh produced no figures"; exit 0; }
+
+is "$(get jobs_ran)" "$JOBS" "all $JOBS jobs ran"
+is "$(get steps_ok)" "$STEPS" "all $STEPS concurrent steps ran on the node"
+is "$(get steps_without_nccl)" 0 "every task of the burst got NCCL_IB_HCA"
+is "$(get fragments_lost) $(get fragments_extra)" "0 0" "one fragment per job and node: none lost, none duplicated, no temporary"
+ok "as many fragments as jobs ($(get fragments_found))" test "$(get fragments_found)" -ge "$JOBS"
+is "$(get state_left)" 0 "StateDir empty at the end"
+is "$(get plugin_errors)" 0 "no plugin error in the slurmd log"
+is "$(get drained)" 0 "no node drained"
+g=$(get slurmd_fd_growth_node1)
+ok "slurmd open fds: growth $g (at most 2)" test "${g:-99}" -le 2
+g=$(get slurmd_rss_growth_kb_node1)
+ok "slurmd RSS: growth ${g} kB (at most 8192)" test "${g:-999999}" -le 8192
+is "$rc" 0 "bench/load.sh: every check held"
+done_testing
