@@ -204,12 +204,13 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 {
 	char have[96], where[256];
 	*index_out = -1;
-	if (!roce_reading_ok(&p->gids_read)) {
+	const struct roce_gid *found = first_usable(p, pol->addr_family);
+	/* A table we could not (fully) read is unknown, unless what we did read answers. */
+	if (!roce_reading_ok(&p->gids_read) && !found) {
 		add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u GID table cannot be read (%s: %s)",
 		    d->name, p->num, roce_status_name(p->gids_read.status), p->gids_read.why);
 		return ROCE_UNKNOWN;
 	}
-	const struct roce_gid *found = first_usable(p, pol->addr_family);
 	if (pol->gid_index >= 0) {
 		const struct roce_gid *at = gid_at(p, pol->gid_index);
 		if (at && roce_gid_usable(at, pol->addr_family)) {

@@ -211,6 +211,9 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 		if (!want->full && roce_gid_usable(&g, want->addr_family))
 			return;
 	}
+	if (port->gid_table_size < 0 && roce_reading_ok(&port->gids_read))
+		roce_reading_set(&port->gids_read, ROCE_MALFORMED, 0, "%s/%s/gids: more than %d entries (no HCA has that many): "
+		                 "read only the first %d", root, portdir, ROCE_GID_MAX, ROCE_GID_MAX);
 	port->gid_table_scanned = port->gid_table_size >= 0;
 }
 

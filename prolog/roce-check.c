@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
-#include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,30 +248,112 @@ static void maybe_drain(const struct args *a, const struct roce_check_result *r)
 }
 
 /*
- * A read of a wedged sysfs attribute (a stuck firmware command) cannot be
- * interrupted from inside; the watchdog bounds the whole run instead:
- * TimeoutMs for the collectors plus half a second for the rest.  As a
- * HealthCheckProgram a node that cannot answer in time fails (exit 1).
+ * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in the
+ * kernel where no signal ends it, so the collectors run in a child and the
+ * parent waits at most TimeoutMs + 500 ms for it to say "collected".  Past
+ * that the child is killed (it dies once the read returns) and roce-check
+ * fails: as a HealthCheckProgram, a node that cannot answer in time fails.
+ * The child's stdout and stderr come through the parent, so that nobody
+ * waiting for our output waits for the stuck child too.
+ * Returns in the child with the fd to signal on; the parent never returns.
  */
-static void watchdog_fired(int sig)
+static void relay(int *fd, int to)
+{
+	char buf[8192];
+	ssize_t n = read(*fd, buf, sizeof(buf));
+	if (n <= 0) {
+		close(*fd);
+		*fd = -1;
+		return;
+	}
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(to, buf + off, (size_t)(n - off));
+		if (w <= 0)
+			return;
+		off += w;
+	}
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int out, int err, int timeout_ms)
 {
 	static const char msg[] = "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs "
 	                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)\n";
-	(void)sig;
-	ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)n;
-	_exit(EXIT_FAILED);
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (out >= 0 || err >= 0 || done >= 0) {
+		struct pollfd p[3] = { { out, POLLIN, 0 }, { err, POLLIN, 0 }, { done, POLLIN, 0 } };
+		long left = done >= 0 ? (long)timeout_ms + 500 - ms_since(&t0) : -1;
+		if (done >= 0 && left <= 0)
+			break;
+		if (poll(p, 3, (int)left) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			relay(&out, STDOUT_FILENO);
+		if (p[1].revents)
+			relay(&err, STDERR_FILENO);
+		if (p[2].revents) {   /* "collected", or the child is gone */
+			close(done);
+			done = -1;
+		}
+	}
+	if (done >= 0) {
+		kill(pid, SIGKILL);
+		ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)n;
+		_exit(EXIT_FAILED);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	fprintf(stderr, "roce-check: internal error: killed by signal %d\n", WTERMSIG(status));
+	_exit(EXIT_USAGE);
 }
 
-static void watchdog_start(int timeout_ms)
+static int watchdog_fork(int timeout_ms)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watchdog_fired;
-	sigaction(SIGALRM, &sa, NULL);
-	long ms = (long)timeout_ms + 500;
-	struct itimerval it = { .it_value = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 } };
-	setitimer(ITIMER_REAL, &it, NULL);
+	int done[2], out[2], err[2];
+	if (pipe2(done, O_CLOEXEC) < 0)
+		return -1;   /* no watchdog: run unguarded rather than not at all */
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		close(done[0]);
+		close(done[1]);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(done[0]);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+		return done[1];
+	}
+	close(done[1]);
+	close(out[1]);
+	close(err[1]);
+	if (pid < 0) {
+		close(done[0]); close(out[0]); close(err[0]);
+		return -1;
+	}
+	watchdog_parent(pid, done[0], out[0], err[0], timeout_ms);
+}
+
+static void watchdog_done(int fd)
+{
+	if (fd < 0)
+		return;
+	ssize_t n = write(fd, "c", 1);
+	(void)n;
+	close(fd);
 }
 
 int main(int argc, char **argv)
@@ -291,8 +375,10 @@ int main(int argc, char **argv)
 		.proc_root = a.proc_root,
 		.matrix = a.matrix,
 	};
-	watchdog_start(policy.timeout_ms);
-	if (roce_pipeline_run(&policy, &opts, &run, &err) < 0) {
+	int watchdog = watchdog_fork(policy.timeout_ms);
+	int prc = roce_pipeline_run(&policy, &opts, &run, &err);
+	watchdog_done(watchdog);
+	if (prc < 0) {
 		fprintf(stderr, "roce-check: %s\n", err.msg);
 		roce_pipeline_free(&run);
 		return EXIT_USAGE;
@@ -309,7 +395,6 @@ int main(int argc, char **argv)
 			printf("%s=%s\n", run.plan.vars[i].name, run.plan.vars[i].value);
 		break;
 	}
-	alarm(0);   /* drain: scontrol has its own timeouts */
 	maybe_drain(&a, &run.check);
 	int rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 	roce_pipeline_free(&run);
