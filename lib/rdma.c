@@ -150,22 +150,29 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 	return 0;
 }
 
+/* Insert in index order (binary search); capacity doubles, so a full scan
+ * of a big table stays linear. */
 static int keep_gid(struct roce_port *port, const struct roce_gid *g)
 {
-	for (size_t i = 0; i < port->n_gids; i++)
-		if (port->gids[i].index == g->index)
-			return 0;
-	struct roce_gid *v = realloc(port->gids, (port->n_gids + 1) * sizeof(*v));
-	if (!v)
-		return -1;
-	port->gids = v;
-	/* keep sorted by index: the wanted index may come before a scan */
-	size_t at = port->n_gids;
-	while (at > 0 && v[at - 1].index > g->index) {
-		v[at] = v[at - 1];
-		at--;
+	size_t lo = 0, hi = port->n_gids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (port->gids[mid].index < g->index)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	v[at] = *g;
+	if (lo < port->n_gids && port->gids[lo].index == g->index)
+		return 0;
+	size_t n = port->n_gids;
+	if ((n & (n - 1)) == 0) {   /* 0, 1, 2, 4, ...: full */
+		struct roce_gid *v = realloc(port->gids, (n ? 2 * n : 1) * sizeof(*v));
+		if (!v)
+			return -1;
+		port->gids = v;
+	}
+	memmove(&port->gids[lo + 1], &port->gids[lo], (n - lo) * sizeof(*g));
+	port->gids[lo] = *g;
 	port->n_gids++;
 	return 0;
 }
