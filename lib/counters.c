@@ -716,6 +716,14 @@ int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, char *err
 			roce_snapshot_free(s);
 			return -1;
 		}
+		/* The delta pairs ports by device and number: a duplicate would pair crosswise. */
+		for (size_t j = 0; j < i; j++)
+			if (s->ports[j].port == s->ports[i].port && strcmp(s->ports[j].device, s->ports[i].device) == 0) {
+				snprintf(err, errlen, "ports[%zu]: duplicate %.64s:%u", i, s->ports[i].device, s->ports[i].port);
+				s->n_ports++;
+				roce_snapshot_free(s);
+				return -1;
+			}
 		s->n_ports++;
 	}
 	return 0;

@@ -364,6 +364,15 @@ static void t_json_round_trip(void **state)
 	assert_int_equal(b.ports[0].pfc.enabled, 1u << 3);
 	assert_int_equal(b.ports[0].active_mtu, 4096);
 
+	/* the same port twice (the delta would pair them crosswise): refused */
+	roce_snapshot_free(&b);
+	json_object *ports = json_object_object_get(parsed, "ports");
+	json_object_array_add(ports, json_object_get(json_object_array_get_idx(ports, 0)));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "ports[1]: duplicate mlx5_0:1"));
+	json_object_array_del_idx(ports, 1, 1);
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), 0);
+
 	/* damaged files are refused with a reason */
 	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0), "counters");
 	json_object_object_add(c, "out_of_sequence", json_object_new_int(-5));
