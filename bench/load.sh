@@ -116,6 +116,9 @@ done
 STEPS_OK=0 BURST_SECS=""
 for b in $(seq "$BURSTS"); do
 	[ "$(left)" -gt 30 ] || { echo "bench/load: DEADLINE: skipping bursts $b..$BURSTS"; break; }
+	for n in "${NODE_LIST[@]}"; do
+		kill -0 "$(load_slurmd_pid "$n")" 2>/dev/null || { echo "bench/load: slurmd on $n is gone: skipping bursts $b..$BURSTS"; break 2; }
+	done
 	t=$(date +%s%N)
 	ok_steps=$(load_burst "$NODES" "$STEPS" "$W/bursts/$b" "$(($(left) < 300 ? $(left) : 300))")
 	BURST_SECS="$BURST_SECS $(( ($(date +%s%N) - t) / 1000000 ))ms"

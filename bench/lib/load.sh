@@ -201,8 +201,17 @@ load_report() {
 		fails=$((fails + 1))
 	fi
 
+	dead=""
+	for n in "${NODE_LIST[@]}"; do
+		kill -0 "$(load_slurmd_pid "$n")" 2>/dev/null || dead="$dead $n"
+	done
+	echo "== slurmd gone during the run:${dead:- none}"
+	load_result slurmd_dead "$(wc -w <<<"$dead")"
+	[ -z "$dead" ] || { echo "FAIL: slurmd died on$dead (see $LAB/log/slurmd.*.log)"; fails=$((fails + 1)); }
+
 	state_left=0
 	for n in "${NODE_LIST[@]}"; do
+		[[ " $dead " == *" $n "* ]] && continue
 		state_left=$((state_left + $(lab_node_exec "$n" ls -A "$W/state" | wc -l)))
 	done
 	echo "== StateDir entries left on the nodes (snapshots, markers): $state_left"
@@ -220,6 +229,12 @@ load_report() {
 	echo "== drained: $drained (nodes now: $(lab_run sinfo -h -N -o '%N=%T' | tr '\n' ' '))"
 	load_result drained "$drained"
 	[ "$drained" = 0 ] || { echo "FAIL: a node was drained"; fails=$((fails + 1)); }
+	if [ -n "${LAB_PRELOAD:-}" ]; then
+		san=$(lab_sanitizer_reports | wc -l)
+		echo "== sanitizers: $san lines of ASan/UBSan reports from srun, slurmd, slurmstepd"
+		load_result sanitizer_reports "$san"
+		[ "$san" = 0 ] || { echo "FAIL: $(lab_sanitizer_reports | head -5)"; fails=$((fails + 1)); }
+	fi
 	echo "== total $(($(date +%s) - T0))s; $fails check(s) failed"
 	load_result failed_checks "$fails"
 	[ "$fails" = 0 ]

@@ -31,6 +31,7 @@ ok "as many fragments as jobs ($(get fragments_found))" test "$(get fragments_fo
 is "$(get state_left)" 0 "StateDir empty at the end"
 is "$(get plugin_errors)" 0 "no plugin error in the slurmd log"
 is "$(get drained)" 0 "no node drained"
+is "$(get slurmd_dead)" 0 "slurmd still running"
 g=$(get slurmd_fd_growth_node1)
 ok "slurmd open fds: growth $g (at most 2)" test "${g:-99}" -le 2
 g=$(get slurmd_rss_growth_kb_node1)

@@ -95,7 +95,8 @@ for _ in $(seq 100); do
 	[ -n "$running" ] && break
 	sleep 0.1
 done
-like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds only <jobid>.json"
+like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
+is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job" 60
 ok "batch job of uid $NOBODY ran its inner step" grep -qx "STEP $batch_job" "$ODD/batch.$batch_job"
 
