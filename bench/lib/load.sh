@@ -1,13 +1,23 @@
 # bench/lib/load.sh - helpers of bench/load.sh (sourced; uses its W, ROCE, NODES,
 # NODE_LIST, JOBS, STEPS, BURSTS, BASELINE, RESULTS and the slurmlab functions).
 
-# load_proc_figures PID: "open-fds VmRSS-kB VmHWM-kB" of a live process
+# load_proc_read PID: PF_FDS, PF_RSS, PF_HWM (kB) of a live process, with
+# shell builtins only: the sampler reads every slurmstepd, 5 times a second.
+load_proc_read() {
+	local k v fds
+	PF_RSS=0 PF_HWM=0
+	fds=(/proc/"$1"/fd/*)
+	[ -e "${fds[0]}" ] || fds=()
+	PF_FDS=${#fds[@]}
+	while read -r k v _; do
+		case $k in VmRSS:) PF_RSS=$v ;; VmHWM:) PF_HWM=$v ;; esac
+	done <"/proc/$1/status" 2>/dev/null
+}
+
+# load_proc_figures PID: "open-fds VmRSS-kB VmHWM-kB"
 load_proc_figures() {
-	local pid=$1 fds rss hwm
-	fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
-	rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
-	hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
-	echo "$fds ${rss:-0} ${hwm:-0}"
+	load_proc_read "$1"
+	echo "$PF_FDS $PF_RSS $PF_HWM"
 }
 
 load_slurmd_pid() { cat "$LAB/run/slurmd.$1.pid"; }
@@ -17,26 +27,32 @@ load_set_phase() { echo "$1" >"$W/phase.new" && mv -f "$W/phase.new" "$W/phase";
 
 # One sample line per node:
 #   PHASE NODE SLURMD_FDS SLURMD_RSS STEPDS MAX_STEPD_FDS MAX_STEPD_RSS SUM_STEPD_RSS
-# slurmstepds are told apart from other labs' by their network namespace.
+# slurmstepds belong to the node whose slurmd shares their network namespace
+# (other labs on this machine have their own).
 load_sample() {
-	local n pid ns p fds rss cnt mfd mrss srss phase f r
+	local n p pid phase f r
+	local -A sd cnt mfd mrss srss
 	phase=$(cat "$W/phase" 2>/dev/null)
-	local stepds
-	stepds=$(pgrep '^slurmstepd' 2>/dev/null)
 	for n in "${NODE_LIST[@]}"; do
-		pid=$(load_slurmd_pid "$n") || continue
-		ns=$(readlink "/proc/$pid/ns/net") || continue
-		read -r fds rss _ < <(load_proc_figures "$pid")
-		cnt=0 mfd=0 mrss=0 srss=0
-		for p in $stepds; do
-			[ "$(readlink "/proc/$p/ns/net" 2>/dev/null)" = "$ns" ] || continue
-			read -r f r _ < <(load_proc_figures "$p")
-			[ "$r" -gt 0 ] 2>/dev/null || continue   # gone meanwhile
-			cnt=$((cnt + 1)); srss=$((srss + r))
-			[ "$f" -gt "$mfd" ] && mfd=$f
-			[ "$r" -gt "$mrss" ] && mrss=$r
+		sd[$n]=$(cat "$LAB/run/slurmd.$n.pid" 2>/dev/null)
+		cnt[$n]=0 mfd[$n]=0 mrss[$n]=0 srss[$n]=0
+	done
+	for p in $(pgrep '^slurmstepd' 2>/dev/null); do
+		for n in "${NODE_LIST[@]}"; do
+			[ -n "${sd[$n]}" ] && [ "/proc/$p/ns/net" -ef "/proc/${sd[$n]}/ns/net" ] || continue
+			load_proc_read "$p"
+			f=$PF_FDS r=$PF_RSS
+			[ "$r" -gt 0 ] 2>/dev/null || break   # gone meanwhile, or a zombie
+			cnt[$n]=$((cnt[$n] + 1)); srss[$n]=$((srss[$n] + r))
+			[ "$f" -gt "${mfd[$n]}" ] && mfd[$n]=$f
+			[ "$r" -gt "${mrss[$n]}" ] && mrss[$n]=$r
+			break
 		done
-		echo "$phase $n $fds $rss $cnt $mfd $mrss $srss"
+	done
+	for n in "${NODE_LIST[@]}"; do
+		[ -n "${sd[$n]}" ] && [ -d "/proc/${sd[$n]}" ] || continue
+		load_proc_read "${sd[$n]}"
+		echo "$phase $n $PF_FDS $PF_RSS ${cnt[$n]} ${mfd[$n]} ${mrss[$n]} ${srss[$n]}"
 	done
 }
 
