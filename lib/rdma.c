@@ -93,8 +93,11 @@ static bool ifname_ok(const char *s)
 	size_t n = strlen(s);
 	if (n == 0 || n >= IF_NAMESIZE || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
 		return false;
+	/* Linux allows ',' and '=' in names, but NCCL_SOCKET_IFNAME is a ','-list
+	 * with '=' and '^' prefixes: such a name would read as other interfaces. */
 	for (size_t i = 0; i < n; i++)
-		if (s[i] == '/' || s[i] == ':' || isspace((unsigned char)s[i]))
+		if (s[i] == '/' || s[i] == ':' || s[i] == ',' || s[i] == '=' || s[i] == '^' ||
+		    isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
 			return false;
 	return true;
 }

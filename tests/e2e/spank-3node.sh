@@ -36,6 +36,8 @@ fab_example "$W/fab3" 3
 cat >"$W/roce.conf" <<CONF
 PfcPriority=none   # veth has no DCB
 Mtu=9000
+ReportDir=$W/reports
+StateDir=$W/state
 CONF
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 SAN=0; lab_sanitize "$plugin" && SAN=1   # ASan/UBSan build: preload the runtimes

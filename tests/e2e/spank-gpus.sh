@@ -39,7 +39,7 @@ hca() { # hca NAME PCI: a healthy RoCE port on eth<N>
 }
 hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
 fab_gdr "$FAB"
-printf 'PfcPriority=none\nTopologyFile=%s\n' "$XML" >"$W/roce.conf"
+printf 'PfcPriority=none\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 SAN=0; lab_sanitize "$plugin" && SAN=1
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000

@@ -30,7 +30,7 @@ hca() {
 }
 hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
 fab_gdr "$FAB"
-printf 'PfcPriority=none\nGdrLevel=PHB\nTopologyFile=%s\n' "$XML" >"$W/roce.conf"
+printf 'PfcPriority=none\nGdrLevel=PHB\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
 
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 # Slurm 22.05 wants character devices ("is not a valid character or block

@@ -46,7 +46,7 @@ for i in $(seq 50); do grep -q " $W/mnt fuse" /proc/mounts && break; sleep 0.1; 
 grep -q " $W/mnt fuse" /proc/mounts || { echo "1..0 # SKIP faultfs did not mount: $(tail -1 "$W/faultfs.log")"; exit 0; }
 echo "1..$PLAN"
 
-printf 'PfcPriority=none\nTimeoutMs=300\n' >"$W/roce.conf"
+printf 'PfcPriority=none\nTimeoutMs=300\nReportDir=%s/reports\nStateDir=%s/state\n' "$W" "$W" >"$W/roce.conf"
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 SAN=0; lab_sanitize "$plugin" && SAN=1
 lab_node node1 "$W/mnt" eth0=9000 eth1=9000
