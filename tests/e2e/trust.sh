@@ -98,6 +98,13 @@ done
 like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
 is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job" 60
+# the output file is the job's: give a slow node a moment to have written it
+for _ in $(seq 1 50); do grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null && break; sleep 0.1; done
+if ! grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; then
+	{ echo "--- batch output"; cat "$ODD/batch.$batch_job"; echo "--- sbatch"; cat "$W/sbatch.err"
+	  lab_run sacct -j "$batch_job" 2>/dev/null; lab_run scontrol show job "$batch_job" 2>/dev/null | head -5
+	  tail -20 "$LAB"/log/slurmd.*.log; } 2>&1 | sed 's/^/# /'
+fi
 ok "batch job of uid $NOBODY ran its inner step" grep -qx "STEP $batch_job" "$ODD/batch.$batch_job"
 
 # --- 3. a mode that got around the client's check (--export sets it in the
