@@ -43,6 +43,9 @@ die() { not_ok "$1" "${2:-}"; finish; }
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (installs a package)"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 command -v dpkg >/dev/null || { echo "1..0 # SKIP not a Debian system"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-roce-pkg.XXXXXX")
+# 0755: jobs of unprivileged users (trust.sh) run srun, which loads the plugin
+# named in plugstack.conf through the builddir-shaped tree of links in here.
+chmod 755 "$work"
 
 # ---------------------------------------------------------------- 0. tools
 "$top/scripts/deps" >/dev/null || die "scripts/deps"
