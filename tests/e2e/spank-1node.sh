@@ -106,9 +106,10 @@ check "one warning names the user's and the checked value" \
 run srun --roce=bogus sh -c 'echo TASK_RAN'
 check "srun --roce=bogus refused" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "valid values are off, warn and strict" $W/err'
-run sbatch --roce=bogus --wrap true
+# Judged by this job's own name: earlier steps may still be COMPLETING in squeue.
+run sbatch --roce=bogus -J roce-bogus-probe --wrap true
 check "sbatch --roce=bogus refused" \
-	'[ $RC != 0 ] && grep -q "invalid --roce value \"bogus\"" $W/err && [ -z "$(lab_run squeue -h)" ]'
+	'[ $RC != 0 ] && grep -q "invalid --roce value \"bogus\"" $W/err && ! grep -q "Submitted batch job" $W/out && [ -z "$(lab_run squeue -h -n roce-bogus-probe)" ]'
 run salloc "--roce=warn;id" true
 check "salloc --roce='warn;id' refused" '[ $RC != 0 ] && grep -q "valid values are off" $W/err'
 SLURM_ROCE=strictt run srun sh -c 'echo TASK_RAN'
