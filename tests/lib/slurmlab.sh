@@ -15,8 +15,18 @@
 #   lab_run_timeout SECONDS CMD...    the same, killed after SECONDS
 #   lab_node_exec NODE CMD...         run CMD inside the node (its /sys view and netns)
 #   lab_mtu NODE NETDEV MTU           change one node's netdev MTU live
-#   lab_node_state NODE / lab_node_settled NODE / lab_node_reason NODE / lab_resume NODE
-#   lab_wait_job JOBID [SECONDS]      wait until the job left the queue
+#   lab_node_state NODE / lab_node_reason NODE
+#   lab_node_settled NODE [SECONDS]   the node's state once no job runs or completes on it
+#   lab_resume NODE [SECONDS]         undrain, wait until idle (fails, saying so, if not)
+#   lab_wait_job JOBID [SECONDS]      wait until the job left the queue (its epilog is done)
+#   lab_wait_job_state JOBID STATE [SECONDS]
+#                                     wait until squeue shows the job in STATE (e.g. RUNNING)
+#   lab_poll SECONDS CMD...           run CMD every 0.1 s until it succeeds (1 if it never did)
+#   lab_wait_file PATH [SECONDS] / lab_wait_log FILE ERE [SECONDS]
+#                                     wait for a file, or for a line in a daemon's log
+#   Waits default to LAB_WAIT (120 s): generous, as CI runs on a slow, loaded
+#   2-core machine (and ASan slows the daemons); they end as soon as the
+#   condition holds, so the cap costs nothing when things go well.
 #   lab_restart_slurmd NODE           (plugins with job_prolog are only seen by a new slurmd)
 #   lab_sanitize PLUGIN               if PLUGIN was built with ASan/UBSan, preload their
 #                                     runtimes into slurmd, slurmstepd and the clients
@@ -236,18 +246,19 @@ lab_start() {
 	for n in "${LAB_NODES[@]}"; do
 		lab_start_slurmd "$n" || return 1
 	done
-	lab_wait_idle 60
+	lab_wait_idle "${LAB_WAIT:-120}"
 }
 
 # lab_wait_idle [SECONDS]: every node idle (or mixed/drained: just responding)
 lab_wait_idle() {
-	local t=0 max=${1:-60} states
-	while [ "$t" -lt $((max * 10)) ]; do
+	local max=${1:-${LAB_WAIT:-120}} states
+	local end=$((SECONDS + max))
+	while [ "$SECONDS" -lt "$end" ]; do
 		states=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sort -u | tr '\n' ' ')
 		case $states in
 		"idle ") return 0 ;;
 		esac
-		sleep 0.1; t=$((t + 1))
+		sleep 0.1
 	done
 	lab_die "nodes not idle after ${max}s: $states"
 }
@@ -296,35 +307,69 @@ lab_mtu() {
 	ip -n "$(lab_ns_node "$1")" link set "$2" mtu "$3"
 }
 
-lab_node_state() { lab_run sinfo -h -n "$1" -N -o '%T' | head -1; }
-# lab_node_settled NODE: its state once no job is completing on it (10 s at most)
-lab_node_settled() {
-	local t=0 st
-	st=$(lab_node_state "$1")
-	while [[ $st == *completing* || $st == *\* || $st == mix* || $st == alloc* ]] && [ "$t" -lt 100 ]; do
-		sleep 0.1; t=$((t + 1)); st=$(lab_node_state "$1")
-	done
-	echo "$st"
-}
-lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' | head -1; }
-# lab_resume NODE: undrain and wait (10 s at most) until the node is idle again
-lab_resume() {
-	local t=0
-	lab_run scontrol update nodename="$1" state=resume >/dev/null 2>&1 || true
-	# a resumed node is pinged first ("idle*", NOT_RESPONDING) and refuses jobs meanwhile
-	while [ "$(lab_node_state "$1")" != idle ] && [ "$t" -lt 100 ]; do
-		sleep 0.1; t=$((t + 1))
+lab_node_state() { lab_run sinfo -h -n "$1" -N -o '%T' 2>/dev/null | head -1; }
+
+# lab_poll SECONDS CMD...: CMD every 0.1 s until it succeeds; 1 after SECONDS.
+lab_poll() {
+	local end=$((SECONDS + $1)); shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.1
 	done
 }
 
+lab__file_exists() { [ -e "$1" ]; }
+lab__log_has() { grep -Eq -- "$2" "$1" 2>/dev/null; }
+# lab_wait_file PATH [SECONDS]
+lab_wait_file() { lab_poll "${2:-${LAB_WAIT:-120}}" lab__file_exists "$1"; }
+# lab_wait_log FILE ERE [SECONDS]: slurmstepd may log after the client returned
+lab_wait_log() { lab_poll "${3:-${LAB_WAIT:-120}}" lab__log_has "$1" "$2"; }
+
+# A state the node may leave by itself: a job runs or completes on it, or it
+# does not answer yet (a node is pinged after resume); "" if sinfo failed.
+lab__state_transient() {
+	case $1 in
+	"" | *completing* | *'*' | mix* | alloc*) return 0 ;;
+	esac
+	return 1
+}
+# lab_node_settled NODE [SECONDS]: its state once no job runs or completes on
+# it (drained stays drained: the caller judges it).  Prints the last state
+# seen if it never settled.
+lab_node_settled() {
+	local node=$1 end=$((SECONDS + ${2:-${LAB_WAIT:-120}})) st
+	st=$(lab_node_state "$node")
+	while lab__state_transient "$st" && [ "$SECONDS" -lt "$end" ]; do
+		sleep 0.2; st=$(lab_node_state "$node")
+	done
+	echo "$st"
+}
+lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' 2>/dev/null | head -1; }
+# lab_resume NODE [SECONDS]: undrain and wait until the node is idle again
+# (a job still completing there keeps it busy; a resumed node is pinged
+# first, "idle*", and refuses jobs meanwhile).  1, and a note on stderr, if not.
+lab_resume() {
+	local st
+	lab_run scontrol update nodename="$1" state=resume >/dev/null 2>&1 || true
+	st=$(lab_node_settled "$1" "${2:-${LAB_WAIT:-120}}")
+	[ "$st" = idle ] && return 0
+	echo "slurmlab: $1 not idle after resume: '$st'" >&2
+	return 1
+}
+
 lab_wait_job() {
-	local id=$1 max=${2:-60} t=0
-	while [ "$t" -lt $((max * 10)) ]; do
+	local id=$1 max=${2:-${LAB_WAIT:-120}}
+	local end=$((SECONDS + max))
+	while [ "$SECONDS" -lt "$end" ]; do
 		[ -z "$(lab_run squeue -h -j "$id" -o %i 2>/dev/null)" ] && return 0
-		sleep 0.1; t=$((t + 1))
+		sleep 0.1
 	done
 	lab_die "job $id still queued after ${max}s"
 }
+
+# lab_wait_job_state JOBID STATE [SECONDS]: squeue's %T for the job is STATE
+lab__job_in() { [ "$(lab_run squeue -h -j "$1" -o %T 2>/dev/null)" = "$2" ]; }
+lab_wait_job_state() { lab_poll "${3:-${LAB_WAIT:-120}}" lab__job_in "$1" "$2"; }
 
 lab_kill_pidfile() {
 	local f=$1 pid t=0
@@ -337,7 +382,7 @@ lab_kill_pidfile() {
 
 lab_restart_slurmd() {
 	lab_kill_pidfile "$LAB/run/slurmd.$1.pid"
-	lab_start_slurmd "$1" && lab_wait_idle 30
+	lab_start_slurmd "$1" && lab_wait_idle "${LAB_WAIT:-120}"
 }
 
 lab_logs() {
