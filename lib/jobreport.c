@@ -216,7 +216,7 @@ done:
 }
 
 /* StateDir: ours alone.  Root-owned, nobody else can even look. */
-static int open_state_dir(const char *path, struct roce_error *err)
+int roce_state_dir_open(const char *path, struct roce_error *err)
 {
 	bool created;
 	struct stat st;
@@ -534,7 +534,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
-	if ((sfd = open_state_dir(c.pol.state_dir, err)) < 0)
+	if ((sfd = roce_state_dir_open(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
 	if (take_snapshot(&c, &s, err) < 0)
@@ -679,7 +679,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		return -1;
 	roce_snapshot_init(&start);
 	roce_snapshot_init(&end);
-	int sfd = open_state_dir(c.pol.state_dir, &serr);
+	int sfd = roce_state_dir_open(c.pol.state_dir, &serr);
 	if (sfd < 0)
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else {

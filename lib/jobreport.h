@@ -51,6 +51,10 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                     const char *node_name, uid_t job_uid, struct roce_error *err);
 
+/* StateDir (created 0700 when missing): an O_DIRECTORY fd, or -1 with err
+ * set when it is not owned by this euid (then nothing of ours goes there). */
+int roce_state_dir_open(const char *path, struct roce_error *err);
+
 /*
  * Write data to dir_fd/name atomically (see above).  owner/group/mode are
  * applied before the file becomes visible; reader_uid >= 0 adds an ACL read

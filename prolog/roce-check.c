@@ -24,6 +24,7 @@
 
 #include "json.h"
 #include "pipeline.h"
+#include "stuck.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -282,8 +283,23 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int out, int err, int timeout_ms)
+/* The stuck child is remembered (stuck.h): the next run answers at once. */
+static void mark_stuck(const struct roce_policy *p, pid_t pid)
 {
+	struct roce_error err = { "" };
+	for (int i = 0; i < 20; i++) {   /* a child that merely was slow dies now */
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(1000);
+	}
+	if (roce_stuck_mark(p->state_dir, p->sysfs_root, pid, &err) < 0 && geteuid() == 0)
+		fprintf(stderr, "roce-check: %s\n", err.msg);
+}
+
+static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int out, int err,
+                                                      const struct roce_policy *policy)
+{
+	int timeout_ms = policy->timeout_ms;
 	static const char msg[] = "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs "
 	                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)\n";
 	struct timespec t0;
@@ -308,6 +324,7 @@ static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int o
 		kill(pid, SIGKILL);
 		ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 		(void)n;
+		mark_stuck(policy, pid);
 		_exit(EXIT_FAILED);
 	}
 	int status;
@@ -319,9 +336,16 @@ static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int o
 	_exit(EXIT_USAGE);
 }
 
-static int watchdog_fork(int timeout_ms)
+static int watchdog_fork(const struct roce_policy *policy)
 {
 	int done[2], out[2], err[2];
+	struct roce_stuck stuck;
+	char why[ROCE_ERR_MAX];
+	if (roce_stuck_find(policy->state_dir, policy->sysfs_root, &stuck) == 1) {
+		roce_stuck_describe(&stuck, why, sizeof(why));
+		fprintf(stderr, "roce-check: %s\n", why);
+		exit(EXIT_FAILED);
+	}
 	if (pipe2(done, O_CLOEXEC) < 0)
 		return -1;   /* no watchdog: run unguarded rather than not at all */
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
@@ -345,7 +369,7 @@ static int watchdog_fork(int timeout_ms)
 		close(done[0]); close(out[0]); close(err[0]);
 		return -1;
 	}
-	watchdog_parent(pid, done[0], out[0], err[0], timeout_ms);
+	watchdog_parent(pid, done[0], out[0], err[0], policy);
 }
 
 static void watchdog_done(int fd)
@@ -376,7 +400,7 @@ int main(int argc, char **argv)
 		.proc_root = a.proc_root,
 		.matrix = a.matrix,
 	};
-	int watchdog = watchdog_fork(policy.timeout_ms);
+	int watchdog = watchdog_fork(&policy);
 	int prc = roce_pipeline_run(&policy, &opts, &run, &err);
 	watchdog_done(watchdog);
 	if (prc < 0) {

@@ -120,12 +120,31 @@ unlike "$out" "verdict=packet_loss" "EIO on a counter: no loss invented"
 
 # 9. a hung read (stuck firmware command): roce-check's collector runs in a
 # child; the parent stops waiting at TimeoutMs + 500 ms, kills it and fails
-serve "$R" hang=2:mlx5_0/ports/1/state
-run --set TimeoutMs=500
+serve "$R" hang=4:mlx5_0/ports/1/state
+run --set TimeoutMs=500 --set StateDir="$T/state"
 is "$rc" 1 "hung state read: exit 1 (the node cannot answer in time)"
 like "$out" "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs" "hung state read: the watchdog says why"
 ok "hung state read: roce-check ends by TimeoutMs+500 ms (took ${ms} ms: the collector runs in a child the parent gives up on)" \
 	test "$ms" -lt 1500
+# 9b. the abandoned collector still sleeps in the read: it is remembered in
+# StateDir, and the next run answers at once instead of starting another
+marker=$(ls "$T/state" 2>/dev/null | grep '^collector-.*\.stuck$')
+stuck_pid=$(cut -d' ' -f1 "$T/state/$marker" 2>/dev/null)
+ok "hung state read: the stuck collector is recorded in StateDir ($marker: pid ${stuck_pid:-none}, state $(ps -o stat= -p "${stuck_pid:-1}" 2>/dev/null))" \
+	sh -c "[ -n '$stuck_pid' ] && kill -0 '$stuck_pid' && [ \"\$(stat -c %a '$T/state/$marker')\" = 600 ]"
+run --set TimeoutMs=500 --set StateDir="$T/state"
+is "$rc" 1 "still stuck: exit 1"
+like "$out" "roce-check: an earlier fabric check \(pid $stuck_pid, started [0-9]+ s ago\) is still stuck in a sysfs or netlink read, so no new one was started" \
+	"still stuck: says so, naming the pid"
+ok "still stuck: answered at once (${ms} ms), no second collector" test "$ms" -lt 400
+out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" --set StateDir="$T/state" 2>&1); rc=$?
+is "$rc" 0 "still stuck: another sysfs tree (same StateDir) is not affected"
+serve "$R"   # the FUSE daemon goes away: the stuck read returns, its process dies
+for i in $(seq 50); do kill -0 "$stuck_pid" 2>/dev/null || break; sleep 0.1; done
+run --set StateDir="$T/state"
+is "$rc" 0 "stuck collector gone: the next run checks again (stale marker ignored)"
+ok "stuck collector gone: its marker is removed" test ! -e "$T/state/$marker"
+serve "$R" hang=2:mlx5_0/ports/1/state
 
 # 10. the same under a deadline from outside (a forked collector killed at its deadline)
 t0=$(date +%s%N)
