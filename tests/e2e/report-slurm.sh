@@ -49,21 +49,22 @@ report() { # report JOBID ARGS...: sets $out, $rc
 	out=$("$B/roce-report" "$id" --report-dir "$W/reports" "$@" 2>&1)
 	rc=$?
 }
-wait_fragments() { # JOBID N: the epilogs run after the job left the queue
-	for _ in $(seq 100); do
-		[ "$(ls "$W/reports/$1" 2>/dev/null | grep -c '\.json$')" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
+has_fragments() { [ "$(ls "$W/reports/$1" 2>/dev/null | grep -c '\.json$')" -ge "$2" ]; }
+wait_fragments() { # JOBID N: the epilogs ran once the job left the queue
+	lab_poll 30 has_fragments "$1" "$2"
 }
+# hold FILE: a job script that runs until FILE exists (120 s at most), so a
+# test changes things while the job surely runs, however slow the node is
+hold() { echo "t=0; while [ ! -e '$W/$1' ] && [ \$t -lt 1200 ]; do sleep 0.1; t=\$((t + 1)); done"; }
 
 # --- one-node job: traffic while it runs
-id=$(submit -N1 -w node1 --wrap "sleep 2")
-for _ in $(seq 100); do [ -e "$W/state/node1/$id.json" ] && break; sleep 0.1; done
+id=$(submit -N1 -w node1 --wrap "$(hold go1)")
+lab_wait_file "$W/state/node1/$id.json"
 ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.json"
 fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data 2500
 fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
-lab_wait_job "$id" 60
+touch "$W/go1"
+lab_wait_job "$id"
 ok "one node: fragment written" wait_fragments "$id" 1
 report "$id" --format json
 is "$rc" 0 "one node: roce-report exit 0"
@@ -74,22 +75,24 @@ ok "one node: snapshot removed" test -z "$(ls -A "$W/state/node1")"
 
 # --- three-node job
 id=$(submit -N3 --wrap "sleep 1")
-lab_wait_job "$id" 60
+lab_wait_job "$id"
 ok "three nodes: three fragments" wait_fragments "$id" 3
 report "$id"
 is "$rc" 0 "three nodes: roce-report exit 0"
 like "$out" "RoCE fabric report for job $id: 3 node\(s\) node\[1-3\]" "three nodes: all merged, hostlist-compressed"
 like "$out" "RoCE v2 GID index +3 on every node" "three nodes: consistency over all of them"
 
-# --- two jobs at once on one node
-a=$(submit -N1 -n1 -w node2 --wrap "sleep 3")
-b=$(submit -N1 -n1 -w node2 --wrap "sleep 1")
-lab_wait_job "$a" 60
-lab_wait_job "$b" 60
+# --- two jobs at once on one node: b starts and ends while a runs
+a=$(submit -N1 -n1 -w node2 --wrap "$(hold go_a)")
+lab_wait_file "$W/state/node2/$a.json"
+b=$(submit -N1 -n1 -w node2 --wrap "$(hold go_b)")
+lab_wait_file "$W/state/node2/$b.json"
+touch "$W/go_b"; lab_wait_job "$b"
+touch "$W/go_a"; lab_wait_job "$a"
 wait_fragments "$a" 1; wait_fragments "$b" 1
 report "$a" --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" "[\"$b\"]" "shared: the longer job is flagged with the other"
 report "$b" --format json
 is "$(jq -c '.nodes[0].shared_with' <<<"$out")" "[\"$a\"]" "shared: and the shorter one too"
-is "$(lab_node_state node2)" idle "shared: node stays idle (reporting never drains)"
+is "$(lab_node_settled node2)" idle "shared: node stays idle (reporting never drains)"
 done_testing

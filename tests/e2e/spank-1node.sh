@@ -48,11 +48,12 @@ lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 # run NAME CMD...: client command with a deadline, stdout/stderr to $W/out, $W/err
 run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
-srun_env() { run srun -N1 "$@" sh -c 'env | grep -E "^(NCCL_|ROCE_)" | sort; echo TASK_RAN'; }
+srun_env() { run srun -N1 "$@" sh -c 'env | grep -E "^(NCCL_|ROCE_)" | sort; echo "JOB $SLURM_JOB_ID"; echo TASK_RAN'; }
+job_of_out() { sed -n 's/^JOB \([0-9][0-9]*\)$/\1/p' "$W/out" | head -1; }
 batch() { # batch OUT-FILE SBATCH-ARGS... -- script via --wrap
 	local out=$1; shift
 	local id; id=$(lab_run sbatch --parsable -o "$out" "$@") || return 1
-	lab_wait_job "$id" 60
+	lab_wait_job "$id" >&2
 	echo "$id"
 }
 state() { lab_node_state node1; }
@@ -68,9 +69,11 @@ done
 srun_env --roce
 check "srun --roce exports NCCL_IB_HCA, GID index, socket ifname" \
 	'[ $RC = 0 ] && grep -qx "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out && grep -qx NCCL_IB_GID_INDEX=3 $W/out && grep -qx "NCCL_SOCKET_IFNAME==eth0,eth1" $W/out'
-# --- 5: one info line per step with the verdict, timing at debug
+# --- 5: one info line per step with the verdict, timing at debug (this job's
+# only step; slurmstepd writes both lines before the task starts)
+jid=$(job_of_out)
 check "slurmd log: one verdict line per step, plugin time at debug" \
-	'[ $(grep -c "roce: node1: job [0-9]* mode warn: ok" $log) = 1 ] && grep -q "roce: node1: step setup took" $log'
+	'[ -n "$jid" ] && [ $(grep -c "\[$jid\.0\] .*roce: node1: job $jid mode warn: ok" $log) = 1 ] && grep -q "\[$jid\.0\] .*roce: node1: step setup took" $log'
 
 # --- 6-7: off and no option export nothing
 srun_env --roce=off
@@ -87,9 +90,10 @@ check "default=warn: --roce=off opts out" 'grep -qx TASK_RAN $W/out && ! grep -q
 lab_plugstack "required $plugin config=$W/roce.conf"
 
 # --- salloc --roce=strict: steps inside the allocation inherit the mode
-run salloc -N1 --roce=strict srun sh -c 'echo "STEP ${NCCL_IB_HCA:-none}"'
+run salloc -N1 --roce=strict srun sh -c 'echo "STEP $SLURM_JOB_ID ${NCCL_IB_HCA:-none}"'
+jid=$(sed -n 's/^STEP \([0-9][0-9]*\) .*/\1/p' "$W/out" | head -1)
 check "salloc --roce=strict: the step inside gets the environment, mode strict" \
-	'grep -qx "STEP =mlx5_0:1,mlx5_1:1" $W/out && grep -Eq "\[[0-9]+\.0\] roce: node1: job [0-9]+ mode strict: ok" $log'
+	'[ -n "$jid" ] && grep -qx "STEP $jid =mlx5_0:1,mlx5_1:1" $W/out && grep -Eq "\[$jid\.0\] roce: node1: job $jid mode strict: ok" $log'
 
 # --- 8: SLURM_ROCE for users who cannot pass options
 SLURM_ROCE=warn srun_env
@@ -185,11 +189,10 @@ check "plugstack word that is not key=value: srun says so, warn job runs with a 
 lab_plugstack "required $plugin config=$W/roce.conf"
 
 # --- 24-25: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
-waitfile() { local t=0; while [ ! -e "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done; [ -e "$1" ]; }
 id=$(batch "$W/rep.out" --roce --wrap 'true')
 : >"$W/out"; ls -lR "$W/reports" >"$W/err" 2>&1
 check "sbatch --roce: job_epilog wrote reports/<job>/node1.json" \
-	'waitfile $W/reports/$id/node1.json && grep -q "\"node1\"" $W/reports/$id/node1.json'
+	'lab_wait_file $W/reports/$id/node1.json 30 && grep -q "\"node1\"" $W/reports/$id/node1.json'
 id2=$(batch "$W/rep2.out" --roce=off --wrap 'true')
 sleep 0.5
 check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'

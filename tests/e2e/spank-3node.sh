@@ -61,7 +61,7 @@ check "srun -N3 --roce: NCCL_IB_HCA per node" \
 # step must still get each node's own (values the plugin set are replaced)
 id=$(lab_run sbatch --parsable -N3 --roce -o "$W/batch.out" --wrap \
 	'echo "BATCH $NCCL_IB_HCA"; srun -N3 sh -c "echo STEP \$SLURMD_NODENAME \$NCCL_IB_HCA"')
-lab_wait_job "$id" 60
+lab_wait_job "$id"
 cp "$W/batch.out" "$W/out"; : >"$W/err"
 check "sbatch -N3 --roce: inner srun gets each node's NCCL_IB_HCA, not the batch node's" \
 	'grep -qx "BATCH =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node2 =mlx5_0:1" $W/out && grep -qx "STEP node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out'

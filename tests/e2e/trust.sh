@@ -89,17 +89,18 @@ lab_run_timeout 60 sbatch --parsable --uid="$NOBODY" --roce --chdir="$ODD" -J "$
 	--comment="$COMMENT" -o "$ODD/batch.%j" --wrap 'srun sh -c "echo STEP \$SLURM_JOB_ID"; sleep 3' \
 	>"$W/sbatch.out" 2>"$W/sbatch.err"
 batch_job=$(cat "$W/sbatch.out")
+# Its snapshot appears when its prolog ran (a slow node may start it late)
+# and stays while it runs (3 s at least).  The srun job's epilog may still
+# be due: its snapshot may be listed too.
 running=""
-for _ in $(seq 100); do
-	running=$(state_names)
-	[ -n "$running" ] && break
-	sleep 0.1
-done
+batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.json" <<<"$running"; }
+lab_poll 120 batch_snapshot_listed
 like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
 is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$' <<<"$running")" "" "and nothing not named by job ids"
-lab_wait_job "$batch_job" 60
+lab_wait_job "$batch_job"
 # the output file is the job's: give a slow node a moment to have written it
-for _ in $(seq 1 50); do grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null && break; sleep 0.1; done
+batch_step_ran() { grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; }
+lab_poll 30 batch_step_ran
 if ! grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; then
 	{ echo "--- batch output"; cat "$ODD/batch.$batch_job"; echo "--- sbatch"; cat "$W/sbatch.err"
 	  lab_run sacct -j "$batch_job" 2>/dev/null; lab_run scontrol show job "$batch_job" 2>/dev/null | head -5
@@ -117,9 +118,10 @@ like "$forged_jobs" '^[0-9]+ $' "SLURM_ROCE with a path and a newline in the job
 like "$(cat "$W/forged.err")" 'ignoring SLURM_ROCE="warn/\.\./\.\./PWNED\?roce: node1' "the forged mode is shown on one line, its newline replaced"
 ok "no forged line in the user's output or the slurmd log" bash -c "! grep -q '^$FORGED' '$W/forged.err' '$log'"
 
-# --- what the plugin wrote as root
-sleep 1   # the last epilog
-for _ in $(seq 50); do [ -z "$(state_names)" ] && break; sleep 0.1; done
+# --- what the plugin wrote as root, once every job left the queue (epilogs done)
+for j in "$srun_job" $forged_jobs; do lab_wait_job "$j"; done
+state_empty() { [ -z "$(state_names)" ]; }
+lab_poll 30 state_empty
 is "$(state_names)" "" "StateDir is empty once the jobs are done"
 want=$(printf '%s\n' "$srun_job" "$batch_job" $forged_jobs | sort -n | tr '\n' ' ')
 is "$(ls -A "$W/reports" | sort -n | tr '\n' ' ')" "$want" "ReportDir holds one directory per job, named by its id only"
