@@ -612,10 +612,12 @@ static void affinity(hwloc_obj_t cpu, char *cpus, char *numa)
 
 /* ------------------------------------------------------------------ locality */
 
+/* NVIDIA and PCI base class 0x03 (display: VGA 0x0300, 3D 0x0302, other
+ * 0x0380...).  hwloc's class_id is base class << 8 | subclass (no prog-if).
+ * NVIDIA's other functions (HD audio 0x0403, NVSwitch 0x0680) are not GPUs. */
 static bool is_nvidia_gpu(hwloc_obj_t o)
 {
-	return o->attr->pcidev.vendor_id == 0x10de &&
-	       (o->attr->pcidev.class_id == 0x0300 || o->attr->pcidev.class_id == 0x0302);
+	return o->attr->pcidev.vendor_id == 0x10de && (o->attr->pcidev.class_id >> 8) == 0x03;
 }
 
 static int cmp_busid(const void *x, const void *y)

@@ -166,6 +166,30 @@ static void t_two_level_switches(void **state)
 	two_level("two-level-bcm5-oem.xml", ROCE_PATH_PXB, ROCE_PATH_PXB);
 }
 
+/* GPUs are NVIDIA devices of base class 0x03 (display): VGA 0x0300, 3D
+ * 0x0302 and "display, other" 0x0380 alike; not NVIDIA's audio function or
+ * NVSwitch, not another vendor's 0x0380.  Slurm's index follows PCI order,
+ * so missing the 0x0380 GPU would shift GPU 2 onto the wrong device. */
+static void t_display_classes(void **state)
+{
+	(void)state;
+	char path[PATH_MAX];
+	static const struct roce_topo_hca_in hca[] = { { "mlx5_0", "0000:06:00.0" } };
+	fixture(path, sizeof(path), "display-classes.xml");
+	struct roce_locality *loc = load_loc(path, hca, 1);
+	assert_int_equal(loc->n_gpus, 3);
+	assert_string_equal(loc->gpus[0].pci_addr, "0000:01:00.0");
+	assert_string_equal(loc->gpus[1].pci_addr, "0000:02:00.0");
+	assert_int_equal(loc->gpus[1].device_id, 0x20c2);
+	assert_string_equal(loc->gpus[2].pci_addr, "0000:03:00.0");
+	assert_int_equal(gh(loc, 1, "mlx5_0"), ROCE_PATH_PHB);
+	struct roce_gpu_set s = gpus_of("2", loc);
+	assert_int_equal(s.status, ROCE_GPUS_OK);
+	s = gpus_of("3", loc);
+	assert_int_equal(s.status, ROCE_GPUS_UNKNOWN);
+	free(loc);
+}
+
 static void t_hca_not_in_topology(void **state)
 {
 	(void)state;
@@ -935,6 +959,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_two_socket_matrix),
 		cmocka_unit_test(t_two_level_switches),
+		cmocka_unit_test(t_display_classes),
 		cmocka_unit_test(t_hca_not_in_topology),
 		cmocka_unit_test(t_locality_from_model),
 		cmocka_unit_test(t_choose_pix),
