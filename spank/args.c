@@ -14,13 +14,18 @@ const struct roce_request *roce_option_request(void)
 	return &option_request;
 }
 
-/* Called in srun/sbatch/salloc when the option is parsed, and in slurmstepd
- * (possibly twice before 24.05: it only records).  Refusing here makes the
- * client print "Invalid --roce argument" and exit non-zero. */
+/* Called in srun/sbatch/salloc for each --roce they parse (the inherited
+ * SLURM_SPANK__ variable, #SBATCH lines, the command line: the last one
+ * wins, as for Slurm's own options), and in slurmstepd (twice before 24.05:
+ * it only records).  An invalid value sticks: a later valid one must not
+ * launder it, so the client refuses the job even if a valid --roce follows,
+ * and slurmstepd warns and uses default=.  Refusing here makes the client
+ * print "Invalid --roce argument" and exit non-zero. */
 static int option_cb(int val, const char *optarg, int remote)
 {
 	(void)val;
-	roce_request_parse(&option_request, optarg, "--roce");
+	if (!option_request.given || option_request.valid)
+		roce_request_parse(&option_request, optarg, "--roce");
 	if (!option_request.valid && !remote) {
 		slurm_error(ROCE_LOG "invalid --roce value \"%s\": " ROCE_VALID_MODES, option_request.raw);
 		return -1;

@@ -233,16 +233,26 @@ static void internal_error(enum roce_mode mode, const char *what)
 	}
 }
 
-/* The step's GPUs as Slurm indexes them: the step's, else the job's (batch
- * step).  Not CUDA_VISIBLE_DEVICES, which is per task and may be relative
- * to a device cgroup.  Parsed (as hostile text) in lib/topo.c. */
-static void step_gpus(spank_t sp, char *buf, size_t len)
+/* The step's GPUs, first set wins: SLURM_STEP_GPUS (a step given GPUs),
+ * SLURM_JOB_GPUS (the batch step; inner steps inherit it), both Slurm's
+ * node-wide gres indexes, then CUDA_VISIBLE_DEVICES.  Here, before any task
+ * exists, Slurm has not yet set its per-task CUDA_VISIBLE_DEVICES (which may
+ * be relative to a device cgroup): a value seen now is the user's own,
+ * exported to a node without gres/gpu, where CUDA ordinals are the PCI
+ * order of identical GPUs, or UUIDs (mapped through /proc/driver/nvidia).
+ * Parsed as hostile text in lib/topo.c.  A value too long for buf still
+ * counts as set: its truncated text (buf is longer than any list the parser
+ * takes) is refused there with a warning, never replaced by the next one. */
+static const char *step_gpus(spank_t sp, char *buf, size_t len)
 {
-	static const char *const names[] = { "SLURM_STEP_GPUS", "SLURM_JOB_GPUS" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (spank_getenv(sp, names[i], buf, (int)len) == ESPANK_SUCCESS && buf[0])
-			return;
+	static const char *const names[] = { "SLURM_STEP_GPUS", "SLURM_JOB_GPUS", "CUDA_VISIBLE_DEVICES" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		spank_err_t rc = spank_getenv(sp, names[i], buf, (int)len);
+		if ((rc == ESPANK_SUCCESS || rc == ESPANK_NOSPACE) && buf[0])
+			return names[i];
+	}
 	buf[0] = '\0';
+	return NULL;
 }
 
 /* Drain, export or fail, from what the worker found. */
@@ -285,7 +295,7 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	struct roce_error err = { "" };
 	struct roce_step_result *res = NULL;
 	uint32_t job_id = 0, step_id = 0;
-	char gpus[1024];
+	char gpus[8192];           /* more than lib/topo.c's GPU list limit (4096) */
 
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
@@ -307,7 +317,9 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 		unset_inherited(sp);
 		return 0;
 	}
-	step_gpus(sp, gpus, sizeof(gpus));
+	const char *gpus_from = step_gpus(sp, gpus, sizeof(gpus));
+	if (gpus_from)
+		slurm_debug(ROCE_LOG "%s: the step's GPUs from %s", node_name(), gpus_from);
 	if (roce_run_checks(&policy, gpus, res) < 0) {
 		internal_error(policy.mode, res->error);
 		unset_inherited(sp);

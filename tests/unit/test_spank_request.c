@@ -1,16 +1,60 @@
 /*
  * test_spank_request.c - the plugin's parsing of user and site input
  * (spank/request.c): --roce / SLURM_ROCE values, plugstack arguments, the
- * marks on exported values.  All of it is hostile input.
+ * marks on exported values; and the --roce option callback (spank/args.c),
+ * reached through the struct spank_option it registers.  All of it is
+ * hostile input.
+ *
+ * Slurm's side of args.c (spank_option_register, slurm_error...) is played
+ * by the few functions below: they capture the registered option and the
+ * error lines, as srun/sbatch would print them.
  */
 #include "config.h"
 #include "unit.h"
 #include "roce.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+/* ------------------------------------------------------------------ Slurm's side of args.c */
+
+static struct spank_option *registered;
+static int n_errors;
+static char last_error[512];
+
+spank_err_t spank_option_register(spank_t sp, struct spank_option *opt)
+{
+	(void)sp;
+	registered = opt;
+	return ESPANK_SUCCESS;
+}
+
+spank_err_t spank_option_getopt(spank_t sp, struct spank_option *opt, char **optarg)
+{
+	(void)sp;
+	(void)opt;
+	(void)optarg;
+	return ESPANK_NOT_AVAIL;
+}
+
+const char *spank_strerror(spank_err_t err)
+{
+	(void)err;
+	return "error";
+}
+
+void slurm_error(const char *format, ...)
+{
+	va_list ap;
+	va_start(ap, format);
+	vsnprintf(last_error, sizeof(last_error), format, ap);
+	va_end(ap);
+	n_errors++;
+}
 
 static void printable_replaces_control_bytes_and_truncates(void **state)
 {
@@ -184,6 +228,90 @@ static void exported_marks(void **state)
 	assert_true(roce_exported_has(small, "NCCL_IB_HCA", "x"));
 }
 
+/* ------------------------------------------------------------------ the option callback, twice */
+
+/* The callback keeps its request in a static, as each srun or slurmstepd
+ * holds one: every sequence below runs in a child process (fork) of a parent
+ * that registered the option but never called it.  No cmocka asserts in the
+ * child: its exit status is the verdict. */
+static void option_calls(const char *const *values, size_t n, int remote, int *rc)
+{
+	n_errors = 0;
+	last_error[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		rc[i] = registered->cb(registered->val, values[i], remote);
+}
+
+struct twice {
+	const char *a, *b;
+	int remote;
+	int rc_a, rc_b;          /* what the callback returns each time */
+	bool valid;              /* the request init_post_opt then sees */
+	bool site_mode;
+	enum roce_mode mode;
+	const char *error;       /* the last error line, or NULL for none */
+};
+
+static void run_twice(const struct twice *t)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *v[2] = { t->a, t->b };
+		int rc[2];
+		option_calls(v, 2, t->remote, rc);
+		const struct roce_request *r = roce_option_request();
+		bool ok = rc[0] == t->rc_a && rc[1] == t->rc_b && r->given && r->valid == t->valid &&
+		          r->site_mode == t->site_mode && (!t->valid || t->site_mode || r->mode == t->mode) &&
+		          (t->error ? n_errors > 0 && strstr(last_error, t->error) != NULL : n_errors == 0);
+		if (!ok)
+			fprintf(stderr, "# --roce=%s then --roce=%s (remote %d): rc %d,%d valid %d site %d mode %s, "
+			        "%d errors, last \"%s\"\n", t->a ? t->a : "(none)", t->b ? t->b : "(none)", t->remote, rc[0],
+			        rc[1], r->valid, r->site_mode, roce_mode_name(r->mode), n_errors, last_error);
+		_exit(ok ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* issue 6's fault matrix: "the SPANK option callback called twice".  The
+ * client calls it once per --roce it parses (the SLURM_SPANK__ variable a
+ * batch job passes down, #SBATCH lines, the command line); slurmstepd calls it
+ * twice before Slurm 24.05.  Defined result: the last valid value wins, and an
+ * invalid value sticks once seen (refused by the client, every time; warned
+ * and replaced by default= in slurmstepd), never laundered by a later one. */
+static void option_callback_twice(void **state)
+{
+	(void)state;
+	assert_int_equal(roce_option_register(NULL), 0);
+	assert_non_null(registered);
+	assert_string_equal(registered->name, "roce");
+	assert_int_equal(registered->has_arg, 2);
+	assert_false(roce_option_request()->given);
+	static const struct twice cases[] = {
+		/* same value twice (slurmstepd before 24.05): as once */
+		{ "strict", "strict", 1, 0, 0, true, false, ROCE_MODE_STRICT, NULL },
+		{ "warn", "warn", 0, 0, 0, true, false, ROCE_MODE_WARN, NULL },
+		{ NULL, "(null)", 1, 0, 0, true, true, ROCE_MODE_OFF, NULL },
+		/* different valid values: the last one wins */
+		{ "strict", "off", 0, 0, 0, true, false, ROCE_MODE_OFF, NULL },
+		{ "off", "warn", 1, 0, 0, true, false, ROCE_MODE_WARN, NULL },
+		{ "warn", NULL, 0, 0, 0, true, true, ROCE_MODE_OFF, NULL },
+		{ NULL, "strict", 0, 0, 0, true, false, ROCE_MODE_STRICT, NULL },
+		/* valid then invalid: refused by the client, recorded by slurmstepd */
+		{ "warn", "bogus", 0, 0, -1, false, false, ROCE_MODE_OFF, "invalid --roce value \"bogus\"" },
+		{ "warn", "bogus", 1, 0, 0, false, false, ROCE_MODE_OFF, NULL },
+		/* invalid then valid: the error sticks */
+		{ "bogus", "warn", 0, -1, -1, false, false, ROCE_MODE_OFF, "invalid --roce value \"bogus\"" },
+		{ "warn;id", "strict", 1, 0, 0, false, false, ROCE_MODE_OFF, NULL },
+		{ "x\ny", "y\nz", 0, -1, -1, false, false, ROCE_MODE_OFF, "invalid --roce value \"x?y\"" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_twice(&cases[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +323,7 @@ int main(void)
 		cmocka_unit_test(args_parse_errors_name_the_argument),
 		cmocka_unit_test(args_policy_arguments_win_over_the_file),
 		cmocka_unit_test(exported_marks),
+		cmocka_unit_test(option_callback_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,96 @@
+#!/bin/bash
+# The roce plugin's last source of the step's GPUs, CUDA_VISIBLE_DEVICES, in
+# a real one-node Slurm with the project's two-socket topology (as
+# spank-gpus.sh).  At init_post_opt slurmstepd has not set its per-task
+# CUDA_VISIBLE_DEVICES yet: the value seen is the one the user exported
+# (here through srun's environment), used only when neither SLURM_STEP_GPUS
+# nor SLURM_JOB_GPUS is set.  Indexes and GPU UUIDs (mapped through a
+# /proc/driver/nvidia tree mounted in the node's mount namespace); hostile
+# values end in a warning and every healthy HCA.
+set -u
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
+top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/slurmlab.sh"
+
+N=0
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
+check() { # check NAME 'SHELL CONDITION'
+	local name=$1; shift
+	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(head -20 "$W/out" 2>/dev/null)" "stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)"; fi
+}
+
+PLAN=10
+plugin=$top_builddir/spank/.libs/spank_roce.so
+XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
+if ! why=$(lab_can_run); then echo "1..0 # SKIP $why"; exit 0; fi
+[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
+[ -f "$XML" ] || { echo "1..0 # SKIP $XML missing"; exit 0; }
+for d in 04 84 88; do
+	[ -e "/sys/devices/pci0000:$d" ] && { echo "1..0 # SKIP this machine has a PCI root pci0000:$d (the fixture's)"; exit 0; }
+done
+[ -d /proc/driver ] || { echo "1..0 # SKIP no /proc/driver to mount the NVIDIA driver's GPU list on"; exit 0; }
+echo "1..$PLAN"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/spank-cudavis.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
+trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM
+FAB=$W/fab; mkdir -p "$FAB"
+hca() { # hca NAME PCI: a healthy RoCE port on eth<N>
+	fab_hca "$FAB" "$1" "$2" 1
+	fab_roce_ipv4 "$FAB" "$1" 1 "eth${1##*_}" "192.0.2.$((20 + ${1##*_}))"
+}
+hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
+fab_gdr "$FAB"
+printf 'PfcPriority=none\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
+# The NVIDIA driver's view of GPU 2 (83:00.0), as /proc/driver/nvidia/gpus/<busid>/information has it.
+U2=GPU-8c1d1a6e-3f5b-4a7e-9c2d-1b2c3d4e5f60
+mkdir -p "$W/procdrv/nvidia/gpus/0000:83:00.0"
+printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 160\nGPU UUID: \t %s\nVideo BIOS: \t 92.00.36.00.01\nBus Type: \t PCIe\nDMA Size: \t 47 bits\nDMA Mask: \t 0x7fffffffffff\nBus Location: \t 0000:83:00.0\nDevice Minor: \t 2\nGPU Excluded:\t No\n' \
+	"$U2" >"$W/procdrv/nvidia/gpus/0000:83:00.0/information"
+lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+SAN=0; lab_sanitize "$plugin" && SAN=1
+lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
+lab_plugstack "required $plugin config=$W/roce.conf"
+lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+# slurmd's mount namespace is private to the node: its steps see this /proc/driver
+lab_node_exec node1 mount --bind "$W/procdrv" /proc/driver || { echo "Bail out! cannot mount /proc/driver in the node"; exit 1; }
+
+run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+nccl() { run srun "$@" sh -c 'echo "HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'; }
+ALL="HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 GDR=PXB"
+unset SLURM_STEP_GPUS SLURM_JOB_GPUS CUDA_VISIBLE_DEVICES
+
+nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=2
+check "CUDA_VISIBLE_DEVICES=2 alone: GPU 2's PIX NIC mlx5_3, GDR level PIX" 'grep -qx "HCA==mlx5_3:1 GDR=PIX" $W/out'
+nccl --roce --export=ALL,SLURM_STEP_GPUS=0,CUDA_VISIBLE_DEVICES=2
+check "SLURM_STEP_GPUS=0 wins over CUDA_VISIBLE_DEVICES=2" 'grep -qx "HCA==mlx5_0:1,mlx5_1:1 GDR=PIX" $W/out'
+nccl --roce --export=ALL,SLURM_JOB_GPUS=3,CUDA_VISIBLE_DEVICES=2
+check "SLURM_JOB_GPUS=3 wins over CUDA_VISIBLE_DEVICES=2" 'grep -qx "HCA==mlx5_2:1 GDR=PIX" $W/out'
+nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=$U2
+check "CUDA_VISIBLE_DEVICES=<GPU 2's UUID>: mapped through /proc/driver/nvidia to mlx5_3" \
+	'grep -qx "HCA==mlx5_3:1 GDR=PIX" $W/out'
+nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000
+check "a UUID the driver does not list: every healthy HCA, the user is told the mapping is unknown" \
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU mapping unknown: GPU-00000000-0000-0000-0000-000000000000 is not listed by the NVIDIA driver" $W/err'
+nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=-1
+check "CUDA_VISIBLE_DEVICES=-1 (CUDA's 'no GPU'): every healthy HCA, one warning naming it" \
+	'grep -qx "$ALL" $W/out && [ $(grep -c "^roce: warning: node1: .*GPU list not understood.*\"-1\"" $W/err) = 1 ]'
+CUDA_VISIBLE_DEVICES=$'2\nLD_PRELOAD=/tmp/x.so' nccl --roce
+check "CUDA_VISIBLE_DEVICES with a newline: refused, every healthy HCA, printed as '?'" \
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list not understood.*\"2?LD_PRELOAD=/tmp/x.so\"" $W/err && ! grep -q "^LD_PRELOAD" $W/err'
+CUDA_VISIBLE_DEVICES=$(printf '0,%.0s' $(seq 2500))0 nccl --roce
+check "CUDA_VISIBLE_DEVICES of 5001 bytes: refused as too long, every healthy HCA" \
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
+CUDA_VISIBLE_DEVICES=$(printf '1,%.0s' $(seq 5000))1 nccl --roce
+check "CUDA_VISIBLE_DEVICES beyond slurmstepd's buffer (10001 bytes): refused, not skipped" \
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
+
+if [ "$SAN" = 1 ]; then
+	: >"$W/out"; lab_sanitizer_reports >"$W/err"
+	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
+else
+	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
+fi
+[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
