@@ -5,6 +5,7 @@
 #include "collect.h"
 #include "counters.h"
 #include "report.h"
+#include "worker.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -706,4 +707,51 @@ out:
 	roce_snapshot_free(&start);
 	roce_snapshot_free(&end);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- with a deadline */
+
+/* The prolog delays the job's start, so it gets less room for writing than
+ * the epilog, which may write to a shared file system. */
+#define PROLOG_MARGIN_MS 1000
+#define EPILOG_MARGIN_MS 3000
+
+struct job_call {
+	const struct roce_policy *policy;
+	bool prolog;
+	const char *sysfs_root, *job_id, *node;
+	uid_t uid;
+};
+
+struct job_result {
+	int rc;
+	struct roce_error err;
+};
+
+static void job_worker(const void *arg, void *res)
+{
+	const struct job_call *c = arg;
+	struct job_result *r = res;
+	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err)
+	                  : roce_job_epilog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err);
+}
+
+int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
+                 const char *node_name, uid_t job_uid, struct roce_error *err)
+{
+	struct job_call call = { p, prolog, sysfs_root, job_id, node_name, job_uid };
+	struct job_result res;
+	struct roce_error why = { "" };
+	int margin = prolog ? PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
+
+	memset(&res, 0, sizeof(res));
+	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res,
+	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
+		roce_error_set(err, "%s", why.msg);
+		return ROCE_JOB_NONFATAL;
+	}
+	res.err.msg[sizeof(res.err.msg) - 1] = '\0';   /* the child's text is trusted no further than its bounds */
+	if (res.rc != 0)
+		roce_error_set(err, "%s", res.err.msg);
+	return res.rc < 0 ? -1 : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
 }

@@ -39,6 +39,7 @@
 #ifndef ROCE_JOBREPORT_H
 #define ROCE_JOBREPORT_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 #include "policy.h"
 
@@ -50,6 +51,15 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
                     const char *node_name, uid_t job_uid, struct roce_error *err);
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                     const char *node_name, uid_t job_uid, struct roce_error *err);
+
+/* roce_job_prolog or roce_job_epilog in a worker child (worker.h) with a
+ * deadline of TimeoutMs plus room for writing: what the plugin's job
+ * prolog/epilog and roce-prolog/roce-epilog run, so that a wedged driver
+ * delays no job start or end by more than that.  Same return values; a
+ * check that did not finish, or an earlier one still stuck in the kernel,
+ * is ROCE_JOB_NONFATAL with err saying so. */
+int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
+                 const char *node_name, uid_t job_uid, struct roce_error *err);
 
 /* StateDir (created 0700 when missing): an O_DIRECTORY fd, or -1 with err
  * set when it is not owned by this euid (then nothing of ours goes there). */

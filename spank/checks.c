@@ -79,17 +79,13 @@ int roce_run_checks(const struct roce_policy *p, const char *gpus, struct roce_s
 {
 	int deadline = p->timeout_ms + ROCE_CHILD_MARGIN_MS;
 	struct step_input in = { .policy = p, .gpus = gpus };
+	struct roce_error why = { "" };
 
 	memset(out, 0, sizeof(*out));
-	if (roce_worker_run(run_in_child, &in, out, sizeof(*out), deadline) < 0) {
-		int saved = errno;
+	if (roce_worker_run_guarded(p, NULL, "the fabric check", run_in_child, &in, out, sizeof(*out), deadline,
+	                            &why) < 0) {
 		memset(out, 0, sizeof(*out));
-		if (saved == ETIMEDOUT)
-			snprintf(out->error, sizeof(out->error),
-			         "the fabric check did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs",
-			         deadline, p->timeout_ms);
-		else
-			snprintf(out->error, sizeof(out->error), "the fabric check process failed: %s", strerror(saved));
+		snprintf(out->error, sizeof(out->error), "%s", why.msg);
 		return out->rc = -1;
 	}
 	/* The child's struct is trusted no further than its bounds. */

@@ -35,58 +35,20 @@ static enum roce_mode job_mode(spank_t sp, const struct roce_args *a, const stru
 }
 
 #if ROCE_HAVE_JOBREPORT
-/* The prolog and epilog read sysfs too: the same worker and deadline as a
- * step, plus room for writing (atomic: a killed writer leaves no partial
- * file).  The prolog delays the job's start, so it gets less; the epilog
- * may write to a shared file system. */
-#define ROCE_PROLOG_MARGIN_MS 1000
-#define ROCE_EPILOG_MARGIN_MS 3000
-
-struct job_call {
-	const struct roce_policy *policy;
-	bool prolog;
-	char job[16];
-	char node[128];
-	uid_t uid;
-};
-
-struct job_result {
-	int rc;
-	struct roce_error err;
-};
-
-static void job_worker(const void *arg, void *res)
-{
-	const struct job_call *c = arg;
-	struct job_result *r = res;
-	r->rc = c->prolog ? roce_job_prolog(c->policy, NULL, c->job, c->node, c->uid, &r->err)
-	                  : roce_job_epilog(c->policy, NULL, c->job, c->node, c->uid, &r->err);
-}
-
+/* The prolog and epilog read sysfs too: lib's worker bounds them like a step
+ * (roce_job_run).  Reporting never fails a job or drains a node: log and
+ * carry on. */
 static void run_job_report(const struct roce_policy *policy, bool prolog, const char *job, uid_t uid)
 {
-	struct job_call call = { .policy = policy, .prolog = prolog, .uid = uid };
-	struct job_result res;
+	struct roce_error err = { "" };
 	const char *node = getenv("SLURMD_NODENAME");
 	const char *what = prolog ? "prolog" : "epilog";
-	int margin = prolog ? ROCE_PROLOG_MARGIN_MS : ROCE_EPILOG_MARGIN_MS;
-	int deadline = policy->timeout_ms + margin;
 
-	snprintf(call.job, sizeof(call.job), "%s", job);
-	snprintf(call.node, sizeof(call.node), "%s", node ? node : "");
-	memset(&res, 0, sizeof(res));
-	if (roce_worker_run(job_worker, &call, &res, sizeof(res), deadline) < 0) {
-		if (errno == ETIMEDOUT)
-			slurm_error(ROCE_LOG "job %s: %s: no fabric report: not done within %d ms (TimeoutMs=%d + %d)",
-			            job, what, deadline, policy->timeout_ms, margin);
-		else
-			slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, strerror(errno));
-		return;
-	}
-	res.err.msg[sizeof(res.err.msg) - 1] = '\0';
-	/* Reporting never fails a job or drains a node: log and carry on. */
-	if (res.rc != 0)
-		slurm_error(ROCE_LOG "job %s: %s: %s", job, what, res.err.msg);
+	int rc = roce_job_run(policy, prolog, NULL, job, node ? node : "", uid, &err);
+	if (rc == ROCE_JOB_NONFATAL)
+		slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, err.msg);
+	else if (rc != 0)
+		slurm_error(ROCE_LOG "job %s: %s: %s", job, what, err.msg);
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "plan.h"
 #include "policy.h"
+#include "worker.h"
 
 #define ROCE_LOG "roce: "
 #define ROCE_ENV_MODE "SLURM_ROCE"        /* for users who cannot pass --roce */
@@ -60,15 +61,7 @@ bool roce_exported_has(const char *exported, const char *name, const char *value
 /* Append name's mark to list (len bytes); -1 (list unchanged) when it does not fit. */
 int roce_exported_add(char *list, size_t len, const char *name, const char *value);
 /* One line naming the valid values. */
-#define ROCE_VALID_MODES "valid values are off, warn and strict (--roce alone means the site's default)"
-
-/* ---------------------------------------------------------------- worker.c */
-
-/* fn fills res (len bytes, zeroed) in a child process. */
-typedef void (*roce_worker_fn)(const void *arg, void *res);
-/* Run fn in a child; its result lands in out.  -1 with errno ETIMEDOUT when it
- * did not answer within timeout_ms (it is killed and not waited for). */
-int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms);
+#define ROCE_VALID_MODES "valid values are off, warn and strict (--roce alone: the Mode= of the site's roce.conf)"
 
 /* ---------------------------------------------------------------- checks.c */
 

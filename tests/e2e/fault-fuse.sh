@@ -163,6 +163,28 @@ done
 ok "hung read under an outside deadline: the killed collector is gone once the read returns" \
 	sh -c "[ -z '$killed_pid' ] || ! kill -0 '$killed_pid' 2>/dev/null"
 
+# 11. the standalone roce-prolog / roce-epilog (Prolog=/Epilog= scripts) are
+# bounded the same way: a hung read holds no job start or end
+serve "$R" hang=6:mlx5_0/ports/1/state
+printf 'TimeoutMs=300\nStateDir=%s\nReportDir=%s\n' "$T/jstate" "$T/jreports" >"$T/job.conf"
+jobrun() { # jobrun prolog|epilog: as slurmd runs it; sets out, rc, ms
+	local t0; t0=$(date +%s%N)
+	out=$(SLURM_JOB_ID=77 SLURM_JOB_UID=0 SLURMD_NODENAME=node1 ip netns exec "$NS" timeout -s KILL 60 \
+		"$top_builddir/prolog/roce-$1" --config "$T/job.conf" --sysfs-root "$MNT" 2>&1)
+	rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 )); n_runs=$((n_runs + 1))
+}
+jobrun prolog
+is "$rc" 0 "roce-prolog, hung read: exit 0 (reporting never fails a job)"
+like "$out" "roce-prolog: job 77 on node1: no fabric report: the counter snapshot did not finish within 1300 ms \(TimeoutMs=300\)" \
+	"roce-prolog, hung read: says it gave up, and when"
+ok "roce-prolog, hung read: ends at its deadline, not the read's 6 s (took ${ms} ms)" test "$ms" -lt 4500
+jobrun epilog
+is "$rc" 0 "roce-epilog while the prolog's check is stuck: exit 0"
+like "$out" "roce-epilog: job 77 on node1: no fabric report: an earlier fabric check \(pid [0-9]+" \
+	"roce-epilog while stuck: names the stuck check instead of starting another"
+ok "roce-epilog while stuck: answers at once (${ms} ms), no partial report" \
+	sh -c "[ $ms -lt 1000 ] && [ -z \"\$(find '$T/jreports' -type f 2>/dev/null)\" ]"
+
 unmount
 is "$crashes" "" "no crash, kill or sanitizer report in $n_runs runs"
 done_testing

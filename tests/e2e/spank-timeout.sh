@@ -1,10 +1,13 @@
 #!/bin/bash
-# The roce plugin's deadline in a real one-node Slurm: the node's fixture is
-# served through faultfs (tests/fault/faultfs.c, FUSE) where reading
+# The roce plugin's deadlines in a real one-node Slurm: the node's fixture is
+# served through faultfs (tests/fault/faultfs.c, FUSE) where every read of
 # mlx5_0's port state blocks for HANG seconds in D state, as a stuck firmware
-# command does.  With TimeoutMs=300 the step must not wait for it: warn runs
-# with a warning and no NCCL environment, strict fails; nothing is drained.
-# The job prolog/epilog (fabric report) give up too, after TimeoutMs + 1 s / 3 s.
+# command does.  With TimeoutMs=300 nothing waits for it: the job prolog
+# gives up after TimeoutMs + 1 s, a step after TimeoutMs + 500 ms (warn runs
+# without NCCL environment, strict fails); nothing is drained.  A check
+# process abandoned asleep in the read is recorded in StateDir: while it
+# lives, later steps, prologs and epilogs answer at once instead of each
+# leaving one more stuck process behind.
 set -u
 top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
 top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
@@ -19,8 +22,8 @@ check() { # check NAME 'SHELL CONDITION'
 	if eval "$1"; then ok "$name"; else not_ok "$name" "rc=$RC ms=$MS" "stdout: $(head -20 "$W/out" 2>/dev/null)" "stderr: $(head -20 "$W/err" 2>/dev/null)"; fi
 }
 
-PLAN=5
-HANG=8
+PLAN=9
+HANG=10
 plugin=$top_builddir/spank/.libs/spank_roce.so
 if ! why=$(lab_can_run); then echo "1..0 # SKIP $why"; exit 0; fi
 [ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
@@ -55,26 +58,53 @@ lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 run() { local t0; t0=$(date +%s%N); lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; MS=$(( ($(date +%s%N) - t0) / 1000000 )); }
 
+log=$W/lab/log/slurmd.node1.log
+marker=$W/state/collector.stuck   # SysfsRoot is /sys in the node's mount namespace
+stuck_pid() { cut -d' ' -f1 "$marker" 2>/dev/null; }
+
+# --- 1-4. a job with --roce: the prolog's snapshot hangs and is abandoned at
+# TimeoutMs + 1 s; the step and the epilog find it still stuck and do not wait
 run srun --roce=warn sh -c 'echo "JOB $SLURM_JOB_ID"; echo "TASK_RAN ${NCCL_IB_HCA:-none}"'
 J=$(sed -n 's/^JOB \([0-9][0-9]*\)$/\1/p' "$W/out" | head -1)
-check "warn, hung sysfs read: the step runs without NCCL environment" '[ $RC = 0 ] && grep -qx "TASK_RAN none" $W/out'
-check "warn: one warning names the deadline" \
-	'[ $(grep -c "roce: warning: node1: cannot check the RoCE fabric, no NCCL environment set: the fabric check did not finish within 800 ms (TimeoutMs=300)" $W/err) = 1 ]'
-log=$W/lab/log/slurmd.node1.log
+P1=$(stuck_pid)
+echo "# job $J: srun ${MS} ms; stuck pid ${P1:-none}; $(grep -o "\[$J\.0\] .*step setup took [0-9.]* ms" "$log" | head -1)"
+check "prolog: no fabric report after its deadline (1300 ms), the stuck snapshot recorded in StateDir" \
+	'[ -n "$J" ] && grep -q "job $J: prolog: no fabric report: the counter snapshot did not finish within 1300 ms (TimeoutMs=300)" $log && [ -n "$P1" ] && kill -0 $P1'
+check "warn step after it: runs at once without NCCL environment, one warning naming the stuck pid" \
+	'[ $RC = 0 ] && grep -qx "TASK_RAN none" $W/out && [ $(grep -c "roce: warning: node1: cannot check the RoCE fabric, no NCCL environment set: an earlier fabric check (pid $P1, started [0-9]* s ago) is still stuck in a sysfs or netlink read" $W/err) = 1 ]'
+check "the step started no check of its own (setup well under its 800 ms deadline)" \
+	'grep -Eq "\[$J\.0\] .*step setup took [0-9]{1,3}\.[0-9]+ ms" $log && ! grep -Eq "\[$J\.0\] .*step setup took [0-9]{4}" $log && [ $MS -lt $(( (HANG - 3) * 1000 )) ]'
+lab_wait_log "$log" "job $J: epilog: no fabric report"
+check "epilog: answers at once, naming the stuck check" \
+	'grep -q "job $J: epilog: no fabric report: an earlier fabric check (pid $P1" $log'
+
+# --- 5-8. once that process is gone, a step's own check hangs: abandoned at
+# TimeoutMs + 500 ms; the next step finds it stuck.  (The job prolog runs at
+# the first step and takes that step's options: a first step without --roce
+# makes it snapshot nothing, so step 1's check is the first to read.)
+for i in $(seq $(( (HANG + 20) * 10 ))); do kill -0 "$P1" 2>/dev/null || break; sleep 0.1; done
+lab_node_settled node1 >/dev/null
+lab_run salloc --no-shell -N1 -J hang >"$W/salloc.out" 2>&1
+A=$(grep -o 'job allocation [0-9]*' "$W/salloc.out" | grep -o '[0-9]*$')
+lab_run_timeout 60 srun --jobid="$A" true >/dev/null 2>&1
+run srun --jobid="$A" --roce=warn sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'
+P2=$(stuck_pid)
+echo "# job $A step 1: srun ${MS} ms; stuck pid ${P2:-none} (first: ${P1:-none}); $(grep -o "\[$A\.1\] .*step setup took [0-9.]* ms" "$log" | head -1)"
+check "warn, hung read in the step's own check: the step runs without NCCL environment after its deadline" \
+	'[ -n "$A" ] && [ $RC = 0 ] && grep -qx "TASK_RAN none" $W/out && [ $(grep -c "roce: warning: node1: cannot check the RoCE fabric, no NCCL environment set: the fabric check did not finish within 800 ms (TimeoutMs=300)" $W/err) = 1 ]'
 # The step gives up at TimeoutMs + 500 ms: its setup time is at least that,
 # and far below HANG (up to 2999 ms: a loaded 2-core machine under ASan
 # overshoots a deadline by a few hundred ms).
-echo "# warn step: srun ${MS} ms; $(grep -o "step setup took [0-9.]* ms" "$log" | head -1)"
-check "neither the step nor the prolog waited for the hung read (${HANG}s)" \
-	'[ -n "$J" ] && [ $MS -lt $(( (HANG - 3) * 1000 )) ] && grep -Eq "\[$J\.0\] .*step setup took ([89][0-9]{2}|[12][0-9]{3})\.[0-9]+ ms" $log && grep -q "job $J: prolog: no fabric report: not done within 1300 ms" $log'
-# the epilog runs after srun returned: wait for its verdict, then for the node
-lab_wait_log "$log" "job $J: epilog: no fabric report: not done within 3300 ms"
-lab_node_settled node1 >/dev/null
-run srun --roce=strict sh -c 'echo TASK_RAN'
-echo "# strict step: srun ${MS} ms"
-check "strict, hung sysfs read: the step fails, quickly, with the reason" \
-	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "cannot check the RoCE fabric (--roce=strict): the fabric check did not finish" $W/err && [ $MS -lt $(( (HANG - 3) * 1000 )) ]'
-check "a timeout drains nothing; the epilog gave up too" \
-	'[ "$(lab_node_settled node1)" = idle ] && grep -q "job $J: epilog: no fabric report: not done within 3300 ms" $log'
+check "the step waited its deadline, not the hung read (${HANG}s); its check is recorded as stuck" \
+	'[ $MS -lt $(( (HANG - 3) * 1000 )) ] && grep -Eq "\[$A\.1\] .*step setup took ([89][0-9]{2}|[12][0-9]{3})\.[0-9]+ ms" $log && [ -n "$P2" ] && [ "$P2" != "$P1" ] && kill -0 $P2'
+run srun --jobid="$A" --roce=strict sh -c 'echo TASK_RAN'
+echo "# job $A step 2: srun ${MS} ms; $(grep -o "\[$A\.2\] .*step setup took [0-9.]* ms" "$log" | head -1)"
+check "strict while it is stuck: the step fails at once, naming the stuck check" \
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "cannot check the RoCE fabric (--roce=strict): an earlier fabric check (pid $P2, started [0-9]* s ago) is still stuck" $W/err && grep -Eq "\[$A\.2\] .*step setup took [0-9]{1,3}\.[0-9]+ ms" $log'
+lab_run scancel "$A"
+lab_wait_job "$A" 60
+check "timeouts and stuck checks drain nothing" '[ "$(lab_node_settled node1)" = idle ]'
+check "only the two abandoned checks linger (no process per step)" \
+	'[ $(ps -eo stat=,args= | grep -c "^D.*slurmstepd") -le 2 ]'
 if [ "$SAN" = 1 ] && [ -n "$(lab_sanitizer_reports)" ]; then echo "# sanitizer reports:"; lab_sanitizer_reports | sed 's/^/# /'; echo "not ok - sanitizer reports"; fi
 [ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }

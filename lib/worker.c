@@ -1,0 +1,168 @@
+/*
+ * worker.c - run a function in a child process, with a deadline (worker.h).
+ *
+ * A child stuck in the kernel stays a zombie until its parent exits, which is
+ * harmless; waiting for it would not be.
+ */
+#include "config.h"
+#include "worker.h"
+#include "stuck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read exactly len bytes before the deadline; -1 with errno ETIMEDOUT or EPIPE otherwise. */
+static int read_all(int fd, void *buf, size_t len, long deadline)
+{
+	char *p = buf;
+	while (len) {
+		long left = deadline - now_ms();
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EPIPE : errno;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Reap the child; one stuck in the kernel (SIGKILL pending) is left alone:
+ * false then. */
+static bool reap(pid_t child, bool killed)
+{
+	int status;
+	for (int i = 0; i < (killed ? 20 : 1); i++) {
+		pid_t r = waitpid(child, &status, killed ? WNOHANG : 0);
+		if (r == child || (r < 0 && errno != EINTR))
+			return true;
+		if (killed)
+			usleep(1000);
+	}
+	return false;
+}
+
+int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms, pid_t *abandoned)
+{
+	int fds[2];
+	long deadline = now_ms() + timeout_ms;
+
+	*abandoned = 0;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid_t child = fork();
+	if (child < 0) {
+		int saved = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = saved;
+		return -1;
+	}
+	if (child == 0) {
+		close(fds[0]);
+		/* Whoever reads the caller's output (a Prolog= script's caller, a
+		 * shell's $(...)) must not wait for a child stuck in the kernel. */
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+		/* Results can be large: build them on the heap, not the caller's stack copy. */
+		void *res = calloc(1, len);
+		if (!res)
+			_exit(2);
+		fn(arg, res);
+		_exit(write_all(fds[1], res, len) == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	int rc = read_all(fds[0], out, len, deadline);
+	int saved = errno;
+	close(fds[0]);
+	if (rc < 0)
+		kill(child, SIGKILL);
+	if (!reap(child, rc < 0))
+		*abandoned = child;
+	errno = saved;
+	return rc;
+}
+
+int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what,
+                            roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms,
+                            struct roce_error *why)
+{
+	const char *root = sysfs_root ? sysfs_root : p->sysfs_root;
+	struct roce_stuck stuck;
+	struct roce_error merr = { "" };
+	pid_t abandoned;
+
+	/* An earlier child still asleep in a read: this one would hang there too. */
+	if (roce_stuck_find(p->state_dir, root, &stuck) == 1) {
+		roce_stuck_describe(&stuck, why->msg, sizeof(why->msg));
+		errno = EBUSY;
+		return -1;
+	}
+	if (roce_worker_run(fn, arg, out, len, timeout_ms, &abandoned) == 0)
+		return 0;
+	int saved = errno;
+	if (saved != ETIMEDOUT) {
+		roce_error_set(why, "%s process failed: %s", what, strerror(saved));
+	} else if (abandoned && roce_stuck_mark(p->state_dir, root, abandoned, &merr) < 0) {
+		roce_error_set(why, "%s did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs "
+		               "(and it cannot be recorded: %s)", what, timeout_ms, p->timeout_ms, merr.msg);
+	} else {
+		roce_error_set(why, "%s did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs",
+		               what, timeout_ms, p->timeout_ms);
+	}
+	errno = saved;
+	return -1;
+}
