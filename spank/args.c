@@ -40,7 +40,7 @@ static struct spank_option roce_opts[] = {
 		.arginfo = "[off|warn|strict]",   /* shown as --roce=[off|warn|strict] */
 		.usage = "check this job's RoCE fabric on every node and export the NCCL environment "
 		         "(warn: leave bad ports out; strict: fail on a bad fabric; off: do nothing). "
-		         "Without a value: the site's default mode. Also: SLURM_ROCE=MODE",
+		         "Without a value: the site's Mode= (roce.conf). Also: SLURM_ROCE=MODE",
 		.has_arg = 2,
 		.val = 0,
 		.cb = option_cb,

@@ -42,39 +42,53 @@ void roce_request_parse(struct roce_request *r, const char *value, const char *s
 	r->valid = roce_token_ok(value, 16) && roce_mode_parse(value, &r->mode) == 0;
 }
 
+/* One plugstack word; -1 (err set) when it is not one we take. */
+static int args_word(struct roce_args *a, char *arg, struct roce_error *err)
+{
+	char shown[96];
+	roce_printable(arg, shown, sizeof(shown));
+	if (strncasecmp(arg, "config=", 7) == 0) {
+		const char *path = arg + 7;
+		if (path[0] != '/' || strlen(path) >= sizeof(a->config)) {
+			roce_error_set(err, "plugstack argument \"%s\": config= needs an absolute path", shown);
+			return -1;
+		}
+		snprintf(a->config, sizeof(a->config), "%s", path);
+	} else if (strncasecmp(arg, "default=", 8) == 0) {
+		if (roce_mode_parse(arg + 8, &a->default_mode) < 0) {
+			roce_error_set(err, "plugstack argument \"%s\": default= takes off, warn or strict", shown);
+			return -1;
+		}
+	} else if (strchr(arg, '=')) {
+		if (a->n_kv >= ROCE_ARGS_MAX) {
+			roce_error_set(err, "more than %d plugstack arguments", ROCE_ARGS_MAX);
+			return -1;
+		}
+		a->kv[a->n_kv++] = arg;
+	} else {
+		roce_error_set(err, "plugstack argument \"%s\" is not Key=Value "
+		               "(config=PATH, default=off|warn|strict or a roce.conf key)", shown);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every word is read even after a bad one: the first error is reported, and
+ * a valid default= counts wherever it stands (a broken line must not depend
+ * on word order to decide which jobs slurmstepd checks, and then fails). */
 int roce_args_parse(int ac, char **av, struct roce_args *a, struct roce_error *err)
 {
+	struct roce_error word_err;
+	int rc = 0;
 	memset(a, 0, sizeof(*a));
 	a->default_mode = ROCE_MODE_OFF;
 	for (int i = 0; i < ac; i++) {
-		const char *arg = av[i];
-		char shown[96];
-		roce_printable(arg, shown, sizeof(shown));
-		if (strncasecmp(arg, "config=", 7) == 0) {
-			const char *path = arg + 7;
-			if (path[0] != '/' || strlen(path) >= sizeof(a->config)) {
-				roce_error_set(err, "plugstack argument \"%s\": config= needs an absolute path", shown);
-				return -1;
-			}
-			snprintf(a->config, sizeof(a->config), "%s", path);
-		} else if (strncasecmp(arg, "default=", 8) == 0) {
-			if (roce_mode_parse(arg + 8, &a->default_mode) < 0) {
-				roce_error_set(err, "plugstack argument \"%s\": default= takes off, warn or strict", shown);
-				return -1;
-			}
-		} else if (strchr(arg, '=')) {
-			if (a->n_kv >= ROCE_ARGS_MAX) {
-				roce_error_set(err, "more than %d plugstack arguments", ROCE_ARGS_MAX);
-				return -1;
-			}
-			a->kv[a->n_kv++] = av[i];
-		} else {
-			roce_error_set(err, "plugstack argument \"%s\" is not Key=Value "
-			               "(config=PATH, default=off|warn|strict or a roce.conf key)", shown);
-			return -1;
-		}
+		if (args_word(a, av[i], &word_err) == 0 || rc < 0)
+			continue;
+		*err = word_err;
+		rc = -1;
 	}
-	return 0;
+	return rc;
 }
 
 int roce_args_policy(const struct roce_args *a, struct roce_policy *p, struct roce_error *err)

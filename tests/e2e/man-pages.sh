@@ -1,6 +1,9 @@
 #!/bin/bash
 # The man pages against the code: every roce.conf key of lib/policy.c's keys[]
-# is in roce.conf(5); every long option of every program (its getopt table)
+# is in roce.conf(5), and the default the page states for it is the code's
+# (tests/policy-default sets KEY=<stated default> on roce_policy_defaults()
+# through the real parser and finds the policy unchanged); every long option
+# of every program (its getopt table)
 # and of the plugin is in its page; every page renders without a warning
 # (man -l, and mandoc -Tlint when installed).  Needs no root.
 set -u
@@ -18,7 +21,7 @@ mentions() {
 	grep -qF -- "$(printf '%b' "$w")" "$M/$1"
 }
 
-# --- roce.conf keys, with their defaults as roce.conf(5) states them
+# --- roce.conf keys, and their defaults as roce.conf(5) states them
 keys=$(sed -n 's/^[[:space:]]*{ "\([A-Za-z]*\)", set_.*/\1/p' "$top_srcdir/lib/policy.c")
 [ -n "$keys" ] || skip_all "no keys[] table in lib/policy.c"
 for k in $keys; do
@@ -26,6 +29,30 @@ for k in $keys; do
 done
 ok "roce.conf.5 documents as many keys as keys[] has ($(echo "$keys" | wc -l))" \
 	test "$(grep -cE '^\.(B|BI|BR) [A-Z][A-Za-z]*=' "$M/roce.conf.5")" -ge "$(echo "$keys" | wc -l)"
+
+# KEY<TAB>DEFAULT for each key entry of roce.conf(5): ".TP", ".B[IR] Key=...",
+# then "Default:" followed by ".BR value" on the next line, or "Default: empty".
+stated_defaults() {
+	awk '
+	/^\.TP/ { tp = 1; next }
+	tp && match($0, /^\.B[IR]? [A-Z][A-Za-z]*=/) { key = substr($0, RSTART, RLENGTH - 1); sub(/^\.B[IR]? /, "", key); tp = 0; next }
+	{ tp = 0 }
+	key != "" && /^Default: empty/ { print key "\t"; key = ""; next }
+	key != "" && /^Default:$/ { want = 1; next }
+	want { v = $0; sub(/^\.BR? /, "", v); sub(/ .*/, "", v); gsub(/\\-/, "-", v); sub(/[.,]$/, "", v)
+	       print key "\t" v; want = 0; key = "" }' "$M/roce.conf.5"
+}
+probe=$top_builddir/tests/policy-default
+if [ -x "$probe" ]; then
+	stated=$(stated_defaults)
+	for k in $keys; do
+		line=$(printf '%s\n' "$stated" | grep -m1 "^$k	") || { _tap_result 1 "roce.conf.5 states a default for $k"; continue; }
+		v=${line#*	}
+		ok "roce.conf.5: $k's default \"$v\" is the code's" "$probe" "$k" "$v"
+	done
+else
+	skip "$probe not built (make check builds it)"
+fi
 
 # --- program options
 check_options() { # PAGE SOURCE

@@ -165,6 +165,17 @@ static void args_parse_errors_name_the_argument(void **state)
 	assert_int_equal(parse(&a, &err, 1, "turbo\x1b[2J"), -1);
 	assert_non_null(strstr(err.msg, "turbo?[2J"));
 
+	/* The first error is the one reported; a valid default= counts wherever it
+	 * stands, so a broken line still checks the jobs the site meant to check. */
+	assert_int_equal(parse(&a, &err, 3, "turbo", "default=strict", "config=x"), -1);
+	assert_non_null(strstr(err.msg, "\"turbo\" is not Key=Value"));
+	assert_int_equal(a.default_mode, ROCE_MODE_STRICT);
+	assert_int_equal(parse(&a, &err, 2, "default=warn", "turbo"), -1);
+	assert_int_equal(a.default_mode, ROCE_MODE_WARN);
+	assert_int_equal(parse(&a, &err, 2, "default=bogus", "turbo"), -1);
+	assert_non_null(strstr(err.msg, "default= takes off, warn or strict"));
+	assert_int_equal(a.default_mode, ROCE_MODE_OFF);
+
 	char *av[ROCE_ARGS_MAX + 1];
 	for (int i = 0; i <= ROCE_ARGS_MAX; i++)
 		av[i] = "Mtu=9000";
@@ -301,7 +312,9 @@ static void option_callback_twice(void **state)
 		{ "warn", NULL, 0, 0, 0, true, true, ROCE_MODE_OFF, NULL },
 		{ NULL, "strict", 0, 0, 0, true, false, ROCE_MODE_STRICT, NULL },
 		/* valid then invalid: refused by the client, recorded by slurmstepd */
-		{ "warn", "bogus", 0, 0, -1, false, false, ROCE_MODE_OFF, "invalid --roce value \"bogus\"" },
+		{ "warn", "bogus", 0, 0, -1, false, false, ROCE_MODE_OFF,
+		  "roce: invalid --roce value \"bogus\": valid values are off, warn and strict "
+		  "(--roce alone: the Mode= of the site's roce.conf)" },
 		{ "warn", "bogus", 1, 0, 0, false, false, ROCE_MODE_OFF, NULL },
 		/* invalid then valid: the error sticks */
 		{ "bogus", "warn", 0, -1, -1, false, false, ROCE_MODE_OFF, "invalid --roce value \"bogus\"" },
