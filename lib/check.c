@@ -9,6 +9,7 @@
 #include "check.h"
 #include "rdma.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +155,7 @@ static void describe_gid(const struct roce_gid *g, char *buf, size_t len)
 	} else {
 		roce_gid_format_addr(g->raw, addr, sizeof(addr));
 		snprintf(buf, len, "%s %s%s", roce_gid_type_name(g->type), addr,
-		         roce_gid_is_link_local(g->raw) ? " (link-local)" : "");
+		         roce_gid_any_link_local(g->raw) ? " (link-local)" : "");
 	}
 }
 
@@ -174,29 +175,40 @@ static const struct roce_gid *unreadable_gid(const struct roce_port *p)
 /* Why there is no usable GID at all: give the most specific cause. */
 static void explain_no_gid(const struct roce_port *p, int family, char *buf, size_t len)
 {
-	bool v1 = false, v2_ll = false, v2_other = false;
+	bool v1 = false, v2_other = false;
+	const struct roce_gid *ll = NULL;   /* a link-local RoCE v2 GID, of our family if there is one */
 	for (size_t i = 0; i < p->n_gids; i++) {
 		const struct roce_gid *g = &p->gids[i];
 		if (g->empty || !roce_reading_ok(&g->read))
 			continue;
 		if (g->type == ROCE_GID_TYPE_IB_ROCE_V1)
 			v1 = true;
-		else if (g->type == ROCE_GID_TYPE_ROCE_V2 && roce_gid_is_link_local(g->raw))
-			v2_ll = true;
-		else if (g->type == ROCE_GID_TYPE_ROCE_V2)
+		else if (g->type == ROCE_GID_TYPE_ROCE_V2 && roce_gid_any_link_local(g->raw)) {
+			if (!ll || (roce_gid_is_ipv4(g->raw) == (family == AF_INET) &&
+			            roce_gid_is_ipv4(ll->raw) != (family == AF_INET)))
+				ll = g;
+		} else if (g->type == ROCE_GID_TYPE_ROCE_V2)
 			v2_other = true;
 	}
-	if (v2_other)
+	const char *nd = p->netdev[0] ? p->netdev : "the netdev";
+	bool ll_ipv4 = ll && roce_gid_is_ipv4_link_local(ll->raw) && family == AF_INET;
+	if (v2_other && !ll_ipv4) {
 		snprintf(buf, len, "only RoCE v2 GIDs of the other address family: give %s an %s address or set AddrFamily",
-		         p->netdev[0] ? p->netdev : "the netdev", family_name(family));
-	else if (v2_ll)
-		snprintf(buf, len, "only a link-local RoCE v2 GID, which is not routable: give %s an %s address",
-		         p->netdev[0] ? p->netdev : "the netdev", family_name(family));
-	else if (v1)
-		snprintf(buf, len, "only RoCE v1 GIDs: RoCE v2 is disabled on this port (check the firmware's ROCE_CONTROL / cma_roce_mode)");
-	else
-		snprintf(buf, len, "the GID table is empty: give %s an %s address", p->netdev[0] ? p->netdev : "the netdev",
+		         nd, family_name(family));
+	} else if (ll_ipv4) {
+		/* An address the host gave itself (no DHCP lease, an unapplied config). */
+		char addr[64];
+		roce_gid_format_addr(ll->raw, addr, sizeof(addr));
+		snprintf(buf, len, "only a link-local RoCE v2 GID, which is not routable: give %s its routable %s address "
+		         "(GID %d is %s, link-local: not routed across an L3 fabric)", nd, family_name(family), ll->index, addr);
+	} else if (ll) {
+		snprintf(buf, len, "only a link-local RoCE v2 GID, which is not routable: give %s an %s address", nd,
 		         family_name(family));
+	} else if (v1) {
+		snprintf(buf, len, "only RoCE v1 GIDs: RoCE v2 is disabled on this port (check the firmware's ROCE_CONTROL / cma_roce_mode)");
+	} else {
+		snprintf(buf, len, "the GID table is empty: give %s an %s address", nd, family_name(family));
+	}
 }
 
 static enum roce_verdict check_gid(struct roce_check_result *r, const struct roce_policy *pol,
@@ -229,7 +241,7 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 			*index_out = -1;
 			describe_gid(found, where, sizeof(where));
 			add(r, "gid", d->name, p->num, ROCE_FAIL, false,
-			    "%s port %u: GID %d is %s, not a RoCE v2 %s GID; the RoCE v2 %s GID (%s) is at index %d: "
+			    "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; the RoCE v2 %s GID (%s) is at index %d: "
 			    "set GidIndex=%d or GidIndex=auto in roce.conf, or remove the address or VLAN that shifted it",
 			    d->name, p->num, pol->gid_index, have, family_name(pol->addr_family),
 			    family_name(pol->addr_family), where, found->index, found->index);
@@ -259,13 +271,26 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 
 static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roce_policy *pol,
                                    const struct roce_device *d, const struct roce_port *p,
-                                   const struct roce_netdev *nd, int *active_mtu)
+                                   const struct roce_netdev *nd, int *active_mtu, unsigned *netdev_mtu)
 {
 	*active_mtu = 0;
+	*netdev_mtu = 0;
 	if (!nd)
 		return ROCE_UNKNOWN;
+	*netdev_mtu = nd->mtu;
 	*active_mtu = roce_ib_mtu_for_netdev_mtu(nd->mtu);
-	if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
+	if (p->verbs_active_mtu < 0) {
+		/* verbs.c: -errno of the query that failed; -ENODEV = libibverbs has no such device. */
+		char why[ROCE_NAME_MAX + 128];
+		if (p->verbs_active_mtu == -ENODEV)
+			snprintf(why, sizeof(why), "libibverbs has no device %s (no RDMA hardware, or no provider library for its driver)",
+			         d->name);
+		else
+			snprintf(why, sizeof(why), "libibverbs could not query it: %s", strerror(-p->verbs_active_mtu));
+		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
+		    "%s port %u: the libibverbs MTU cross-check was not done: %s; the active RDMA MTU %d is derived from %s MTU %u",
+		    d->name, p->num, why, *active_mtu, nd->name, nd->mtu);
+	} else if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
 		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
 		    "%s port %u: libibverbs reports active MTU %d, but %s MTU %u implies %d", d->name, p->num,
 		    p->verbs_active_mtu, nd->name, nd->mtu, *active_mtu);
@@ -382,7 +407,7 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	ok &= check_port_state(r, d, p) == ROCE_PASS;
 	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
-	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu) != ROCE_FAIL;
+	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
 	ok &= check_pfc(r, pol, d, p, nd, &tc) != ROCE_FAIL;
 	if (r->n_findings < before)   /* out of memory inside add() */
 		return -1;
@@ -427,32 +452,77 @@ static int check_gid_uniform(struct roce_check_result *r, const struct roce_poli
 	return 0;
 }
 
+/* NCCL uses the smaller active MTU of both ends and mixed MTUs have hung jobs:
+ * the RDMA MTU held by most healthy ports wins and the others are left out
+ * (warn mode) or fail the node (strict), as for the GID index.  A tie goes to
+ * the larger MTU: 1500 is what a netdev falls back to when its configuration
+ * was not applied (driver reload, failed network setup), while 4200 or 9000
+ * is only ever set on purpose, so the smaller one is the likely mistake. */
 static int check_mtu_uniform(struct roce_check_result *r)
 {
-	int lo = 0, hi = 0;
-	const struct roce_port_result *plo = NULL, *phi = NULL;
+	const struct roce_port_result *best = NULL;
+	size_t best_n = 0, known = 0;
 	for (size_t i = 0; i < r->n_ports; i++) {
-		const struct roce_port_result *pr = &r->ports[i];
-		if (!pr->roce || !pr->active_mtu)
+		const struct roce_port_result *pi = &r->ports[i];
+		if (!pi->healthy || !pi->active_mtu)
 			continue;
-		if (!plo || pr->active_mtu < lo) { lo = pr->active_mtu; plo = pr; }
-		if (!phi || pr->active_mtu > hi) { hi = pr->active_mtu; phi = pr; }
+		known++;
+		size_t n = 0;
+		for (size_t j = 0; j < r->n_ports; j++)
+			n += r->ports[j].healthy && r->ports[j].active_mtu == pi->active_mtu;
+		if (n > best_n || (n == best_n && pi->active_mtu > best->active_mtu)) {
+			best = pi;
+			best_n = n;
+		}
 	}
-	if (!plo || lo == hi)
-		return plo ? add(r, "mtu_uniform", NULL, 0, ROCE_PASS, false, "active RDMA MTU is %d on every RoCE port", lo) : 0;
-	return add(r, "mtu_uniform", NULL, 0, ROCE_FAIL, false,
-	           "active RDMA MTU differs between ports: %s:%u (%s) has %d, %s:%u (%s) has %d; NCCL uses the minimum "
-	           "of both ends and mixed MTUs have hung jobs: give every RoCE netdev the same MTU (4200 or 9000)",
-	           plo->device, plo->port, plo->netdev, lo, phi->device, phi->port, phi->netdev, hi);
+	if (!best)
+		return 0;
+	if (best_n == known)
+		return add(r, "mtu_uniform", NULL, 0, ROCE_PASS, false, "active RDMA MTU is %d on every healthy RoCE port",
+		           best->active_mtu);
+	/* Copies: add() may move r->findings, never r->ports, but keep it obvious. */
+	int want = best->active_mtu;
+	unsigned want_netdev = best->netdev_mtu;
+	for (size_t i = 0; i < r->n_ports; i++) {
+		struct roce_port_result *pr = &r->ports[i];
+		if (!pr->healthy || !pr->active_mtu || pr->active_mtu == want)
+			continue;
+		pr->healthy = false;
+		if (add(r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, false,
+		        "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): NCCL uses the "
+		        "smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: `ip link set %s mtu %u`, "
+		        "and give its switch port the same MTU",
+		        pr->device, pr->port, pr->netdev, pr->active_mtu, pr->netdev, pr->netdev_mtu, want, want_netdev,
+		        pr->netdev, want_netdev) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Was class/infiniband read?  MALFORMED only says that entries with names the
+ * kernel never gives were refused (rdma.c); roce_sysfs_list itself never
+ * returns it, so the listing is complete. */
+static bool devices_listed(const struct roce_node *node)
+{
+	return roce_reading_ok(&node->devices_read) || node->devices_read.status == ROCE_MALFORMED;
 }
 
 static int check_node(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
-	for (size_t i = 0; i < pol->n_hca; i++)
-		if (!roce_node_find_device(node, pol->hca[i]) && node->n_devices > 0)
-			if (add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
-			        "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=", pol->hca[i]) < 0)
-				return -1;
+	/* An Hca= device absent from a listing we read is a hardware fault, also when
+	 * the node has no RDMA device at all; from a listing we could not read it
+	 * is unknown (never a drain). */
+	for (size_t i = 0; i < pol->n_hca; i++) {
+		if (roce_node_find_device(node, pol->hca[i]))
+			continue;
+		if (devices_listed(node) ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
+		                               "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=",
+		                               pol->hca[i]) < 0
+		                         : add(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false,
+		                               "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)",
+		                               pol->hca[i], node->devices_read.why) < 0)
+			return -1;
+	}
 	if (!roce_reading_ok(&node->gdr.read))
 		return add(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA module state unknown (%s)", node->gdr.read.why);
 	if (!node->gdr.loaded)
@@ -496,16 +566,27 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	if (!out->ports)
 		goto nomem;
 
-	if (!roce_reading_ok(&node->devices_read)) {
+	if (node->devices_read.status == ROCE_MALFORMED) {
+		if (add(out, "devices", NULL, 0, ROCE_UNKNOWN, false,
+		        "an entry of the RDMA device list was refused (%s); the other devices were checked",
+		        node->devices_read.why) < 0)
+			goto nomem;
+	} else if (!roce_reading_ok(&node->devices_read)) {
 		if (add(out, "devices", NULL, 0, ROCE_FAIL, false,
 		        "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)", node->devices_read.why) < 0)
 			goto nomem;
 	}
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
-		if (!roce_reading_ok(&dev->ports_read) &&
-		    add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s ports cannot be listed (%s)", dev->name, dev->ports_read.why) < 0)
+		if (dev->ports_read.status == ROCE_MALFORMED) {
+			if (add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s: a port entry was refused (%s); its other ports were checked",
+			        dev->name, dev->ports_read.why) < 0)
+				goto nomem;
+		} else if (!roce_reading_ok(&dev->ports_read) &&
+		           add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s ports cannot be listed (%s)", dev->name,
+		               dev->ports_read.why) < 0) {
 			goto nomem;
+		}
 		for (size_t p = 0; p < dev->n_ports; p++)
 			if (check_port(out, node, pol, dev, &dev->ports[p], &out->ports[out->n_ports++]) < 0)
 				goto nomem;
@@ -513,11 +594,17 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	size_t roce_ports = 0;
 	for (size_t i = 0; i < out->n_ports; i++)
 		roce_ports += out->ports[i].roce;
-	if (roce_reading_ok(&node->devices_read) && roce_ports == 0 &&
+	if (devices_listed(node) && node->n_devices == 0 &&
+	    add(out, "devices", NULL, 0, ROCE_FAIL, false,
+	        "no RDMA devices: %s/class/infiniband lists none (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
+	        node->sysfs_root) < 0)
+		goto nomem;
+	if (devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
 	    add(out, "devices", NULL, 0, ROCE_FAIL, false, "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
 	        pol->n_hca ? "" : "s") < 0)
 		goto nomem;
-	if (check_gid_uniform(out, pol) < 0 || check_mtu_uniform(out) < 0 || check_node(out, node, pol) < 0)
+	/* MTU first: the GID index is then chosen among the ports that stay. */
+	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0)
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
 		out->traffic_class = pol->traffic_class;

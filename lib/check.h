@@ -28,6 +28,7 @@ struct roce_port_result {
 	bool healthy;            /* roce and no failing finding */
 	int gid_index;           /* index of the routable RoCE v2 GID, -1 none */
 	int active_mtu;          /* RDMA MTU in bytes, 0 unknown */
+	unsigned netdev_mtu;     /* the netdev's MTU, 0 unknown */
 };
 
 struct roce_check_result {

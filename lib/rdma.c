@@ -102,6 +102,43 @@ static bool ifname_ok(const char *s)
 	return true;
 }
 
+/* A directory entry we refuse, made safe to print inside double quotes: C
+ * escapes for control bytes, quotes and backslashes; long names cut with "...". */
+static void shown_name(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+	for (; *s && o + 8 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			o += (size_t)snprintf(out + o, len - o, "\\n");
+		else if (c == '\t')
+			o += (size_t)snprintf(out + o, len - o, "\\t");
+		else if (c == '"' || c == '\\')
+			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	if (*s)
+		o += (size_t)snprintf(out + o, len - o, "...");
+	out[o < len ? o : len - 1] = '\0';
+}
+
+/* Record that entries of a listing were refused: the first one by name, the
+ * count of the others.  The reading is MALFORMED (the listing itself was
+ * read; what else it held is still used). */
+static void record_refused(struct roce_reading *r, const char *root, const char *rel, const char *name,
+                           size_t n_refused, const char *what)
+{
+	char shown[48];
+	char more[48] = "";
+	shown_name(name, shown, sizeof(shown));
+	if (n_refused > 1)
+		snprintf(more, sizeof(more), " (and %zu more)", n_refused - 1);
+	roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s/\"%s\": not %s: ignored%s", root, rel, shown, what, more);
+}
+
 static bool uint_name(const char *s)
 {
 	if (!*s || strlen(s) > 5)
@@ -112,13 +149,35 @@ static bool uint_name(const char *s)
 	return true;
 }
 
+bool roce_gid_is_ipv4_link_local(const uint8_t raw[16])
+{
+	return roce_gid_is_ipv4(raw) && raw[12] == 169 && raw[13] == 254;
+}
+
+bool roce_gid_any_link_local(const uint8_t raw[16])
+{
+	return roce_gid_is_link_local(raw) || roce_gid_is_ipv4_link_local(raw);
+}
+
+/*
+ * NCCL's own test (NVIDIA/nccl src/transport/net_ib/connect.cc, validGid() =
+ * configuredGid() && !linkLocalGid()) refuses only all-zero GIDs, fe80:: with
+ * a zero interface id and the fe80::/64 prefix; it takes an IPv4-mapped
+ * 169.254.x.y GID as valid, and its auto scan (ncclIbGetGidIndex) would pick
+ * one.  We match it for IPv6 (fe80::/10 covers fe80::/64) and go further for
+ * IPv4 on purpose: a link-local address is not routed across an L3
+ * spine-leaf fabric, so such a GID connects nothing beyond the leaf.
+ * ::ffff:0.0.0.0 is refused too (no address at all).
+ */
 bool roce_gid_usable(const struct roce_gid *g, int addr_family)
 {
 	if (!roce_reading_ok(&g->read) || g->empty || g->type != ROCE_GID_TYPE_ROCE_V2)
 		return false;
+	if (roce_gid_any_link_local(g->raw))
+		return false;
 	if (addr_family == AF_INET)
 		return roce_gid_is_ipv4(g->raw) && memcmp(g->raw + 12, "\0\0\0\0", 4) != 0;
-	return !roce_gid_is_ipv4(g->raw) && !roce_gid_is_link_local(g->raw);
+	return !roce_gid_is_ipv4(g->raw);
 }
 
 /* ------------------------------------------------------------ GID tables */
@@ -315,13 +374,21 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 		roce_sysfs_names_free(ports, n);
 		return -1;
 	}
+	const char *refused = NULL;
+	size_t n_refused = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!uint_name(ports[i]) || atoi(ports[i]) < 1)
+		if (!uint_name(ports[i]) || atoi(ports[i]) < 1) {
+			/* The kernel names ports 1..N; never build a path from anything else. */
+			if (!n_refused++)
+				refused = ports[i];
 			continue;
+		}
 		struct roce_port *port = &dev->ports[dev->n_ports++];
 		port->num = (unsigned)atoi(ports[i]);
 		read_port(root, devdir, port, want);
 	}
+	if (n_refused)
+		record_refused(&dev->ports_read, root, rel, refused, n_refused, "a port number");
 	roce_sysfs_names_free(ports, n);
 	return 0;
 }
@@ -348,12 +415,21 @@ int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const stru
 	node->devices = calloc(n ? n : 1, sizeof(*node->devices));
 	if (!node->devices)
 		goto nomem;
+	const char *refused = NULL;
+	size_t n_refused = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!device_name_ok(names[i]))
-			continue;   /* not a name the kernel gives; never build paths from it */
+		if (!device_name_ok(names[i])) {
+			/* Not a name the kernel gives; never build paths from it. */
+			if (!n_refused++)
+				refused = names[i];
+			continue;
+		}
 		if (read_device(sysfs_root, names[i], &node->devices[node->n_devices++], want) < 0)
 			goto nomem;
 	}
+	/* MALFORMED, not a failure: the listing was read and its good names used. */
+	if (n_refused)
+		record_refused(&node->devices_read, sysfs_root, IB, refused, n_refused, "an RDMA device name");
 	roce_sysfs_names_free(names, n);
 	return 0;
 nomem:

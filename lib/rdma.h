@@ -24,7 +24,12 @@ int roce_parse_gid(const char *s, uint8_t raw[16]);                             
 int roce_parse_gid_type(const char *s, enum roce_gid_type *t);                    /* "RoCE v2" */
 int roce_parse_link_layer(const char *s, enum roce_link_layer *ll);               /* "Ethernet" */
 
-/* Is this GID the routable RoCE v2 entry of the family that NCCL would pick? */
+/* Is this GID the routable RoCE v2 entry of the family that NCCL would pick?
+ * Stricter than NCCL for IPv4: a link-local address (169.254.0.0/16) is refused. */
 bool roce_gid_usable(const struct roce_gid *g, int addr_family);
+/* An IPv4-mapped GID of a link-local address (::ffff:169.254.x.y)? */
+bool roce_gid_is_ipv4_link_local(const uint8_t raw[16]);
+/* Any link-local GID: fe80::/10 or ::ffff:169.254.0.0/112. */
+bool roce_gid_any_link_local(const uint8_t raw[16]);
 
 #endif

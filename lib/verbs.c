@@ -1,6 +1,15 @@
-/* verbs.c - libibverbs cross-check of the active MTU. */
+/*
+ * verbs.c - libibverbs cross-check of the active MTU.
+ *
+ * Every port of the model gets an answer when asked: the MTU in bytes, or
+ * -errno of what failed (-ENODEV: libibverbs lists no device of that name,
+ * as on a machine without RDMA hardware or without the provider library),
+ * so that check.c can say the cross-check was not done instead of staying
+ * silent.  0 stays "not asked".
+ */
 #include "config.h"
 #include "verbs.h"
+#include <errno.h>
 #include <infiniband/verbs.h>
 #include <string.h>
 
@@ -16,27 +25,64 @@ static int ibv_mtu_bytes(enum ibv_mtu m)
 	return 0;
 }
 
+static void mark_device(struct roce_device *dev, int neg_errno)
+{
+	for (size_t p = 0; p < dev->n_ports; p++)
+		dev->ports[p].verbs_active_mtu = neg_errno;
+}
+
+static struct ibv_device *find_ibv(struct ibv_device **list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
+			return list[i];
+	return NULL;
+}
+
+/* Query every port of one device; -1 when one did not answer (recorded). */
+static int query_device(struct roce_device *dev, struct ibv_device *ibdev)
+{
+	struct ibv_context *ctx = ibv_open_device(ibdev);
+	if (!ctx) {
+		mark_device(dev, errno ? -errno : -EIO);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t p = 0; p < dev->n_ports; p++) {
+		struct ibv_port_attr attr;
+		memset(&attr, 0, sizeof(attr));
+		int err = ibv_query_port(ctx, (uint8_t)dev->ports[p].num, &attr);
+		int bytes = err ? 0 : ibv_mtu_bytes(attr.active_mtu);
+		/* An MTU code this libibverbs does not know is a protocol error, not "not asked". */
+		dev->ports[p].verbs_active_mtu = err ? -err : bytes ? bytes : -EPROTO;
+		if (dev->ports[p].verbs_active_mtu < 0)
+			rc = -1;
+	}
+	ibv_close_device(ctx);
+	return rc;
+}
+
 int roce_collect_verbs(struct roce_node *node)
 {
 	int n = 0;
+	errno = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
-	if (!list)
+	if (!list) {
+		/* ENOSYS: the kernel has no uverbs support (no RDMA device at all). */
+		int err = errno && errno != ENOSYS ? errno : ENODEV;
+		for (size_t d = 0; d < node->n_devices; d++)
+			mark_device(&node->devices[d], -err);
 		return -1;
-	for (int i = 0; i < n; i++) {
-		struct roce_device *dev = roce_node_find_device(node, ibv_get_device_name(list[i]));
-		if (!dev)
-			continue;
-		struct ibv_context *ctx = ibv_open_device(list[i]);
-		if (!ctx)
-			continue;
-		for (size_t p = 0; p < dev->n_ports; p++) {
-			struct ibv_port_attr attr;
-			memset(&attr, 0, sizeof(attr));
-			if (ibv_query_port(ctx, (uint8_t)dev->ports[p].num, &attr) == 0)
-				dev->ports[p].verbs_active_mtu = ibv_mtu_bytes(attr.active_mtu);
-		}
-		ibv_close_device(ctx);
+	}
+	int rc = n > 0 ? 0 : -1;   /* verbs.h: -1 only when libibverbs has no device at all */
+	for (size_t d = 0; d < node->n_devices; d++) {
+		struct roce_device *dev = &node->devices[d];
+		struct ibv_device *ibdev = find_ibv(list, n, dev->name);
+		if (!ibdev)
+			mark_device(dev, -ENODEV);
+		else
+			query_device(dev, ibdev);   /* failures are recorded per port */
 	}
 	ibv_free_device_list(list);
-	return n > 0 ? 0 : -1;
+	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,26 @@ static void usage(FILE *f)
 	        "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
 }
 
+/*
+ * --sysfs-root may be relative, as node_exporter's --path.sysfs: resolve it
+ * here (the policy takes only absolute paths, and roce.conf's SysfsRoot
+ * stays so).  A static buffer: one root per run, nothing to free.
+ */
+static int resolve_sysfs_root(const char *arg, const char **out)
+{
+	static char resolved[PATH_MAX];
+	if (arg[0] == '/') {
+		*out = arg;
+		return 0;
+	}
+	if (!realpath(arg, resolved)) {
+		fprintf(stderr, "roce-check: --sysfs-root: cannot resolve \"%s\": %s\n", arg, strerror(errno));
+		return -1;
+	}
+	*out = resolved;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
@@ -98,7 +119,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	while ((c = getopt_long(argc, argv, "c:r:m:f:s:t:ghV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; a->config_given = true; break;
-		case 'r': a->sysfs_root = optarg; break;
+		case 'r':
+			if (resolve_sysfs_root(optarg, &a->sysfs_root) < 0)
+				return -1;
+			break;
 		case 'm': a->mode = optarg; break;
 		case 'f':
 			if (!strcmp(optarg, "text")) a->format = FMT_TEXT;

@@ -37,7 +37,7 @@ run "$R" --set Mtu=9000 --mode strict
 is "$rc" 0 "healthy: strict exit 0"
 like "$out" "PASS +gid +mlx5_1:1 +GID 3 is RoCE v2 192.0.2.11 on eth1" "healthy: GID 3 found"
 like "$out" "WARN +pfc .*unknown" "healthy: PFC on veth is unknown (warn), not disabled"
-like "$out" "active RDMA MTU is 4096 on every RoCE port" "healthy: RDMA MTU 4096 from netdev MTU 9000"
+like "$out" "active RDMA MTU is 4096 on every healthy RoCE port" "healthy: RDMA MTU 4096 from netdev MTU 9000"
 run "$R" --format json
 ok "json: parses" json_ok "$out"
 is "$(jq -r '.check.summary.gid_index' <<<"$out")" 3 "json: summary.gid_index"
@@ -109,7 +109,11 @@ run "$R" --set Mtu=9000 --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "MTU 1500 on one port: left out in warn mode"
 run "$R" --set Mtu=9000
 like "$out" "FAIL +mtu +mlx5_1:1 +eth1 MTU is 1500, the policy requires 9000" "MTU: names netdev and values"
-like "$out" "FAIL +mtu_uniform +node +active RDMA MTU differs between ports: mlx5_1:1 \(eth1\) has 1024, mlx5_0:1 \(eth0\) has 4096" "MTU: uniformity"
+run "$R" --format env
+is "$rc" 0 "Mtu=0, MTU 9000 vs 1500: exit 0 in warn mode"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "Mtu=0, MTU 9000 vs 1500: the port off the majority (tie: larger wins) left out"
+run "$R"
+like "$out" "FAIL +mtu_uniform +mlx5_1:1 +mlx5_1:1 \(eth1\) has active RDMA MTU 1024 \(eth1 MTU 1500\), but most RoCE ports have 4096 \(MTU 9000\).*.ip link set eth1 mtu 9000., and give its switch port the same MTU" "MTU: uniformity names HCA, netdev, both MTUs and the fix"
 run "$R" --mode strict
 is "$rc" 1 "MTU: uniformity fails strict mode even without Mtu="
 ip -n "$NS" link set eth1 mtu 9000
@@ -136,6 +140,52 @@ fab_gid_clear "$R" mlx5_0 1 2; fab_gid_clear "$R" mlx5_0 1 3
 run "$R"
 like "$out" "only a link-local RoCE v2 GID, which is not routable: give eth0 an IPv4 address" "no IPv4: explained"
 
+# --- an IPv4 link-local address (169.254/16) on one netdev: its RoCE v2 GID is not routable
+R=$(fixture ipv4ll); fab_example "$R" 2
+fab_gid "$R" mlx5_1 1 2 "$(fab_gid_ipv4 169.254.1.11)" "IB/RoCE v1" eth1
+fab_gid "$R" mlx5_1 1 3 "$(fab_gid_ipv4 169.254.1.11)" "RoCE v2" eth1
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "IPv4 link-local GID: port left out"
+run "$R" --format json
+like "$(jq -r '.check.findings[]|select(.check=="gid" and .subject=="mlx5_1:1")|.message' <<<"$out")" \
+	"only a link-local RoCE v2 GID, which is not routable: give eth1 its routable IPv4 address \(GID 3 is 169.254.1.11" \
+	"IPv4 link-local GID: finding names the GID and the fix"
+is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_1 port 1 no RoCE v2 GID" "IPv4 link-local GID: drains like a missing address"
+run "$R" --set GidIndex=auto --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "IPv4 link-local GID, auto: not picked (NCCL would take it)"
+
+# --- names the kernel never gives: refused, and said
+R=$(fixture badnames); fab_example "$R" 2
+mkdir -p "$R/class/infiniband/bad"$'\n'"X=1/ports/1" "$(fab_devdir "$R" mlx5_0)/ports/abc"
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "bad names: the good devices and ports still used"
+run "$R"
+like "$out" "UNKNOWN +devices +node +an entry of the RDMA device list was refused \(.*/class/infiniband/\"bad\\\\nX=1\": not an RDMA device name: ignored\)" "bad device name: named (escaped), refused"
+like "$out" "UNKNOWN +device +mlx5_0 +mlx5_0: a port entry was refused \(.*/mlx5_0/ports/\"abc\": not a port number: ignored\)" "bad port name: named, refused"
+unlike "$out" "X=1/ports" "bad device name: no path built from it"
+run "$R" --format json
+ok "bad names: json parses" json_ok "$out"
+is "$(jq -r '.node.errors.devices.status' <<<"$out")" malformed "bad device name: devices reading is malformed"
+
+# --- --verbs without a libibverbs device of that name (no RDMA hardware here)
+R=$(fixture verbs); fab_example "$R" 1
+run "$R" --verbs
+like "$out" "WARN +mtu +mlx5_0:1 +mlx5_0 port 1: the libibverbs MTU cross-check was not done: libibverbs has no device mlx5_0" "--verbs: not done, and why"
+run "$R" --verbs --format env
+is "$rc" 0 "--verbs not done: a warning, exit 0"
+
+# --- relative --sysfs-root (as node_exporter's --path.sysfs)
+R=$(fixture relroot); fab_example "$R" 2
+out=$(cd "$T" && ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root relroot --format env 2>&1); rc=$?
+is "$rc" 0 "relative --sysfs-root: exit 0"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "relative --sysfs-root: resolved from the current directory"
+out=$(cd "$T" && "$CHECK" --config /dev/null --sysfs-root no/such/root 2>&1); rc=$?
+is "$rc" 2 "relative --sysfs-root that does not exist: exit 2"
+like "$out" "--sysfs-root: cannot resolve \"no/such/root\": No such file or directory" "relative --sysfs-root missing: path named"
+printf 'SysfsRoot=relroot\n' >"$T/relroot.conf"
+out=$(cd "$T" && "$CHECK" --config "$T/relroot.conf" 2>&1); rc=$?
+is "$rc" 2 "roce.conf SysfsRoot stays absolute-only"
+
 # --- 10-HCA node with full tables
 R=$(fixture ten); fab_example "$R" 10
 run "$R" --format env
@@ -147,6 +197,16 @@ R=$(fixture allow); fab_example "$R" 2
 run "$R" --set Hca=mlx5_1,mlx5_7 --format json
 is "$(jq -r .plan.env.NCCL_IB_HCA <<<"$out")" "=mlx5_1:1" "Hca=: only allowed ports"
 like "$(jq -r '.check.findings[]|select(.check=="hca")|.message' <<<"$out")" "mlx5_7 is listed in Hca= but not present" "Hca=: missing HCA named"
+
+# --- Hca= on a node whose class/infiniband is empty: still a drain
+R=$(fixture nodev); mkdir -p "$R/class/infiniband"
+run "$R" --set Hca=mlx5_0 --format json
+is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" fail "Hca= absent, no RDMA device at all: hca fails"
+is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_0 missing" "Hca= absent, no RDMA device at all: drain reason"
+R=$(fixture nodev-unreadable)
+run "$R" --set Hca=mlx5_0 --format json
+is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" unknown "Hca= with a listing that failed: unknown"
+is "$(jq -r .check.summary.drain_reason <<<"$out")" null "Hca= with a listing that failed: no drain"
 
 # --- traffic class
 R=$(fixture tc); fab_example "$R" 1

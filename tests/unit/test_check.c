@@ -50,6 +50,7 @@ static void make_node(struct roce_node *node, size_t n)
 		snprintf(g->ndev, sizeof(g->ndev), "eth%zu", i);
 		roce_reading_set(&g->read, ROCE_OK, 0, NULL);
 		roce_reading_set(&g->type_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&g->ndev_read, ROCE_OK, 0, NULL);
 
 		struct roce_netdev *nd = roce_node_add_netdev(node, p->netdev);
 		roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
@@ -210,10 +211,10 @@ static void t_mtu(void **state)
 	struct fx *f = *state;
 	f->node.netdevs[1].mtu = 1500;
 	run(f);
-	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "node", ROCE_FAIL);
+	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
-	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has 1024, mlx5_0:1 (eth0) has 4096"));
-	assert_false(f->check.failed);   /* warn mode: ports still work */
+	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has active RDMA MTU 1024"));
+	assert_false(f->check.failed);   /* warn mode: mlx5_0 still works */
 	f->policy.mode = ROCE_MODE_STRICT;
 	run(f);
 	assert_true(f->check.failed);
@@ -226,6 +227,142 @@ static void t_mtu(void **state)
 	f->node.devices[0].ports[0].verbs_active_mtu = 2048;
 	run(f);
 	assert_non_null(find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN));
+}
+
+/* Mtu=0 (no fixed MTU): ports off the majority active RDMA MTU are left out in
+ * warn mode, each with a finding that says what to set. */
+static void t_mtu_majority(void **state)
+{
+	struct fx *f = *state;
+	/* 1 vs 1: a tie goes to the larger MTU */
+	f->node.netdevs[1].mtu = 1500;
+	run(f);
+	assert_false(f->check.failed);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+	assert_false(roce_check_port(&f->check, "mlx5_1", 1)->healthy);
+	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_false(fd->hardware);
+	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has active RDMA MTU 1024 (eth1 MTU 1500)"));
+	assert_non_null(strstr(fd->message, "most RoCE ports have 4096 (MTU 9000)"));
+	assert_non_null(strstr(fd->message, "`ip link set eth1 mtu 9000`"));
+	assert_non_null(strstr(fd->message, "switch port"));
+	assert_null(find(&f->check, "mtu_uniform", "mlx5_0:1", ROCE_FAIL));
+	/* 4200 and 9000 both give RDMA MTU 4096: uniform for NCCL */
+	f->node.netdevs[1].mtu = 4200;
+	run(f);
+	assert_non_null(find(&f->check, "mtu_uniform", "node", ROCE_PASS));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+
+	/* 2 vs 1: the majority wins even when it is the smaller MTU */
+	roce_node_free(&f->node);
+	make_node(&f->node, 3);
+	f->node.netdevs[0].mtu = 1500;
+	f->node.netdevs[1].mtu = 1500;
+	run(f);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	fd = find(&f->check, "mtu_uniform", "mlx5_2:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "`ip link set eth2 mtu 1500`"));
+	f->policy.mode = ROCE_MODE_STRICT;
+	run(f);
+	assert_true(f->check.failed);
+}
+
+/* Hca= names a device the node does not have: a hardware fault even when
+ * the node has no RDMA device at all, but only if the listing was read. */
+static void t_hca_absent_no_devices(void **state)
+{
+	struct fx *f = *state;
+	roce_node_free(&f->node);
+	roce_node_init(&f->node);
+	roce_reading_set(&f->node.devices_read, ROCE_OK, 0, NULL);
+	roce_reading_set(&f->node.gdr.read, ROCE_OK, 0, NULL);
+	f->policy.n_hca = 1;
+	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_0");
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "hca", "mlx5_0", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	char reason[128];
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: mlx5_0 missing");
+
+	/* the listing itself failed: we do not know, so no drain */
+	roce_reading_set(&f->node.devices_read, ROCE_UNREADABLE, 13, "cannot list /sys/class/infiniband: Permission denied");
+	run(f);
+	assert_null(find(&f->check, "hca", "mlx5_0", ROCE_FAIL));
+	fd = find(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "Permission denied"));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+}
+
+/* An IPv4 link-local (169.254/16) RoCE v2 GID is not routed across an L3
+ * fabric: not usable at the policy index. */
+static void t_gid_link_local_ipv4(void **state)
+{
+	struct fx *f = *state;
+	struct roce_gid *g = &f->node.devices[1].ports[0].gids[0];
+	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:010b", g->raw), 0);
+	run(f);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	assert_non_null(strstr(fd->message, "169.254.1.11"));
+	assert_non_null(strstr(fd->message, "link-local"));
+	assert_non_null(strstr(fd->message, "give eth1 its routable IPv4 address"));
+	f->policy.gid_index = ROCE_GID_AUTO;
+	run(f);
+	assert_non_null(find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+}
+
+/* --verbs where libibverbs could not query a port: said, not silent. */
+static void t_verbs_not_done(void **state)
+{
+	struct fx *f = *state;
+	f->node.devices[0].ports[0].verbs_active_mtu = -19;   /* -ENODEV: libibverbs has no such device */
+	f->node.devices[1].ports[0].verbs_active_mtu = -5;    /* -EIO: ibv_open_device or ibv_query_port failed */
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "libibverbs MTU cross-check was not done"));
+	assert_non_null(strstr(fd->message, "libibverbs has no device mlx5_0"));
+	fd = find(&f->check, "mtu", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "Input/output error"));
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	assert_false(f->check.failed);
+}
+
+/* Entries the collector refused (names the kernel never gives) are findings. */
+static void t_refused_entries(void **state)
+{
+	struct fx *f = *state;
+	roce_reading_set(&f->node.devices_read, ROCE_MALFORMED, 0,
+	                 "/s/class/infiniband/\"bad\\nX=1\": not an RDMA device name: ignored");
+	roce_reading_set(&f->node.devices[0].ports_read, ROCE_MALFORMED, 0,
+	                 "/s/class/infiniband/mlx5_0/ports/\"abc\": not a port number: ignored");
+	f->policy.n_hca = 3;
+	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_0");
+	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "mlx5_1");
+	snprintf(f->policy.hca[2], sizeof(f->policy.hca[2]), "mlx5_7");
+	run(f);
+	const struct roce_finding *fd = find(&f->check, "devices", "node", ROCE_UNKNOWN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "\"bad\\nX=1\": not an RDMA device name"));
+	assert_null(find(&f->check, "devices", "node", ROCE_FAIL));   /* devices were listed */
+	fd = find(&f->check, "device", "mlx5_0", ROCE_UNKNOWN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "ports/\"abc\": not a port number"));
+	/* the listing was read: the absent mlx5_7 is a hardware fault */
+	fd = find(&f->check, "hca", "mlx5_7", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	/* the ports that were read are still used */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
 static void t_gid_elsewhere(void **state)
@@ -346,6 +483,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_pfc, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_traffic_class, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_mtu, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_mtu_majority, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_hca_absent_no_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gid_link_local_ipv4, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_verbs_not_done, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_refused_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_gid_elsewhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, setup, teardown),

@@ -107,6 +107,17 @@ static void t_gid_usable(void **s)
 	assert_true(roce_gid_usable(&g, AF_INET6));
 	roce_parse_gid("0000:0000:0000:0000:0000:ffff:0000:0000", g.raw);
 	assert_false(roce_gid_usable(&g, AF_INET));
+	/* IPv4 link-local (169.254.0.0/16) is not routed: not usable, like fe80:: */
+	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:0102", g.raw);
+	assert_true(roce_gid_is_ipv4_link_local(g.raw));
+	assert_false(roce_gid_usable(&g, AF_INET));
+	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9ff:0102", g.raw);   /* 169.255.1.2 */
+	assert_false(roce_gid_is_ipv4_link_local(g.raw));
+	assert_true(roce_gid_usable(&g, AF_INET));
+	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a8fe:0102", g.raw);   /* 168.254.1.2 */
+	assert_true(roce_gid_usable(&g, AF_INET));
+	roce_parse_gid("fe80:0000:0000:0000:0000:0000:a9fe:0102", g.raw);   /* not IPv4-mapped */
+	assert_false(roce_gid_is_ipv4_link_local(g.raw));
 }
 
 /* ---- the bounded reader on real files */
@@ -222,6 +233,45 @@ static void t_sysfs_list_natural(void **s)
 	roce_sysfs_names_free(out, n);
 }
 
+static void mk(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(mkdir(path, 0700), 0);
+}
+
+/* Names the kernel never gives are refused, and the refusal is recorded
+ * with the path (escaped for printing), not dropped in silence. */
+static void t_refused_names_recorded(void **s)
+{
+	(void)s;
+	mk("rdma"); mk("rdma/class"); mk("rdma/class/infiniband");
+	mk("rdma/class/infiniband/bad\nX=1");
+	mk("rdma/class/infiniband/bad\nX=1/ports");
+	mk("rdma/class/infiniband/mlx5_0");
+	mk("rdma/class/infiniband/mlx5_0/ports");
+	mk("rdma/class/infiniband/mlx5_0/ports/1");
+	mk("rdma/class/infiniband/mlx5_0/ports/abc");
+	write_file("rdma/class/infiniband/mlx5_0/ports/1/link_layer", "InfiniBand\n", 11);
+	char root[128];
+	snprintf(root, sizeof(root), "%s/rdma", dir);
+	struct roce_node node;
+	roce_node_init(&node);
+	struct roce_gid_want want = { .index = 3, .addr_family = AF_INET };
+	assert_int_equal(roce_collect_rdma(&node, root, &want), 0);
+	/* the listing was read: malformed (an entry refused), not failed */
+	assert_int_equal(node.devices_read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(node.devices_read.why, "/class/infiniband/\"bad\\nX=1\""));
+	assert_null(strchr(node.devices_read.why, '\n'));
+	assert_int_equal(node.n_devices, 1);
+	assert_string_equal(node.devices[0].name, "mlx5_0");
+	assert_int_equal(node.devices[0].ports_read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(node.devices[0].ports_read.why, "/class/infiniband/mlx5_0/ports/\"abc\""));
+	assert_int_equal(node.devices[0].n_ports, 1);
+	assert_int_equal(node.devices[0].ports[0].num, 1);
+	roce_node_free(&node);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +283,7 @@ int main(void)
 		cmocka_unit_test(t_sysfs_read),
 		cmocka_unit_test(t_sysfs_fifo_and_dir),
 		cmocka_unit_test(t_sysfs_list_natural),
+		cmocka_unit_test(t_refused_names_recorded),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
