@@ -499,14 +499,6 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	return 0;
 }
 
-/* Was class/infiniband read?  MALFORMED only says that entries with names the
- * kernel never gives were refused (rdma.c); roce_sysfs_list itself never
- * returns it, so the listing is complete. */
-static bool devices_listed(const struct roce_node *node)
-{
-	return roce_reading_ok(&node->devices_read) || node->devices_read.status == ROCE_MALFORMED;
-}
-
 static int check_node(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	/* An Hca= device absent from a listing we read is a hardware fault, also when
@@ -515,7 +507,7 @@ static int check_node(struct roce_check_result *r, const struct roce_node *node,
 	for (size_t i = 0; i < pol->n_hca; i++) {
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;
-		if (devices_listed(node) ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
+		if (roce_devices_listed(node) ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
 		                               "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=",
 		                               pol->hca[i]) < 0
 		                         : add(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false,
@@ -594,12 +586,12 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	size_t roce_ports = 0;
 	for (size_t i = 0; i < out->n_ports; i++)
 		roce_ports += out->ports[i].roce;
-	if (devices_listed(node) && node->n_devices == 0 &&
+	if (roce_devices_listed(node) && node->n_devices == 0 &&
 	    add(out, "devices", NULL, 0, ROCE_FAIL, false,
 	        "no RDMA devices: %s/class/infiniband lists none (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
 	        node->sysfs_root) < 0)
 		goto nomem;
-	if (devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
+	if (roce_devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
 	    add(out, "devices", NULL, 0, ROCE_FAIL, false, "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
 	        pol->n_hca ? "" : "s") < 0)
 		goto nomem;

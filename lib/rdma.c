@@ -438,6 +438,12 @@ nomem:
 	return -1;
 }
 
+bool roce_devices_listed(const struct roce_node *node)
+{
+	/* roce_sysfs_list never sets MALFORMED: only record_refused() does. */
+	return roce_reading_ok(&node->devices_read) || node->devices_read.status == ROCE_MALFORMED;
+}
+
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)
 {
 	static const char *const modules[] = { "nvidia_peermem", "nv_peer_mem" };

@@ -16,6 +16,10 @@ struct roce_gid_want {
 };
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want);
+/* Was class/infiniband listed?  Also true when devices_read is MALFORMED: that
+ * only says entries with names the kernel never gives were refused (they are
+ * not in node->devices; never list the directory again to find them). */
+bool roce_devices_listed(const struct roce_node *node);
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
 
 /* Parsers of single sysfs values (exposed for tests and fuzzing). */
