@@ -176,6 +176,21 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_gdr_level_parse("NVL", &l), -1);
 }
 
+/* roce-check resolves a relative --sysfs-root itself; roce.conf's SysfsRoot
+ * (and --set SysfsRoot=) stays absolute-only, with an error naming the value. */
+static void t_sysfs_root_absolute_only(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	assert_int_equal(load(&p, "SysfsRoot=sys\n", &err), -1);
+	assert_non_null(strstr(err.msg, ":1: SysfsRoot: invalid value \"sys\""));
+	assert_non_null(strstr(err.msg, "an absolute path"));
+	assert_int_equal(load(&p, "SysfsRoot=/srv/sys/../etc\n", &err), -1);
+	assert_int_equal(load(&p, "SysfsRoot=/srv/fixture\n", &err), 0);
+	assert_string_equal(p.sysfs_root, "/srv/fixture");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +200,7 @@ int main(void)
 		cmocka_unit_test(t_long_and_nul_lines),
 		cmocka_unit_test(t_missing_file),
 		cmocka_unit_test(t_kv_and_tokens),
+		cmocka_unit_test(t_sysfs_root_absolute_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
