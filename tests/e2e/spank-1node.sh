@@ -14,7 +14,8 @@ ok() { N=$((N + 1)); echo "ok $N - $1"; }
 not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
 check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions)
 	local name=$1; shift
-	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(cat "$W/out" 2>/dev/null | head -20)" "stderr: $(cat "$W/err" 2>/dev/null | head -20)"; fi
+	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(cat "$W/out" 2>/dev/null | head -20)" "stderr: $(cat "$W/err" 2>/dev/null | head -20)" \
+		"node1 now: $(lab_run sinfo -h -N -o '%T, reason: %E' 2>&1)" "queue: $(lab_run squeue -h -o '%i %j %T %r' 2>&1 | tr '\n' ';')"; fi
 }
 has() { grep -q -- "$1" "$2"; }
 hasnt() { ! grep -q -- "$1" "$2"; }

@@ -254,7 +254,7 @@ lab_wait_idle() {
 	local max=${1:-${LAB_WAIT:-120}} states
 	local end=$((SECONDS + max))
 	while [ "$SECONDS" -lt "$end" ]; do
-		states=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sort -u | tr '\n' ' ')
+		states=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sed 's/^planned$/idle/' | sort -u | tr '\n' ' ')
 		case $states in
 		"idle ") return 0 ;;
 		esac
@@ -335,13 +335,17 @@ lab__state_transient() {
 }
 # lab_node_settled NODE [SECONDS]: its state once no job runs or completes on
 # it (drained stays drained: the caller judges it).  Prints the last state
-# seen if it never settled.
+# seen if it never settled.  "planned" is printed as idle: it is an idle node
+# that the backfill scheduler had set aside for a job that waited (one queued
+# while an earlier job was completing), and it keeps that flag until the next
+# backfill cycle (up to bf_interval, 30 s) even when that job is long gone.
 lab_node_settled() {
 	local node=$1 end=$((SECONDS + ${2:-${LAB_WAIT:-120}})) st
 	st=$(lab_node_state "$node")
 	while lab__state_transient "$st" && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.2; st=$(lab_node_state "$node")
 	done
+	[ "$st" = planned ] && st=idle
 	echo "$st"
 }
 lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' 2>/dev/null | head -1; }
