@@ -545,6 +545,24 @@ static void tally(struct roce_check_result *r, const struct roce_policy *pol)
 		r->failed = healthy == 0;
 }
 
+/* Directory entries rdma.c refused (names the kernel never gives): said after
+ * the ports, whose problems matter more to whoever reads the first findings. */
+static int refused_entries(struct roce_check_result *r, const struct roce_node *node)
+{
+	for (size_t d = 0; d < node->n_devices; d++) {
+		const struct roce_device *dev = &node->devices[d];
+		if (dev->ports_read.status == ROCE_MALFORMED &&
+		    add(r, "device", dev->name, 0, ROCE_UNKNOWN, false,
+		        "%s: a port entry was refused (%s); its other ports were checked", dev->name, dev->ports_read.why) < 0)
+			return -1;
+	}
+	if (node->devices_read.status == ROCE_MALFORMED)
+		return add(r, "devices", NULL, 0, ROCE_UNKNOWN, false,
+		           "an entry of the RDMA device list was refused (%s); the other devices were checked",
+		           node->devices_read.why);
+	return 0;
+}
+
 int roce_check(const struct roce_node *node, const struct roce_policy *pol, struct roce_check_result *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -558,31 +576,23 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	if (!out->ports)
 		goto nomem;
 
-	if (node->devices_read.status == ROCE_MALFORMED) {
-		if (add(out, "devices", NULL, 0, ROCE_UNKNOWN, false,
-		        "an entry of the RDMA device list was refused (%s); the other devices were checked",
-		        node->devices_read.why) < 0)
-			goto nomem;
-	} else if (!roce_reading_ok(&node->devices_read)) {
+	if (!roce_devices_listed(node)) {
 		if (add(out, "devices", NULL, 0, ROCE_FAIL, false,
 		        "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)", node->devices_read.why) < 0)
 			goto nomem;
 	}
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
-		if (dev->ports_read.status == ROCE_MALFORMED) {
-			if (add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s: a port entry was refused (%s); its other ports were checked",
-			        dev->name, dev->ports_read.why) < 0)
-				goto nomem;
-		} else if (!roce_reading_ok(&dev->ports_read) &&
-		           add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s ports cannot be listed (%s)", dev->name,
-		               dev->ports_read.why) < 0) {
+		if (!roce_reading_ok(&dev->ports_read) && dev->ports_read.status != ROCE_MALFORMED &&
+		    add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s ports cannot be listed (%s)", dev->name,
+		        dev->ports_read.why) < 0)
 			goto nomem;
-		}
 		for (size_t p = 0; p < dev->n_ports; p++)
 			if (check_port(out, node, pol, dev, &dev->ports[p], &out->ports[out->n_ports++]) < 0)
 				goto nomem;
 	}
+	if (refused_entries(out, node) < 0)
+		goto nomem;
 	size_t roce_ports = 0;
 	for (size_t i = 0; i < out->n_ports; i++)
 		roce_ports += out->ports[i].roce;
