@@ -393,7 +393,7 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 	return 0;
 }
 
-static bool device_name_ok(const char *s)
+bool roce_device_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 	if (n == 0 || n >= ROCE_NAME_MAX || s[0] == '.')
@@ -418,7 +418,7 @@ int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const stru
 	const char *refused = NULL;
 	size_t n_refused = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!device_name_ok(names[i])) {
+		if (!roce_device_name_ok(names[i])) {
 			/* Not a name the kernel gives; never build paths from it. */
 			if (!n_refused++)
 				refused = names[i];

@@ -20,6 +20,9 @@ int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const stru
  * only says entries with names the kernel never gives were refused (they are
  * not in node->devices; never list the directory again to find them). */
 bool roce_devices_listed(const struct roce_node *node);
+/* A name the kernel gives an RDMA device ([A-Za-z0-9_.-], not starting with '.',
+ * shorter than ROCE_NAME_MAX): the only names paths are built from. */
+bool roce_device_name_ok(const char *name);
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
 
 /* Parsers of single sysfs values (exposed for tests and fuzzing). */
