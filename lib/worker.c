@@ -122,7 +122,9 @@ int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, i
 		if (!res)
 			_exit(2);
 		fn(arg, res);
-		_exit(write_all(fds[1], res, len) == 0 ? 0 : 1);
+		int rc = write_all(fds[1], res, len) == 0 ? 0 : 1;
+		free(res);   /* valgrind checks the child too */
+		_exit(rc);
 	}
 	close(fds[1]);
 	int rc = read_all(fds[0], out, len, deadline);
