@@ -118,7 +118,7 @@ struct roce_locality {
 
 /*
  * Fill loc from the topology: every NVIDIA GPU (vendor 0x10de, class
- * 0x0300/0x0302) and the given RDMA devices, matched by PCI bus id.
+ * 0x03xx: VGA, 3D, other display) and the given RDMA devices, matched by PCI bus id.
  * An HCA whose address is malformed or not in the topology is kept with
  * found != OK and path UNKNOWN.  Returns 0, or -1 (err) when n > ROCE_TOPO_HCA_MAX
  * or out of memory.  loc is about 60 KiB: allocate it, not on a small stack.

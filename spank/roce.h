@@ -90,7 +90,7 @@ int roce_run_checks(const struct roce_policy *p, const char *gpus, struct roce_s
 /* ---------------------------------------------------------------- contexts */
 
 int roce_client_init_post_opt(spank_t sp, const struct roce_args *a);
-/* args_error: the plugstack arguments did not parse (a holds defaults then). */
+/* args_error: some plugstack arguments did not parse (a holds every word that did). */
 int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error);
 int roce_remote_user_init(spank_t sp);
 int roce_remote_task_init(spank_t sp);
