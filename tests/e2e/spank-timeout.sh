@@ -45,8 +45,8 @@ mkdir -p "$W/fab" "$W/mnt"
 fab_example "$W/fab" 2
 "$W/faultfs" "$W/fab" "$W/mnt" "hang=$HANG:mlx5_0/ports/1/state" 2>"$W/faultfs.log" &
 FS_PID=$!
-for i in $(seq 50); do grep -q " $W/mnt fuse" /proc/mounts && break; sleep 0.1; done
-grep -q " $W/mnt fuse" /proc/mounts || { echo "1..0 # SKIP faultfs did not mount: $(tail -1 "$W/faultfs.log")"; exit 0; }
+mounted() { grep -q " $W/mnt fuse" /proc/mounts; }
+lab_poll 30 mounted || { echo "1..0 # SKIP faultfs did not mount: $(tail -1 "$W/faultfs.log")"; exit 0; }
 echo "1..$PLAN"
 
 printf 'PfcPriority=none\nTimeoutMs=300\nReportDir=%s/reports\nStateDir=%s/state\n' "$W" "$W" >"$W/roce.conf"
@@ -104,7 +104,10 @@ check "strict while it is stuck: the step fails at once, naming the stuck check"
 lab_run scancel "$A"
 lab_wait_job "$A" 60
 check "timeouts and stuck checks drain nothing" '[ "$(lab_node_settled node1)" = idle ]'
+# this lab's processes only (make -j2 runs other labs next to this one)
+lab_stuck() { local p; for p in $(ip netns pids "$(lab_ns_node node1)"); do ps -o stat=,args= -p "$p"; done | grep -c "^D.*slurmstepd"; }
+echo "# slurmstepd processes of this lab in D state: $(lab_stuck)"
 check "only the two abandoned checks linger (no process per step)" \
-	'[ $(ps -eo stat=,args= | grep -c "^D.*slurmstepd") -le 2 ]'
+	'[ $(lab_stuck) -le 2 ]'
 if [ "$SAN" = 1 ] && [ -n "$(lab_sanitizer_reports)" ]; then echo "# sanitizer reports:"; lab_sanitizer_reports | sed 's/^/# /'; echo "not ok - sanitizer reports"; fi
 [ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
