@@ -279,17 +279,10 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 		return ROCE_UNKNOWN;
 	*netdev_mtu = nd->mtu;
 	*active_mtu = roce_ib_mtu_for_netdev_mtu(nd->mtu);
-	if (p->verbs_active_mtu < 0) {
-		/* verbs.c: -errno of the query that failed; -ENODEV = libibverbs has no such device. */
-		char why[ROCE_NAME_MAX + 128];
-		if (p->verbs_active_mtu == -ENODEV)
-			snprintf(why, sizeof(why), "libibverbs has no device %s (no RDMA hardware, or no provider library for its driver)",
-			         d->name);
-		else
-			snprintf(why, sizeof(why), "libibverbs could not query it: %s", strerror(-p->verbs_active_mtu));
+	if (p->verbs_read.status != ROCE_NOT_READ && !roce_reading_ok(&p->verbs_read)) {
 		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
 		    "%s port %u: the libibverbs MTU cross-check was not done: %s; the active RDMA MTU %d is derived from %s MTU %u",
-		    d->name, p->num, why, *active_mtu, nd->name, nd->mtu);
+		    d->name, p->num, p->verbs_read.why, *active_mtu, nd->name, nd->mtu);
 	} else if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
 		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
 		    "%s port %u: libibverbs reports active MTU %d, but %s MTU %u implies %d", d->name, p->num,

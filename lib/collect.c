@@ -31,7 +31,7 @@ int roce_collect(struct roce_node *node, const struct roce_policy *policy,
 	if (roce_collect_rdma(node, root, &want) < 0)
 		rc = -1;
 	roce_collect_gdr(node, root);
-	/* Its outcome is per port in the model (verbs_active_mtu < 0: not done, and why). */
+	/* Its outcome is per port in the model (verbs_read: done, or why not). */
 	if (opts && opts->verbs)
 		roce_collect_verbs(node);
 	if (!opts || opts->netlink) {

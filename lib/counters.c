@@ -1,6 +1,7 @@
 /* counters.c - per-port RoCE counter snapshots, deltas and their JSON form. */
 #include "config.h"
 #include "counters.h"
+#include "rdma.h"
 #include "sysfs.h"
 
 #include <errno.h>
@@ -321,14 +322,16 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 		s->gid_index = check->gid_index;
 		s->traffic_class = check->traffic_class;
 	}
-	if (node && roce_reading_ok(&node->devices_read)) {
+	/* A listing with refused names (MALFORMED) was still read: use the model,
+	 * never list the directory again and pick the refused names up. */
+	if (node && roce_devices_listed(node)) {
 		s->devices_read = node->devices_read;
 		return snapshot_from_model(s, root, node, check, deadline);
 	}
 	if (roce_sysfs_list(root, "class/infiniband", &devs, &n_devs, &s->devices_read) < 0)
 		return s->devices_read.err == ENOMEM ? -1 : 0;
 	for (size_t i = 0; i < n_devs; i++) {
-		if (strlen(devs[i]) >= ROCE_NAME_MAX)
+		if (!roce_device_name_ok(devs[i]))   /* what rdma.c refuses, refused here too */
 			continue;
 		if (snapshot_device(s, root, devs[i], node, check, deadline) < 0) {
 			roce_sysfs_names_free(devs, n_devs);

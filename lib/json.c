@@ -67,7 +67,7 @@ static json_object *json_port(const struct roce_port *p)
 	put_str(o, "netdev", p->netdev);
 	put_int(o, "gid_table_size", p->gid_table_size);
 	put_bool(o, "gid_table_scanned", p->gid_table_scanned);
-	if (p->verbs_active_mtu)
+	if (p->verbs_active_mtu > 0)
 		put_int(o, "verbs_active_mtu", p->verbs_active_mtu);
 	for (size_t i = 0; i < p->n_gids; i++)
 		json_object_array_add(gids, json_gid(&p->gids[i]));
@@ -78,6 +78,7 @@ static json_object *json_port(const struct roce_port *p)
 	put_reading(&errors, "rate", &p->rate_read);
 	put_reading(&errors, "gids", &p->gids_read);
 	put_reading(&errors, "netdev", &p->netdev_read);
+	put_reading(&errors, "verbs", &p->verbs_read);
 	if (errors)
 		json_object_object_add(o, "errors", errors);
 	return o;

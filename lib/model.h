@@ -87,7 +87,8 @@ struct roce_port {
 	char netdev[IF_NAMESIZE];
 	struct roce_reading netdev_read;
 
-	int verbs_active_mtu;               /* bytes from ibv_query_port, 0 = not queried */
+	int verbs_active_mtu;               /* bytes from ibv_query_port, 0 = none */
+	struct roce_reading verbs_read;     /* NOT_READ: not asked; else OK, or why the query was not done */
 };
 
 struct roce_device {

@@ -1,11 +1,12 @@
 /*
  * verbs.c - libibverbs cross-check of the active MTU.
  *
- * Every port of the model gets an answer when asked: the MTU in bytes, or
- * -errno of what failed (-ENODEV: libibverbs lists no device of that name,
- * as on a machine without RDMA hardware or without the provider library),
+ * Every port of the model gets an answer when asked, in verbs_read: OK with
+ * the MTU in verbs_active_mtu, or why the query was not done (UNSUPPORTED:
+ * libibverbs lists no device of that name, as on a machine without RDMA
+ * hardware or without the provider library; UNREADABLE: the query failed),
  * so that check.c can say the cross-check was not done instead of staying
- * silent.  0 stays "not asked".
+ * silent.
  */
 #include "config.h"
 #include "verbs.h"
@@ -25,10 +26,23 @@ static int ibv_mtu_bytes(enum ibv_mtu m)
 	return 0;
 }
 
-static void mark_device(struct roce_device *dev, int neg_errno)
+/* Why the port's query was not done (err: an errno). */
+static void mark_port(const struct roce_device *dev, struct roce_port *port, int err)
+{
+	port->verbs_active_mtu = 0;
+	if (err == ENODEV)
+		roce_reading_set(&port->verbs_read, ROCE_UNSUPPORTED, err,
+		                 "libibverbs has no device %s (no RDMA hardware, or no provider library for its driver)",
+		                 dev->name);
+	else
+		roce_reading_set(&port->verbs_read, ROCE_UNREADABLE, err, "libibverbs could not query %s port %u: %s",
+		                 dev->name, port->num, err == EPROTO ? "an active MTU code it does not know" : strerror(err));
+}
+
+static void mark_device(struct roce_device *dev, int err)
 {
 	for (size_t p = 0; p < dev->n_ports; p++)
-		dev->ports[p].verbs_active_mtu = neg_errno;
+		mark_port(dev, &dev->ports[p], err);
 }
 
 static struct ibv_device *find_ibv(struct ibv_device **list, int n, const char *name)
@@ -44,7 +58,7 @@ static int query_device(struct roce_device *dev, struct ibv_device *ibdev)
 {
 	struct ibv_context *ctx = ibv_open_device(ibdev);
 	if (!ctx) {
-		mark_device(dev, errno ? -errno : -EIO);
+		mark_device(dev, errno ? errno : EIO);
 		return -1;
 	}
 	int rc = 0;
@@ -54,9 +68,13 @@ static int query_device(struct roce_device *dev, struct ibv_device *ibdev)
 		int err = ibv_query_port(ctx, (uint8_t)dev->ports[p].num, &attr);
 		int bytes = err ? 0 : ibv_mtu_bytes(attr.active_mtu);
 		/* An MTU code this libibverbs does not know is a protocol error, not "not asked". */
-		dev->ports[p].verbs_active_mtu = err ? -err : bytes ? bytes : -EPROTO;
-		if (dev->ports[p].verbs_active_mtu < 0)
+		if (err || !bytes) {
+			mark_port(dev, &dev->ports[p], err ? err : EPROTO);
 			rc = -1;
+		} else {
+			dev->ports[p].verbs_active_mtu = bytes;
+			roce_reading_set(&dev->ports[p].verbs_read, ROCE_OK, 0, NULL);
+		}
 	}
 	ibv_close_device(ctx);
 	return rc;
@@ -71,7 +89,7 @@ int roce_collect_verbs(struct roce_node *node)
 		/* ENOSYS: the kernel has no uverbs support (no RDMA device at all). */
 		int err = errno && errno != ENOSYS ? errno : ENODEV;
 		for (size_t d = 0; d < node->n_devices; d++)
-			mark_device(&node->devices[d], -err);
+			mark_device(&node->devices[d], err);
 		return -1;
 	}
 	int rc = n > 0 ? 0 : -1;   /* verbs.h: -1 only when libibverbs has no device at all */
@@ -79,7 +97,7 @@ int roce_collect_verbs(struct roce_node *node)
 		struct roce_device *dev = &node->devices[d];
 		struct ibv_device *ibdev = find_ibv(list, n, dev->name);
 		if (!ibdev)
-			mark_device(dev, -ENODEV);
+			mark_device(dev, ENODEV);
 		else
 			query_device(dev, ibdev);   /* failures are recorded per port */
 	}

@@ -6,7 +6,8 @@
 #ifndef ROCE_VERBS_H
 #define ROCE_VERBS_H
 #include "model.h"
-/* Fill port->verbs_active_mtu for every device libibverbs knows.  0, or -1 if
- * libibverbs has no devices at all (not an error on machines without RDMA). */
+/* Fill port->verbs_read (and verbs_active_mtu when OK) for every port of the
+ * model.  0, or -1 if libibverbs has no devices at all (not an error on
+ * machines without RDMA: the ports say why). */
 int roce_collect_verbs(struct roce_node *node);
 #endif

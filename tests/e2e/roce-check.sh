@@ -173,6 +173,9 @@ run "$R" --verbs
 like "$out" "WARN +mtu +mlx5_0:1 +mlx5_0 port 1: the libibverbs MTU cross-check was not done: libibverbs has no device mlx5_0" "--verbs: not done, and why"
 run "$R" --verbs --format env
 is "$rc" 0 "--verbs not done: a warning, exit 0"
+run "$R" --verbs --format json
+like "$(tr -d ' \n' <<<"$out")" '"errors":\{"verbs":\{"status":"notsupported","why":"libibverbshasnodevicemlx5_0' \
+	"--verbs not done: the port's JSON says why under errors.verbs"
 
 # --- relative --sysfs-root (as node_exporter's --path.sysfs)
 R=$(fixture relroot); fab_example "$R" 2

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "unit.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,8 +324,11 @@ static void t_gid_link_local_ipv4(void **state)
 static void t_verbs_not_done(void **state)
 {
 	struct fx *f = *state;
-	f->node.devices[0].ports[0].verbs_active_mtu = -19;   /* -ENODEV: libibverbs has no such device */
-	f->node.devices[1].ports[0].verbs_active_mtu = -5;    /* -EIO: ibv_open_device or ibv_query_port failed */
+	/* as lib/verbs.c records them */
+	roce_reading_set(&f->node.devices[0].ports[0].verbs_read, ROCE_UNSUPPORTED, ENODEV,
+	                 "libibverbs has no device mlx5_0 (no RDMA hardware, or no provider library for its driver)");
+	roce_reading_set(&f->node.devices[1].ports[0].verbs_read, ROCE_UNREADABLE, EIO,
+	                 "libibverbs could not query mlx5_1 port 1: Input/output error");
 	run(f);
 	const struct roce_finding *fd = find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);

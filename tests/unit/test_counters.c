@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "collect.h"
 
 static char root[PATH_MAX];
 
@@ -220,6 +221,38 @@ static void model_with_pfc(struct roce_node *node, uint64_t req3, uint64_t ind3,
 	nd->pfc.indications[3] = ind3;
 }
 
+/* A device name rdma.c refuses (it never comes from the kernel) is not
+ * snapshotted either: not by listing the directory, and not when the model's
+ * listing was MALFORMED because of it. */
+static void t_snapshot_refused_names(void **state)
+{
+	(void)state;
+	struct roce_snapshot s;
+	struct roce_node node;
+	struct roce_policy pol;
+	struct roce_collect_opts opts = { .sysfs_root = root, .netlink = false };
+	make_port("mlx5_0", 1, "Ethernet");
+	make_port("bad\nX=1", 1, "Ethernet");
+	make_port(".hidden", 1, "Ethernet");
+
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take(&s, root, NULL, NULL), 0);
+	assert_int_equal(s.n_ports, 1);
+	assert_string_equal(s.ports[0].device, "mlx5_0");
+	roce_snapshot_free(&s);
+
+	roce_policy_defaults(&pol);
+	roce_node_init(&node);
+	roce_collect(&node, &pol, &opts);
+	assert_int_equal(node.devices_read.status, ROCE_MALFORMED);
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take(&s, root, &node, NULL), 0);
+	assert_int_equal(s.n_ports, 1);
+	assert_string_equal(s.ports[0].device, "mlx5_0");
+	roce_snapshot_free(&s);
+	roce_node_free(&node);
+}
+
 static void t_pfc_from_model(void **state)
 {
 	(void)state;
@@ -403,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_snapshot_sysfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_no_devices, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_snapshot_refused_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_delta_ports, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_json_round_trip, setup, teardown),
