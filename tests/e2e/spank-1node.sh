@@ -4,33 +4,15 @@
 # Checks task output, stderr and node state, not only exit codes: srun can
 # exit 0 after a failed launch.
 set -u
-top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
-top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
-. "$top_srcdir/tests/lib/fabric.sh"
-. "$top_srcdir/tests/lib/slurmlab.sh"
-
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
-check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions)
-	local name=$1; shift
-	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(cat "$W/out" 2>/dev/null | head -20)" "stderr: $(cat "$W/err" 2>/dev/null | head -20)" \
-		"node1 now: $(lab_run sinfo -h -N -o '%T, reason: %E' 2>&1)" "queue: $(lab_run squeue -h -o '%i %j %T %r' 2>&1 | tr '\n' ';')"; fi
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
+check_diag() {
+	echo "node1 now: $(lab_run sinfo -h -N -o '%T, reason: %E' 2>&1)"
+	echo "queue: $(lab_run squeue -h -o '%i %j %T %r' 2>&1 | tr '\n' ';')"
 }
-has() { grep -q -- "$1" "$2"; }
-hasnt() { ! grep -q -- "$1" "$2"; }
 
-PLAN=33
-plugin=$top_builddir/spank/.libs/spank_roce.so
-if ! why=$(lab_can_run); then
-	echo "1..0 # SKIP $why"; exit 0
-fi
-[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
-echo "1..$PLAN"
-
-W=$(mktemp -d "${TMPDIR:-/tmp}/spank-1node.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
-trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
-trap 'exit 1' INT TERM
+spank_need_lab
+spank_plan 33
+spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
 fab_example "$FAB" 2
@@ -41,11 +23,9 @@ Mode=warn
 ReportDir=$W/reports
 StateDir=$W/state
 CONF
-lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
-SAN=0; lab_sanitize "$plugin" && SAN=1   # ASan/UBSan build: preload the runtimes
+spank_lab_init
 lab_node node1 "$FAB" eth0=9000 eth1=9000
-lab_plugstack "required $plugin config=$W/roce.conf"
-lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+spank_lab_start
 
 # run NAME CMD...: client command with a deadline, stdout/stderr to $W/out, $W/err
 run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
@@ -199,11 +179,5 @@ sleep 0.5
 check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
-if [ "$SAN" = 1 ]; then
-	: >"$W/out"; lab_sanitizer_reports >"$W/err"
-	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
-else
-	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
-fi
-
-[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
+spank_sanitizer_check
+spank_end

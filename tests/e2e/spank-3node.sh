@@ -4,31 +4,12 @@
 #   node1: mlx5_0, mlx5_1 on eth0, eth1     node2: mlx5_0 on eth0
 #   node3: mlx5_0..mlx5_2 on eth0..eth2     policy: Mtu=9000
 set -u
-top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
-top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
-. "$top_srcdir/tests/lib/fabric.sh"
-. "$top_srcdir/tests/lib/slurmlab.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
+check_diag() { echo "nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; }
 
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
-check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions)
-	local name=$1; shift
-	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(head -20 "$W/out" 2>/dev/null)" "stderr: $(head -20 "$W/err" 2>/dev/null)" \
-		"nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; fi
-}
-
-PLAN=12
-plugin=$top_builddir/spank/.libs/spank_roce.so
-if ! why=$(lab_can_run); then
-	echo "1..0 # SKIP $why"; exit 0
-fi
-[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
-echo "1..$PLAN"
-
-W=$(mktemp -d "${TMPDIR:-/tmp}/spank-3node.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
-trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
-trap 'exit 1' INT TERM
+spank_need_lab
+spank_plan 12
+spank_workdir spank-3node
 for n in 1 2 3; do mkdir -p "$W/fab$n"; done
 fab_example "$W/fab1" 2
 fab_example "$W/fab2" 1
@@ -39,13 +20,11 @@ Mtu=9000
 ReportDir=$W/reports
 StateDir=$W/state
 CONF
-lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
-SAN=0; lab_sanitize "$plugin" && SAN=1   # ASan/UBSan build: preload the runtimes
+spank_lab_init
 lab_node node1 "$W/fab1" eth0=9000 eth1=9000
 lab_node node2 "$W/fab2" eth0=9000
 lab_node node3 "$W/fab3" eth0=9000 eth1=9000 eth2=9000
-lab_plugstack "required $plugin config=$W/roce.conf"
-lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+spank_lab_start
 
 run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 # every task prints "RAN <node> <NCCL_IB_HCA>"
@@ -98,11 +77,5 @@ lab_resume node3
 check "slurmctld never drained node1 or node2" '[ ! -s $W/err ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
-if [ "$SAN" = 1 ]; then
-	: >"$W/out"; lab_sanitizer_reports >"$W/err"
-	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
-else
-	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
-fi
-
-[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
+spank_sanitizer_check
+spank_end
