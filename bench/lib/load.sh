@@ -153,6 +153,10 @@ load_result() { # load_result KEY VALUE: print nothing, record for LOAD_RESULTS
 load_report() {
 	local n b fails=0 exp found lost extra ran jobs_ran verdicts errors drained state_left
 	: >"$RESULTS" 2>/dev/null || RESULTS=/dev/null
+	# A burst cut by the deadline leaves jobs whose epilogs have not run yet:
+	# count once they are gone (bounded), or one late job reads as a lost
+	# fragment, a leftover snapshot and a busy node.
+	for _ in $(seq 120); do [ -z "$(lab_run squeue -h 2>/dev/null)" ] && break; sleep 1; done
 	echo
 	echo "== slurmd (per node): open fds and VmRSS kB after warm-up (bef), after each half of the jobs (h1, h2),"
 	echo "   after the bursts (aft), peak while sampling; growth from h1 to aft is what a leak would show"
