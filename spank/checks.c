@@ -1,6 +1,6 @@
 /*
  * checks.c - one step on one node: lib/pipeline.c (collect, check, GPU
- * locality, plan) in a worker process (worker.c) bounded by the policy's
+ * locality, plan) in a worker process (lib/worker.c) bounded by the policy's
  * TimeoutMs plus a margin.
  */
 #include "config.h"

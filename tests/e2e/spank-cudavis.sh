@@ -8,34 +8,16 @@
 # /proc/driver/nvidia tree mounted in the node's mount namespace); hostile
 # values end in a warning and every healthy HCA.
 set -u
-top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)   # no "..": paths go into roce.conf
-top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
-. "$top_srcdir/tests/lib/fabric.sh"
-. "$top_srcdir/tests/lib/slurmlab.sh"
-
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-not_ok() { N=$((N + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
-check() { # check NAME 'SHELL CONDITION'
-	local name=$1; shift
-	if eval "$1"; then ok "$name"; else not_ok "$name" "stdout: $(head -20 "$W/out" 2>/dev/null)" "stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)"; fi
-}
-
-PLAN=10
-plugin=$top_builddir/spank/.libs/spank_roce.so
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
-if ! why=$(lab_can_run); then echo "1..0 # SKIP $why"; exit 0; fi
-[ -f "$plugin" ] || { echo "1..0 # SKIP $plugin not built"; exit 0; }
-[ -f "$XML" ] || { echo "1..0 # SKIP $XML missing"; exit 0; }
+spank_need_lab
+[ -f "$XML" ] || spank_skip "$XML missing"
 for d in 04 84 88; do
-	[ -e "/sys/devices/pci0000:$d" ] && { echo "1..0 # SKIP this machine has a PCI root pci0000:$d (the fixture's)"; exit 0; }
+	[ -e "/sys/devices/pci0000:$d" ] && spank_skip "this machine has a PCI root pci0000:$d (the fixture's)"
 done
-[ -d /proc/driver ] || { echo "1..0 # SKIP no /proc/driver to mount the NVIDIA driver's GPU list on"; exit 0; }
-echo "1..$PLAN"
-
-W=$(mktemp -d "${TMPDIR:-/tmp}/spank-cudavis.XXXXXX") && chmod 755 "$W"  # munged wants o+x on its socket path
-trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
-trap 'exit 1' INT TERM
+[ -d /proc/driver ] || spank_skip "no /proc/driver to mount the NVIDIA driver's GPU list on"
+spank_plan 10
+spank_workdir spank-cudavis
 FAB=$W/fab; mkdir -p "$FAB"
 hca() { # hca NAME PCI: a healthy RoCE port on eth<N>
 	fab_hca "$FAB" "$1" "$2" 1
@@ -49,11 +31,9 @@ U2=GPU-8c1d1a6e-3f5b-4a7e-9c2d-1b2c3d4e5f60
 mkdir -p "$W/procdrv/nvidia/gpus/0000:83:00.0"
 printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 160\nGPU UUID: \t %s\nVideo BIOS: \t 92.00.36.00.01\nBus Type: \t PCIe\nDMA Size: \t 47 bits\nDMA Mask: \t 0x7fffffffffff\nBus Location: \t 0000:83:00.0\nDevice Minor: \t 2\nGPU Excluded:\t No\n' \
 	"$U2" >"$W/procdrv/nvidia/gpus/0000:83:00.0/information"
-lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
-SAN=0; lab_sanitize "$plugin" && SAN=1
+spank_lab_init
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
-lab_plugstack "required $plugin config=$W/roce.conf"
-lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+spank_lab_start
 # slurmd's mount namespace is private to the node: its steps see this /proc/driver
 lab_node_exec node1 mount --bind "$W/procdrv" /proc/driver || { echo "Bail out! cannot mount /proc/driver in the node"; exit 1; }
 
@@ -87,10 +67,5 @@ CUDA_VISIBLE_DEVICES=$(printf '1,%.0s' $(seq 5000))1 nccl --roce
 check "CUDA_VISIBLE_DEVICES beyond slurmstepd's buffer (10001 bytes): refused, not skipped" \
 	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
 
-if [ "$SAN" = 1 ]; then
-	: >"$W/out"; lab_sanitizer_reports >"$W/err"
-	check "no ASan/UBSan reports" '[ ! -s $W/err ]'
-else
-	N=$((N + 1)); echo "ok $N # SKIP not a sanitizer build"
-fi
-[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
+spank_sanitizer_check
+spank_end
