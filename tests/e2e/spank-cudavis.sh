@@ -9,23 +9,12 @@
 # values end in a warning and every healthy HCA.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
-XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
 spank_need_lab
-[ -f "$XML" ] || spank_skip "$XML missing"
-for d in 04 84 88; do
-	[ -e "/sys/devices/pci0000:$d" ] && spank_skip "this machine has a PCI root pci0000:$d (the fixture's)"
-done
+spank_need_two_socket
 [ -d /proc/driver ] || spank_skip "no /proc/driver to mount the NVIDIA driver's GPU list on"
 spank_plan 10
 spank_workdir spank-cudavis
-FAB=$W/fab; mkdir -p "$FAB"
-hca() { # hca NAME PCI: a healthy RoCE port on eth<N>
-	fab_hca "$FAB" "$1" "$2" 1
-	fab_roce_ipv4 "$FAB" "$1" 1 "eth${1##*_}" "192.0.2.$((20 + ${1##*_}))"
-}
-hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
-fab_gdr "$FAB"
-printf 'PfcPriority=none\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
+spank_two_socket_fabric
 # The NVIDIA driver's view of GPU 2 (83:00.0), as /proc/driver/nvidia/gpus/<busid>/information has it.
 U2=GPU-8c1d1a6e-3f5b-4a7e-9c2d-1b2c3d4e5f60
 mkdir -p "$W/procdrv/nvidia/gpus/0000:83:00.0"

@@ -6,22 +6,11 @@
 # passed through srun's environment: this lab has no GPUs for Slurm to allocate).
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
-XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
 spank_need_lab
-[ -f "$XML" ] || spank_skip "$XML missing"
-for d in 04 84 88; do
-	[ -e "/sys/devices/pci0000:$d" ] && spank_skip "this machine has a PCI root pci0000:$d (the fixture's)"
-done
+spank_need_two_socket
 spank_plan 5
 spank_workdir spank-gpus
-FAB=$W/fab; mkdir -p "$FAB"
-hca() { # hca NAME PCI: a healthy RoCE port on eth<N>
-	fab_hca "$FAB" "$1" "$2" 1
-	fab_roce_ipv4 "$FAB" "$1" 1 "eth${1##*_}" "192.0.2.$((20 + ${1##*_}))"
-}
-hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
-fab_gdr "$FAB"
-printf 'PfcPriority=none\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
+spank_two_socket_fabric
 spank_lab_init
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
 spank_lab_start

@@ -25,6 +25,14 @@
 #   spank_sanitizer_check    the last check: no ASan/UBSan reports (SKIP in
 #                            a normal build)
 #   spank_end                exit 1 if the number of checks is not the plan
+#   spank_need_two_socket    skip unless the two-socket topology can be used
+#                            here (sets $XML; the machine must not have its
+#                            PCI roots)
+#   spank_two_socket_fabric  after spank_workdir: $FAB with four healthy RoCE
+#                            HCAs at that topology's NIC addresses (mlx5_0/1
+#                            on GPU 0's switch, mlx5_3 by GPU 2, mlx5_2 by
+#                            GPU 3, on eth0-3), GPUDirect loaded, and
+#                            $W/roce.conf naming the topology
 
 top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
 top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
@@ -97,4 +105,27 @@ spank_sanitizer_check() {
 spank_end() {
 	[ "$N" = "$PLAN" ] || { echo "# planned $PLAN, ran $N"; exit 1; }
 	exit 0
+}
+
+spank_need_two_socket() {
+	XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
+	[ -f "$XML" ] || spank_skip "$XML missing"
+	local d
+	for d in 04 84 88; do
+		[ -e "/sys/devices/pci0000:$d" ] && spank_skip "this machine has a PCI root pci0000:$d (the fixture's)"
+	done
+	return 0
+}
+
+spank_two_socket_fabric() {
+	FAB=$W/fab; mkdir -p "$FAB"
+	local h
+	for h in mlx5_0=0000:04:00.0 mlx5_1=0000:04:00.1 mlx5_3=0000:84:00.0 mlx5_2=0000:88:00.0; do
+		local name=${h%%=*}
+		local n=${name##*_}
+		fab_hca "$FAB" "$name" "${h#*=}" 1
+		fab_roce_ipv4 "$FAB" "$name" 1 "eth$n" "192.0.2.$((20 + n))"
+	done
+	fab_gdr "$FAB"
+	printf 'PfcPriority=none\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
 }
