@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+uint32_t roce_fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 const char *roce_status_name(enum roce_status s)
 {
 	switch (s) {

@@ -40,6 +40,8 @@ struct roce_reading {
 };
 
 const char *roce_status_name(enum roce_status s);
+/* FNV-1a of a string: a short stable fingerprint (not a security hash). */
+uint32_t roce_fnv1a(const char *s);
 /* Record a result; fmt may be NULL for ROCE_OK. */
 void roce_reading_set(struct roce_reading *r, enum roce_status s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "stuck.h"
 #include "jobreport.h"
+#include "model.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,10 +25,7 @@ static void marker_name(const char *sysfs_root, char *buf, size_t len)
 		snprintf(buf, len, "collector.stuck");
 		return;
 	}
-	uint32_t h = 2166136261u;   /* FNV-1a */
-	for (const char *s = sysfs_root; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	snprintf(buf, len, "collector-%08x.stuck", (unsigned)h);
+	snprintf(buf, len, "collector-%08x.stuck", (unsigned)roce_fnv1a(sysfs_root));
 }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks after boot) and the

@@ -106,19 +106,11 @@ int roce_args_policy(const struct roce_args *a, struct roce_policy *p, struct ro
 	return 0;
 }
 
-/* FNV-1a: marks values the plugin set, so a later step can tell them from the user's. */
-static uint32_t value_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
+/* Values the plugin set are marked NAME:<FNV-1a of the value>, so a later step can tell them from the user's. */
 bool roce_exported_has(const char *exported, const char *name, const char *value)
 {
 	char want[64];
-	if (snprintf(want, sizeof(want), "%s:%08" PRIx32, name, value_hash(value)) >= (int)sizeof(want))
+	if (snprintf(want, sizeof(want), "%s:%08" PRIx32, name, roce_fnv1a(value)) >= (int)sizeof(want))
 		return false;
 	size_t n = strlen(want);
 	for (const char *p = exported; p && *p;) {
@@ -133,7 +125,7 @@ bool roce_exported_has(const char *exported, const char *name, const char *value
 int roce_exported_add(char *list, size_t len, const char *name, const char *value)
 {
 	size_t used = strlen(list);
-	int n = snprintf(list + used, len - used, "%s%s:%08" PRIx32, used ? "," : "", name, value_hash(value));
+	int n = snprintf(list + used, len - used, "%s%s:%08" PRIx32, used ? "," : "", name, roce_fnv1a(value));
 	if (n < 0 || (size_t)n >= len - used) {
 		list[used] = '\0';
 		return -1;
