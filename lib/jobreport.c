@@ -736,6 +736,23 @@ static void job_worker(const void *arg, void *res)
 	                  : roce_job_epilog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err);
 }
 
+/* An epilog that did not run (an earlier check stuck) or was abandoned at its
+ * deadline still owes the job's snapshot its removal: a stale one would flag
+ * every later job on the node as sharing it.  No sysfs read needed. */
+static void drop_snapshot(const struct roce_policy *p, const char *job_id)
+{
+	struct roce_error e = { "" };
+	char name[ROCE_JOBID_MAX + 8];
+	if (!roce_job_id_ok(job_id))
+		return;
+	int sfd = roce_state_dir_open(p->state_dir, &e);
+	if (sfd < 0)
+		return;
+	snprintf(name, sizeof(name), "%s.json", job_id);
+	unlinkat(sfd, name, 0);
+	close(sfd);
+}
+
 int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
                  const char *node_name, uid_t job_uid, struct roce_error *err)
 {
@@ -748,6 +765,8 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res,
 	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
+		if (!prolog)
+			drop_snapshot(p, job_id);
 		return ROCE_JOB_NONFATAL;
 	}
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0';   /* the child's text is trusted no further than its bounds */

@@ -33,10 +33,12 @@ struct roce_stuck {
 int roce_stuck_mark(const char *state_dir, const char *sysfs_root, pid_t pid, struct roce_error *err);
 
 /* 1 with out filled: a recorded collector still lives; 0: none (a stale or
- * unreadable marker of ours is removed).  One failed open() when there is none. */
+ * unreadable marker of ours is removed).  When there is none: an open, an
+ * fstat of StateDir and one failed openat.  Two checks abandoned at once
+ * share one marker: the later pid is kept. */
 int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out);
 
-/* "an earlier fabric check (pid N, running for M s) is still stuck ..." */
+/* "an earlier fabric check (pid N, started M s ago) is still stuck ..." */
 void roce_stuck_describe(const struct roce_stuck *s, char *buf, size_t len);
 
 #endif

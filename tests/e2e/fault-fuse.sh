@@ -165,14 +165,17 @@ ok "hung read under an outside deadline: the killed collector is gone once the r
 
 # 11. the standalone roce-prolog / roce-epilog (Prolog=/Epilog= scripts) are
 # bounded the same way: a hung read holds no job start or end
-serve "$R" hang=6:mlx5_0/ports/1/state
 printf 'TimeoutMs=300\nStateDir=%s\nReportDir=%s\n' "$T/jstate" "$T/jreports" >"$T/job.conf"
-jobrun() { # jobrun prolog|epilog: as slurmd runs it; sets out, rc, ms
+jobrun() { # jobrun prolog|epilog [JOBID]: as slurmd runs it; sets out, rc, ms
 	local t0; t0=$(date +%s%N)
-	out=$(SLURM_JOB_ID=77 SLURM_JOB_UID=0 SLURMD_NODENAME=node1 ip netns exec "$NS" timeout -s KILL 60 \
+	out=$(SLURM_JOB_ID=${2:-77} SLURM_JOB_UID=0 SLURMD_NODENAME=node1 ip netns exec "$NS" timeout -s KILL 60 \
 		"$top_builddir/prolog/roce-$1" --config "$T/job.conf" --sysfs-root "$MNT" 2>&1)
 	rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 )); n_runs=$((n_runs + 1))
 }
+serve "$R"
+jobrun prolog 78   # a job that started while the node was healthy: its snapshot is in StateDir
+ok "healthy prolog of job 78: snapshot written" test -f "$T/jstate/78.json"
+serve "$R" hang=6:mlx5_0/ports/1/state
 jobrun prolog
 is "$rc" 0 "roce-prolog, hung read: exit 0 (reporting never fails a job)"
 like "$out" "roce-prolog: job 77 on node1: no fabric report: the counter snapshot did not finish within 1300 ms \(TimeoutMs=300\)" \
@@ -184,6 +187,10 @@ like "$out" "roce-epilog: job 77 on node1: no fabric report: an earlier fabric c
 	"roce-epilog while stuck: names the stuck check instead of starting another"
 ok "roce-epilog while stuck: answers at once (${ms} ms), no partial report" \
 	sh -c "[ $ms -lt 1000 ] && [ -z \"\$(find '$T/jreports' -type f 2>/dev/null)\" ]"
+jobrun epilog 78
+like "$out" "roce-epilog: job 78 on node1: no fabric report: an earlier fabric check" "roce-epilog of job 78 while stuck: no report"
+ok "roce-epilog of job 78 while stuck: its snapshot is removed all the same (a stale one flags later jobs as sharing)" \
+	test ! -e "$T/jstate/78.json"
 
 unmount
 is "$crashes" "" "no crash, kill or sanitizer report in $n_runs runs"
