@@ -59,7 +59,7 @@ check "prolog: no fabric report after its deadline (1300 ms), the stuck snapshot
 check "warn step after it: runs at once without NCCL environment, one warning naming the stuck pid" \
 	'[ $RC = 0 ] && grep -qx "TASK_RAN none" $W/out && [ $(grep -c "roce: warning: node1: cannot check the RoCE fabric, no NCCL environment set: an earlier fabric check (pid $P1, started [0-9]* s ago) is still stuck in a sysfs or netlink read" $W/err) = 1 ]'
 check "the step started no check of its own (setup well under its 800 ms deadline)" \
-	'grep -Eq "\[$J\.0\] .*step setup took [0-9]{1,3}\.[0-9]+ ms" $log && ! grep -Eq "\[$J\.0\] .*step setup took [0-9]{4}" $log && [ $MS -lt $(( (HANG - 3) * 1000 )) ]'
+	'grep -Eq "\[$J\.0\] .*step setup took ([0-9]{1,2}|[0-7][0-9]{2})\.[0-9]+ ms" $log && [ $MS -lt $(( (HANG - 3) * 1000 )) ]'
 lab_wait_log "$log" "job $J: epilog: no fabric report"
 check "epilog: answers at once, naming the stuck check" \
 	'grep -q "job $J: epilog: no fabric report: an earlier fabric check (pid $P1" $log'
@@ -86,14 +86,14 @@ check "the step waited its deadline, not the hung read (${HANG}s); its check is 
 run srun --jobid="$A" --roce=strict sh -c 'echo TASK_RAN'
 echo "# job $A step 2: srun ${MS} ms; $(grep -o "\[$A\.2\] .*step setup took [0-9.]* ms" "$log" | head -1)"
 check "strict while it is stuck: the step fails at once, naming the stuck check" \
-	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "cannot check the RoCE fabric (--roce=strict): an earlier fabric check (pid $P2, started [0-9]* s ago) is still stuck" $W/err && grep -Eq "\[$A\.2\] .*step setup took [0-9]{1,3}\.[0-9]+ ms" $log'
+	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "cannot check the RoCE fabric (--roce=strict): an earlier fabric check (pid $P2, started [0-9]* s ago) is still stuck" $W/err && grep -Eq "\[$A\.2\] .*step setup took ([0-9]{1,2}|[0-7][0-9]{2})\.[0-9]+ ms" $log'
 lab_run scancel "$A"
 lab_wait_job "$A" 60
 check "timeouts and stuck checks drain nothing" '[ "$(lab_node_settled node1)" = idle ]'
 # this lab's processes only (make -j2 runs other labs next to this one)
 lab_stuck() { local p; for p in $(ip netns pids "$(lab_ns_node node1)"); do ps -o stat=,args= -p "$p"; done | grep -c "^D.*slurmstepd"; }
 echo "# slurmstepd processes of this lab in D state: $(lab_stuck)"
-check "only the two abandoned checks linger (no process per step)" \
-	'[ $(lab_stuck) -le 2 ]'
+check "only the abandoned check of step 1 lingers (the first is gone; step 2 started none)" \
+	'[ $(lab_stuck) -le 1 ]'
 spank_sanitizer_check
 spank_end

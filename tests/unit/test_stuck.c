@@ -149,7 +149,8 @@ static void garbage_dead_zombie(void **s)
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
-	usleep(100000);   /* a zombie now: dead, not stuck */
+	siginfo_t si;   /* wait until it is a zombie (dead, not stuck), without reaping it */
+	assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
 	assert_int_equal(roce_stuck_mark(state, NULL, pid, &err), 0);
 	assert_false(marker_exists("collector.stuck"));
 	waitpid(pid, NULL, 0);
