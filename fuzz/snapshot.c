@@ -56,10 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!strcmp(text1, json_object_to_json_string_ext(third, JSON_C_TO_STRING_PLAIN)), "round trip changed the snapshot");
 	struct roce_delta d;
 	memset(&d, 0, sizeof(d));
-	/* Known finding (reported): roce_snapshot_from_json accepts two ports
-	 * with the same device and number, and the delta then pairs them
-	 * crosswise.  Until it refuses them, only check snapshots without. */
-	if (!has_duplicate_port(&s) && roce_delta_compute(&s, &back, &d) == 0) {
+	/* Finding 3 (fixed): two ports with the same device and number were
+	 * accepted and the delta paired them crosswise; the parser refuses them now. */
+	FUZZ_CHECK(!has_duplicate_port(&s), "accepted a snapshot with a duplicate port");
+	if (roce_delta_compute(&s, &back, &d) == 0) {
 		FUZZ_CHECK(d.n_ports == s.n_ports, "delta of %zu ports from %zu", d.n_ports, s.n_ports);
 		for (size_t i = 0; i < d.n_ports; i++)
 			for (int c = 0; c < ROCE_N_COUNTERS; c++)
