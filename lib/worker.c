@@ -138,18 +138,32 @@ int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, i
 	return rc;
 }
 
+int roce_worker_stuck_earlier(const struct roce_policy *p, const char *sysfs_root, struct roce_error *why)
+{
+	struct roce_stuck stuck;
+	if (roce_stuck_find(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, &stuck) != 1)
+		return 0;
+	roce_stuck_describe(&stuck, why->msg, sizeof(why->msg));
+	return 1;
+}
+
+int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid_t killed, struct roce_error *why)
+{
+	if (reap(killed, true))
+		return 0;
+	return roce_stuck_mark(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, killed, why);
+}
+
 int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what,
                             roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms,
                             struct roce_error *why)
 {
 	const char *root = sysfs_root ? sysfs_root : p->sysfs_root;
-	struct roce_stuck stuck;
 	struct roce_error merr = { "" };
 	pid_t abandoned;
 
 	/* An earlier child still asleep in a read: this one would hang there too. */
-	if (roce_stuck_find(p->state_dir, root, &stuck) == 1) {
-		roce_stuck_describe(&stuck, why->msg, sizeof(why->msg));
+	if (roce_worker_stuck_earlier(p, root, why)) {
 		errno = EBUSY;
 		return -1;
 	}

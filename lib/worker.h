@@ -28,6 +28,15 @@ typedef void (*roce_worker_fn)(const void *arg, void *res);
  * else 0.  Other errors: -1 with errno (fork, pipe, the child died). */
 int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms, pid_t *abandoned);
 
+/* For a caller that runs its own child (roce-check relays its output):
+ * roce_worker_stuck_earlier() is 1 with why set while an earlier child is
+ * stuck reading sysfs_root (NULL = the policy's SysfsRoot), else 0;
+ * roce_worker_abandon() reaps a child just killed at its deadline if it
+ * dies at once, else records it as stuck (-1 with why set when StateDir
+ * cannot take the record). */
+int roce_worker_stuck_earlier(const struct roce_policy *p, const char *sysfs_root, struct roce_error *why);
+int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid_t killed, struct roce_error *why);
+
 /* The same, with the memory of stuck children (stuck.h) in the policy's
  * StateDir, keyed by sysfs_root (NULL = the policy's SysfsRoot): while an
  * earlier child is stuck, fails at once with errno EBUSY and why saying so;

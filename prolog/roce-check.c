@@ -25,7 +25,7 @@
 
 #include "json.h"
 #include "pipeline.h"
-#include "stuck.h"
+#include "worker.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -307,16 +307,11 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-/* The stuck child is remembered (stuck.h): the next run answers at once. */
+/* The stuck child is remembered (lib/stuck.h): the next run answers at once. */
 static void mark_stuck(const struct roce_policy *p, pid_t pid)
 {
 	struct roce_error err = { "" };
-	for (int i = 0; i < 20; i++) {   /* a child that merely was slow dies now */
-		if (waitpid(pid, NULL, WNOHANG) == pid)
-			return;
-		usleep(1000);
-	}
-	if (roce_stuck_mark(p->state_dir, p->sysfs_root, pid, &err) < 0 && geteuid() == 0)
+	if (roce_worker_abandon(p, NULL, pid, &err) < 0 && geteuid() == 0)
 		fprintf(stderr, "roce-check: %s\n", err.msg);
 }
 
@@ -363,11 +358,9 @@ static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int o
 static int watchdog_fork(const struct roce_policy *policy)
 {
 	int done[2], out[2], err[2];
-	struct roce_stuck stuck;
-	char why[ROCE_ERR_MAX];
-	if (roce_stuck_find(policy->state_dir, policy->sysfs_root, &stuck) == 1) {
-		roce_stuck_describe(&stuck, why, sizeof(why));
-		fprintf(stderr, "roce-check: %s\n", why);
+	struct roce_error why = { "" };
+	if (roce_worker_stuck_earlier(policy, NULL, &why)) {
+		fprintf(stderr, "roce-check: %s\n", why.msg);
 		exit(EXIT_FAILED);
 	}
 	if (pipe2(done, O_CLOEXEC) < 0)
