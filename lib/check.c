@@ -7,7 +7,6 @@
  */
 #include "config.h"
 #include "check.h"
-#include "rdma.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -14,7 +14,8 @@ struct roce_collect_opts {
 	bool verbs;               /* query libibverbs where devices exist */
 };
 
-int roce_collect(struct roce_node *node, const struct roce_policy *policy,
-                 const struct roce_collect_opts *opts);
+/* Fill node (roce_node_init'ed).  Nothing is returned: every outcome, a
+ * missing subsystem or out of memory included, is a reading in the model. */
+void roce_collect(struct roce_node *node, const struct roce_policy *policy, const struct roce_collect_opts *opts);
 
 #endif

@@ -1,8 +1,10 @@
-/* model.c - helpers over the node model (no I/O). */
+/* model.c - helpers and pure predicates over the node model (no I/O). */
 #include "config.h"
 #include "model.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,15 @@ const char *roce_status_name(enum roce_status s)
 	case ROCE_TIMEOUT: return "timed out";
 	}
 	return "?";
+}
+
+enum roce_status roce_status_for_errno(int err)
+{
+	if (err == ENOENT || err == ENOTDIR || err == ENODEV || err == ENXIO)
+		return ROCE_MISSING;
+	if (err == EOPNOTSUPP)
+		return ROCE_UNSUPPORTED;
+	return ROCE_UNREADABLE;
 }
 
 void roce_reading_set(struct roce_reading *r, enum roce_status s, int err, const char *fmt, ...)
@@ -122,6 +133,76 @@ bool roce_gid_is_ipv4(const uint8_t raw[16])
 bool roce_gid_is_link_local(const uint8_t raw[16])
 {
 	return raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80;
+}
+
+bool roce_gid_is_ipv4_link_local(const uint8_t raw[16])
+{
+	return roce_gid_is_ipv4(raw) && raw[12] == 169 && raw[13] == 254;
+}
+
+bool roce_gid_any_link_local(const uint8_t raw[16])
+{
+	return roce_gid_is_link_local(raw) || roce_gid_is_ipv4_link_local(raw);
+}
+
+/*
+ * NCCL's own test (NVIDIA/nccl src/transport/net_ib/connect.cc, validGid() =
+ * configuredGid() && !linkLocalGid()) refuses only all-zero GIDs, fe80:: with
+ * a zero interface id and the fe80::/64 prefix; it takes an IPv4-mapped
+ * 169.254.x.y GID as valid, and its auto scan (ncclIbGetGidIndex) would pick
+ * one.  We match it for IPv6 (fe80::/10 covers fe80::/64) and go further for
+ * IPv4 on purpose: a link-local address is not routed across an L3
+ * spine-leaf fabric, so such a GID connects nothing beyond the leaf.
+ * ::ffff:0.0.0.0 is refused too (no address at all).
+ */
+bool roce_gid_usable(const struct roce_gid *g, int addr_family)
+{
+	if (!roce_reading_ok(&g->read) || g->empty || g->type != ROCE_GID_TYPE_ROCE_V2)
+		return false;
+	if (roce_gid_any_link_local(g->raw))
+		return false;
+	if (addr_family == AF_INET)
+		return roce_gid_is_ipv4(g->raw) && memcmp(g->raw + 12, "\0\0\0\0", 4) != 0;
+	return !roce_gid_is_ipv4(g->raw);
+}
+
+bool roce_devices_listed(const struct roce_node *node)
+{
+	/* Listing never sets MALFORMED: only the collector's refusal of names does. */
+	return roce_reading_ok(&node->devices_read) || node->devices_read.status == ROCE_MALFORMED;
+}
+
+bool roce_device_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= ROCE_NAME_MAX || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return false;
+	return true;
+}
+
+bool roce_port_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 5 || strspn(s, "0123456789") != n)
+		return false;
+	return atoi(s) >= 1;
+}
+
+bool roce_netdev_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= IF_NAMESIZE || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return false;
+	/* Linux allows ',' and '=' in names, but NCCL_SOCKET_IFNAME is a ','-list
+	 * with '=' and '^' prefixes: such a name would read as other interfaces. */
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/' || s[i] == ':' || s[i] == ',' || s[i] == '=' || s[i] == '^' ||
+		    isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
+			return false;
+	return true;
 }
 
 void roce_gid_format_sysfs(const uint8_t raw[16], char out[40])

@@ -40,6 +40,9 @@ struct roce_reading {
 };
 
 const char *roce_status_name(enum roce_status s);
+/* What a failed open, read or listing means: ENOENT, ENOTDIR, ENODEV, ENXIO
+ * MISSING; EOPNOTSUPP UNSUPPORTED; any other errno UNREADABLE. */
+enum roce_status roce_status_for_errno(int err);
 /* FNV-1a of a string: a short stable fingerprint (not a security hash). */
 uint32_t roce_fnv1a(const char *s);
 /* Record a result; fmt may be NULL for ROCE_OK. */
@@ -161,6 +164,26 @@ int roce_ib_mtu_for_netdev_mtu(unsigned netdev_mtu);
 /* IPv4-mapped (::ffff:a.b.c.d)? link-local (fe80::/10)? */
 bool roce_gid_is_ipv4(const uint8_t raw[16]);
 bool roce_gid_is_link_local(const uint8_t raw[16]);
+/* An IPv4-mapped GID of a link-local address (::ffff:169.254.x.y)? */
+bool roce_gid_is_ipv4_link_local(const uint8_t raw[16]);
+/* Any link-local GID: fe80::/10 or ::ffff:169.254.0.0/112. */
+bool roce_gid_any_link_local(const uint8_t raw[16]);
+/* Is this GID the routable RoCE v2 entry of the family that NCCL would pick?
+ * Stricter than NCCL for IPv4: a link-local address (169.254.0.0/16) is refused. */
+bool roce_gid_usable(const struct roce_gid *g, int addr_family);
+
+/* Was class/infiniband listed?  Also true when devices_read is MALFORMED: that
+ * only says entries with names the kernel never gives were refused (they are
+ * not in node->devices; never list the directory again to find them). */
+bool roce_devices_listed(const struct roce_node *node);
+
+/* Names the kernel gives, the only names paths are built from: an RDMA device
+ * ([A-Za-z0-9_.-], not starting with '.', shorter than ROCE_NAME_MAX), a port
+ * (1-5 digits, >= 1), a netdev (shorter than IF_NAMESIZE, printable, none of
+ * "/:,=^" or white space, not "." or "..": also safe in NCCL_SOCKET_IFNAME). */
+bool roce_device_name_ok(const char *name);
+bool roce_port_name_ok(const char *name);
+bool roce_netdev_name_ok(const char *name);
 /* Text as sysfs prints it ("0000:...:0a00:0001") and as an address ("10.0.0.1"/"fd00::1"). */
 void roce_gid_format_sysfs(const uint8_t raw[16], char out[40]);
 void roce_gid_format_addr(const uint8_t raw[16], char *out, size_t outlen);

@@ -15,15 +15,15 @@
  */
 #include "config.h"
 #include "netlink.h"
+#include "clock.h"
+#include "printable.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <linux/dcbnl.h>
@@ -35,6 +35,8 @@
  * A bigger datagram is reported (MSG_TRUNC), never read past. */
 #define NL_RECV_BUF 32768
 #define NL_SEND_BUF 256
+/* A netdev name in a message: IF_NAMESIZE bytes, every one possibly \xNN. */
+#define SHOWN_MAX (4 * IF_NAMESIZE)
 
 struct roce_nl {
 	struct mnl_socket *sock;  /* NULL when opened with roce_nl_open_fd() */
@@ -47,23 +49,6 @@ struct roce_nl {
 	int64_t budget_end_ms;    /* CLOCK_MONOTONIC */
 	char *buf;                /* NL_RECV_BUF bytes, aligned by malloc */
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Netdev names come from sysfs and configuration: quote them safely. */
-static const char *printable(const char *name, char out[IF_NAMESIZE])
-{
-	size_t i;
-	for (i = 0; i + 1 < IF_NAMESIZE && name[i]; i++)
-		out[i] = isprint((unsigned char)name[i]) ? name[i] : '?';
-	out[i] = '\0';
-	return out;
-}
 
 /* ------------------------------------------------------------ socket */
 
@@ -157,7 +142,7 @@ unsigned roce_nl_portid(const struct roce_nl *nl)
 void roce_nl_set_budget(struct roce_nl *nl, int budget_ms)
 {
 	nl->has_budget = true;
-	nl->budget_end_ms = now_ms() + budget_ms;
+	nl->budget_end_ms = roce_clock_ms() + budget_ms;
 }
 
 /* ------------------------------------------------------------ transport */
@@ -212,7 +197,7 @@ static void recv_reply(struct roce_nl *nl, unsigned seq, int64_t deadline, const
                        struct nl_result *res)
 {
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - roce_clock_ms();
 		if (left <= 0)
 			goto timeout;
 		struct pollfd pfd = { .fd = nl->fd, .events = POLLIN };
@@ -257,11 +242,11 @@ timeout:
 /* Send req (sequence number assigned here) and wait for its reply. */
 static void transact(struct roce_nl *nl, struct nlmsghdr *req, const char *what, struct nl_result *res)
 {
-	int64_t deadline = now_ms() + nl->timeout_ms;
+	int64_t deadline = roce_clock_ms() + nl->timeout_ms;
 	if (nl->has_budget && nl->budget_end_ms < deadline)
 		deadline = nl->budget_end_ms;
 	memset(res, 0, sizeof(*res));
-	if (deadline <= now_ms()) {
+	if (deadline <= roce_clock_ms()) {
 		result_set(res, ROCE_TIMEOUT, ETIMEDOUT, "%s: deadline passed before the request was sent", what);
 		return;
 	}
@@ -388,7 +373,7 @@ static int check_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrl
 static int check_name_attr(const struct nlattr *attr, const char *name, const char *what,
                            char *why, size_t whylen)
 {
-	char shown[IF_NAMESIZE];
+	char shown[SHOWN_MAX];
 	if (!attr)
 		return 0;
 	if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0) {
@@ -398,7 +383,7 @@ static int check_name_attr(const struct nlattr *attr, const char *name, const ch
 	if (strcmp(mnl_attr_get_str(attr), name) != 0) {
 		char other[IF_NAMESIZE];
 		snprintf(other, sizeof(other), "%s", mnl_attr_get_str(attr));
-		snprintf(why, whylen, "%s: reply is about netdev %s", what, printable(other, shown));
+		snprintf(why, whylen, "%s: reply is about netdev %s", what, roce_printable(other, shown, sizeof(shown)));
 		return -1;
 	}
 	return 0;
@@ -438,8 +423,8 @@ static bool link_is_up(unsigned flags, unsigned operstate)
 
 static int link_error(struct roce_netdev *nd, int err)
 {
-	char shown[IF_NAMESIZE];
-	printable(nd->name, shown);
+	char shown[SHOWN_MAX];
+	roce_printable(nd->name, shown, sizeof(shown));
 	if (err == ENODEV)
 		roce_reading_set(&nd->link_read, ROCE_MISSING, err,
 		                 "netdev %s does not exist in this network namespace", shown);
@@ -450,11 +435,11 @@ static int link_error(struct roce_netdev *nd, int err)
 
 int roce_parse_link_msg(const struct nlmsghdr *nlh, struct roce_netdev *nd)
 {
-	char shown[IF_NAMESIZE], what[48], why[ROCE_WHY_MAX];
+	char shown[SHOWN_MAX], what[48], why[ROCE_WHY_MAX];
 	const struct nlattr *tb[IFLA_MAX + 1];
 	struct attr_table t = { .tb = tb, .max = IFLA_MAX };
 
-	snprintf(what, sizeof(what), "RTM_GETLINK %s", printable(nd->name, shown));
+	snprintf(what, sizeof(what), "RTM_GETLINK %s", roce_printable(nd->name, shown, sizeof(shown)));
 	int rc = check_envelope(nlh, RTM_NEWLINK, sizeof(struct ifinfomsg), what, why, sizeof(why));
 	if (rc > 0)
 		return link_error(nd, rc);
@@ -508,15 +493,15 @@ static int name_ok(const char *name)
 int roce_nl_get_link(struct roce_nl *nl, struct roce_netdev *nd)
 {
 	char req_buf[NL_SEND_BUF] __attribute__((aligned(8)));
-	char shown[IF_NAMESIZE], what[48];
+	char shown[SHOWN_MAX], what[48];
 	struct nl_result res;
 
 	if (!name_ok(nd->name)) {
 		roce_reading_set(&nd->link_read, ROCE_MALFORMED, EINVAL, "netdev name '%s' is empty or too long",
-		                 printable(nd->name, shown));
+		                 roce_printable(nd->name, shown, sizeof(shown)));
 		return -1;
 	}
-	snprintf(what, sizeof(what), "RTM_GETLINK %s", printable(nd->name, shown));
+	snprintf(what, sizeof(what), "RTM_GETLINK %s", roce_printable(nd->name, shown, sizeof(shown)));
 	memset(req_buf, 0, sizeof(req_buf));
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req_buf);
 	nlh->nlmsg_type = RTM_GETLINK;
@@ -545,8 +530,8 @@ static void dcb_set_both(struct roce_netdev *nd, enum roce_status s, int err, co
 static int dcb_error(struct roce_netdev *nd, int err, const char *what)
 {
 	char why[ROCE_WHY_MAX];
-	char shown[IF_NAMESIZE];
-	printable(nd->name, shown);
+	char shown[SHOWN_MAX];
+	roce_printable(nd->name, shown, sizeof(shown));
 	if (err == EOPNOTSUPP) {
 		/* veth, virtio, loopback: no dcbnl_ops (or a kernel without
 		 * CONFIG_DCB).  PFC state is unknown, not off. */
@@ -672,12 +657,12 @@ malformed:
 
 int roce_parse_dcb_msg(const struct nlmsghdr *nlh, struct roce_netdev *nd)
 {
-	char shown[IF_NAMESIZE], what[48], why[ROCE_WHY_MAX];
+	char shown[SHOWN_MAX], what[48], why[ROCE_WHY_MAX];
 	const struct nlattr *tb[DCB_ATTR_MAX + 1], *ieee[DCB_ATTR_IEEE_MAX + 1];
 	struct attr_table t = { .tb = tb, .max = DCB_ATTR_MAX };
 	struct attr_table ti = { .tb = ieee, .max = DCB_ATTR_IEEE_MAX };
 
-	snprintf(what, sizeof(what), "RTM_GETDCB %s", printable(nd->name, shown));
+	snprintf(what, sizeof(what), "RTM_GETDCB %s", roce_printable(nd->name, shown, sizeof(shown)));
 	int rc = check_envelope(nlh, RTM_GETDCB, sizeof(struct dcbmsg), what, why, sizeof(why));
 	if (rc > 0)
 		return dcb_error(nd, rc, what);
@@ -715,16 +700,16 @@ malformed:
 int roce_nl_get_dcb(struct roce_nl *nl, struct roce_netdev *nd)
 {
 	char req_buf[NL_SEND_BUF] __attribute__((aligned(8)));
-	char shown[IF_NAMESIZE], what[48];
+	char shown[SHOWN_MAX], what[48];
 	struct nl_result res;
 
 	if (!name_ok(nd->name)) {
 		char why[ROCE_WHY_MAX];
-		snprintf(why, sizeof(why), "netdev name '%s' is empty or too long", printable(nd->name, shown));
+		snprintf(why, sizeof(why), "netdev name '%s' is empty or too long", roce_printable(nd->name, shown, sizeof(shown)));
 		dcb_set_both(nd, ROCE_MALFORMED, EINVAL, why);
 		return -1;
 	}
-	snprintf(what, sizeof(what), "RTM_GETDCB %s", printable(nd->name, shown));
+	snprintf(what, sizeof(what), "RTM_GETDCB %s", roce_printable(nd->name, shown, sizeof(shown)));
 	memset(req_buf, 0, sizeof(req_buf));
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req_buf);
 	nlh->nlmsg_type = RTM_GETDCB;

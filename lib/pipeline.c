@@ -10,9 +10,8 @@
 
 /* Locality only when it can change the answer: the job has GPUs, or a
  * topology was asked for.  Loading one costs ~0.1 ms from the cache. */
-static bool want_locality(const struct roce_policy *p, const struct roce_pipeline_opts *o)
+static bool want_locality(const struct roce_pipeline_opts *o)
 {
-	(void)p;
 	return (o->gpus && o->gpus[0]) || (o->topology && o->topology[0]) || o->matrix;
 }
 
@@ -74,9 +73,9 @@ int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeli
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
-	if (want_locality(policy, opts) && locality(policy, opts, out, err) < 0)
+	if (want_locality(opts) && locality(policy, opts, out, err) < 0)
 		return -1;
-	if (roce_plan_build(&out->node, policy, &out->check, out->choice, &out->plan) < 0) {
+	if (roce_plan_build(policy, &out->check, out->choice, &out->plan) < 0) {
 		roce_error_set(err, "%s", out->plan.why);
 		return -1;
 	}

@@ -69,11 +69,9 @@ static size_t add_device_ports(const struct roce_check_result *check, const char
 	return n;
 }
 
-int roce_plan_build(const struct roce_node *node, const struct roce_policy *policy,
-                    const struct roce_check_result *check, const struct roce_topo_choice *choice,
-                    struct roce_plan *out)
+int roce_plan_build(const struct roce_policy *policy, const struct roce_check_result *check,
+                    const struct roce_topo_choice *choice, struct roce_plan *out)
 {
-	(void)node;
 	memset(out, 0, sizeof(*out));
 	if (check->failed && policy->mode == ROCE_MODE_STRICT) {
 		snprintf(out->why, sizeof(out->why), "the node failed its RoCE checks in strict mode");

@@ -29,9 +29,8 @@ struct roce_topo_choice;             /* topo.h: HCAs in locality order and the G
  * Otherwise NCCL_IB_HCA follows choice->hca (each device expanded to its
  * healthy ports) and NCCL_NET_GDR_LEVEL is choice->gdr_level.
  */
-int roce_plan_build(const struct roce_node *node, const struct roce_policy *policy,
-                    const struct roce_check_result *check, const struct roce_topo_choice *choice,
-                    struct roce_plan *out);
+int roce_plan_build(const struct roce_policy *policy, const struct roce_check_result *check,
+                    const struct roce_topo_choice *choice, struct roce_plan *out);
 
 /*
  * The locality step between check and plan: choose HCAs for the job's GPUs

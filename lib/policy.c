@@ -8,11 +8,11 @@
  */
 #include "config.h"
 #include "policy.h"
+#include "printable.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +24,6 @@
 #include <unistd.h>
 
 #define LINE_MAX_LEN 1024
-
-void roce_error_set(struct roce_error *e, const char *fmt, ...)
-{
-	if (!e)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-}
 
 void roce_policy_defaults(struct roce_policy *p)
 {
@@ -174,17 +164,6 @@ static int parse_hca_list(struct roce_policy *p, const char *v)
 	return p->n_hca ? 0 : -1;
 }
 
-/* A copy of hostile text that is safe to print on one line: at most 64
- * characters, non-printable bytes as '?'. */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-	size_t i = 0;
-	for (; s && s[i] && i + 1 < len && i < 64; i++)
-		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	buf[i] = '\0';
-	return buf;
-}
-
 typedef int (*setter_fn)(struct roce_policy *p, const char *v);
 
 static int set_gid_index(struct roce_policy *p, const char *v)
@@ -321,12 +300,12 @@ int roce_policy_set(struct roce_policy *p, const char *key, const char *value,
 			continue;
 		if (!roce_token_ok(value, 1000) || keys[i].set(p, value) < 0) {
 			roce_error_set(err, "%s: %s: invalid value \"%s\" (expected %s)",
-			               w, keys[i].key, shown(value, sv, sizeof(sv)), keys[i].valid);
+			               w, keys[i].key, roce_printable(value, sv, sizeof(sv)), keys[i].valid);
 			return -1;
 		}
 		return 0;
 	}
-	roce_error_set(err, "%s: unknown key \"%s\"", w, shown(key, sv, sizeof(sv)));
+	roce_error_set(err, "%s: unknown key \"%s\"", w, roce_printable(key, sv, sizeof(sv)));
 	return -1;
 }
 
@@ -335,7 +314,7 @@ int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where,
 	const char *eq = strchr(kv, '=');
 	char key[64], sv[72];
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
-		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce", shown(kv, sv, sizeof(sv)));
+		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce", roce_printable(kv, sv, sizeof(sv)));
 		return -1;
 	}
 	memcpy(key, kv, (size_t)(eq - kv));

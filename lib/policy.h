@@ -7,15 +7,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "error.h"
 
 #define ROCE_DEFAULT_CONFIG "/etc/slurm/roce.conf"
 #define ROCE_HCA_MAX 32      /* NCCL_IB_HCA takes at most 32 entries */
-#define ROCE_ERR_MAX 512
-
-struct roce_error {
-	char msg[ROCE_ERR_MAX];
-};
-void roce_error_set(struct roce_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "rdma.h"
+#include "printable.h"
 #include "sysfs.h"
 
 #include <ctype.h>
@@ -88,43 +89,6 @@ int roce_parse_link_layer(const char *s, enum roce_link_layer *ll)
 	return 0;
 }
 
-static bool ifname_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n >= IF_NAMESIZE || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return false;
-	/* Linux allows ',' and '=' in names, but NCCL_SOCKET_IFNAME is a ','-list
-	 * with '=' and '^' prefixes: such a name would read as other interfaces. */
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '/' || s[i] == ':' || s[i] == ',' || s[i] == '=' || s[i] == '^' ||
-		    isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
-			return false;
-	return true;
-}
-
-/* A directory entry we refuse, made safe to print inside double quotes: C
- * escapes for control bytes, quotes and backslashes; long names cut with "...". */
-static void shown_name(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-	for (; *s && o + 8 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\n')
-			o += (size_t)snprintf(out + o, len - o, "\\n");
-		else if (c == '\t')
-			o += (size_t)snprintf(out + o, len - o, "\\t");
-		else if (c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	if (*s)
-		o += (size_t)snprintf(out + o, len - o, "...");
-	out[o < len ? o : len - 1] = '\0';
-}
-
 /* Record that entries of a listing were refused: the first one by name, the
  * count of the others.  The reading is MALFORMED (the listing itself was
  * read; what else it held is still used). */
@@ -133,51 +97,10 @@ static void record_refused(struct roce_reading *r, const char *root, const char 
 {
 	char shown[48];
 	char more[48] = "";
-	shown_name(name, shown, sizeof(shown));
+	roce_printable(name, shown, sizeof(shown));
 	if (n_refused > 1)
 		snprintf(more, sizeof(more), " (and %zu more)", n_refused - 1);
 	roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s/\"%s\": not %s: ignored%s", root, rel, shown, what, more);
-}
-
-static bool uint_name(const char *s)
-{
-	if (!*s || strlen(s) > 5)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-bool roce_gid_is_ipv4_link_local(const uint8_t raw[16])
-{
-	return roce_gid_is_ipv4(raw) && raw[12] == 169 && raw[13] == 254;
-}
-
-bool roce_gid_any_link_local(const uint8_t raw[16])
-{
-	return roce_gid_is_link_local(raw) || roce_gid_is_ipv4_link_local(raw);
-}
-
-/*
- * NCCL's own test (NVIDIA/nccl src/transport/net_ib/connect.cc, validGid() =
- * configuredGid() && !linkLocalGid()) refuses only all-zero GIDs, fe80:: with
- * a zero interface id and the fe80::/64 prefix; it takes an IPv4-mapped
- * 169.254.x.y GID as valid, and its auto scan (ncclIbGetGidIndex) would pick
- * one.  We match it for IPv6 (fe80::/10 covers fe80::/64) and go further for
- * IPv4 on purpose: a link-local address is not routed across an L3
- * spine-leaf fabric, so such a GID connects nothing beyond the leaf.
- * ::ffff:0.0.0.0 is refused too (no address at all).
- */
-bool roce_gid_usable(const struct roce_gid *g, int addr_family)
-{
-	if (!roce_reading_ok(&g->read) || g->empty || g->type != ROCE_GID_TYPE_ROCE_V2)
-		return false;
-	if (roce_gid_any_link_local(g->raw))
-		return false;
-	if (addr_family == AF_INET)
-		return roce_gid_is_ipv4(g->raw) && memcmp(g->raw + 12, "\0\0\0\0", 4) != 0;
-	return !roce_gid_is_ipv4(g->raw);
 }
 
 /* ------------------------------------------------------------ GID tables */
@@ -205,7 +128,7 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel, buf);
 
 	snprintf(rel, sizeof(rel), "%s/gid_attrs/ndevs/%d", portdir, index);
-	if (roce_sysfs_read(root, rel, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 && !ifname_ok(g->ndev)) {
+	if (roce_sysfs_read(root, rel, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 && !roce_netdev_name_ok(g->ndev)) {
 		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a netdev name", root, rel, g->ndev);
 		g->ndev[0] = '\0';
 	}
@@ -320,7 +243,7 @@ static void find_port_netdev(const char *root, const char *devdir, struct roce_p
 		return;
 	/* A multi-port function lists one netdev per port, in port order. */
 	size_t pick = port->num >= 1 && port->num <= n ? port->num - 1 : 0;
-	if (n == 0 || !ifname_ok(names[pick]))
+	if (n == 0 || !roce_netdev_name_ok(names[pick]))
 		roce_reading_set(&port->netdev_read, ROCE_MISSING, 0, "%s/%s: no netdev for port %u", root, rel, port->num);
 	else
 		snprintf(port->netdev, sizeof(port->netdev), "%s", names[pick]);
@@ -377,7 +300,7 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 	const char *refused = NULL;
 	size_t n_refused = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!uint_name(ports[i]) || atoi(ports[i]) < 1) {
+		if (!roce_port_name_ok(ports[i])) {
 			/* The kernel names ports 1..N; never build a path from anything else. */
 			if (!n_refused++)
 				refused = ports[i];
@@ -391,17 +314,6 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 		record_refused(&dev->ports_read, root, rel, refused, n_refused, "a port number");
 	roce_sysfs_names_free(ports, n);
 	return 0;
-}
-
-bool roce_device_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n >= ROCE_NAME_MAX || s[0] == '.')
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
-			return false;
-	return true;
 }
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want)
@@ -436,12 +348,6 @@ nomem:
 	roce_sysfs_names_free(names, n);
 	roce_reading_set(&node->devices_read, ROCE_UNREADABLE, ENOMEM, "out of memory");
 	return -1;
-}
-
-bool roce_devices_listed(const struct roce_node *node)
-{
-	/* roce_sysfs_list never sets MALFORMED: only record_refused() does. */
-	return roce_reading_ok(&node->devices_read) || node->devices_read.status == ROCE_MALFORMED;
 }
 
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)

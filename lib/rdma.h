@@ -1,6 +1,8 @@
 /*
  * rdma.h - the RDMA collector: devices, ports and GID tables from sysfs
  * (/sys/class/infiniband), and the GPUDirect RDMA module from /sys/module.
+ * The predicates over what it reads (roce_gid_usable, name checks) are the
+ * model's (model.h).
  */
 #ifndef ROCE_RDMA_H
 #define ROCE_RDMA_H
@@ -16,13 +18,6 @@ struct roce_gid_want {
 };
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want);
-/* Was class/infiniband listed?  Also true when devices_read is MALFORMED: that
- * only says entries with names the kernel never gives were refused (they are
- * not in node->devices; never list the directory again to find them). */
-bool roce_devices_listed(const struct roce_node *node);
-/* A name the kernel gives an RDMA device ([A-Za-z0-9_.-], not starting with '.',
- * shorter than ROCE_NAME_MAX): the only names paths are built from. */
-bool roce_device_name_ok(const char *name);
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
 
 /* Parsers of single sysfs values (exposed for tests and fuzzing). */
@@ -30,13 +25,5 @@ int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen); 
 int roce_parse_gid(const char *s, uint8_t raw[16]);                                /* "0000:...:a424" */
 int roce_parse_gid_type(const char *s, enum roce_gid_type *t);                    /* "RoCE v2" */
 int roce_parse_link_layer(const char *s, enum roce_link_layer *ll);               /* "Ethernet" */
-
-/* Is this GID the routable RoCE v2 entry of the family that NCCL would pick?
- * Stricter than NCCL for IPv4: a link-local address (169.254.0.0/16) is refused. */
-bool roce_gid_usable(const struct roce_gid *g, int addr_family);
-/* An IPv4-mapped GID of a link-local address (::ffff:169.254.x.y)? */
-bool roce_gid_is_ipv4_link_local(const uint8_t raw[16]);
-/* Any link-local GID: fe80::/10 or ::ffff:169.254.0.0/112. */
-bool roce_gid_any_link_local(const uint8_t raw[16]);
 
 #endif

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
-#include "policy.h"   /* struct roce_error */
+#include "error.h"
 
 struct roce_stuck {
 	pid_t pid;

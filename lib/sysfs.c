@@ -1,6 +1,7 @@
 /* sysfs.c - rooted, bounded, fallible reads of sysfs attributes. */
 #include "config.h"
 #include "sysfs.h"
+#include "readfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 int roce_path(char *buf, size_t len, const char *fmt, ...)
@@ -23,23 +23,14 @@ int roce_path(char *buf, size_t len, const char *fmt, ...)
 	return (n < 0 || (size_t)n >= len) ? -1 : 0;
 }
 
-static enum roce_status status_for_errno(int err)
-{
-	if (err == ENOENT || err == ENOTDIR || err == ENODEV || err == ENXIO)
-		return ROCE_MISSING;
-	if (err == EOPNOTSUPP)
-		return ROCE_UNSUPPORTED;
-	return ROCE_UNREADABLE;
-}
-
 static int fail_errno(struct roce_reading *r, int err, const char *what, const char *path)
 {
-	roce_reading_set(r, status_for_errno(err), err, "%s %s: %s", what, path, strerror(err));
+	roce_reading_set(r, roce_status_for_errno(err), err, "%s %s: %s", what, path, strerror(err));
 	return -1;
 }
 
 /* Text check: sysfs values are printable ASCII lines. */
-static bool printable(const char *s, size_t n)
+static bool is_text(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -51,76 +42,83 @@ static bool printable(const char *s, size_t n)
 	return true;
 }
 
-int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)
+/* One value: dfd/name, shown in messages as file. */
+static int read_value(int dfd, const char *dir, const char *name, const char *file, char *buf, size_t len,
+                      struct roce_reading *r)
 {
-	char path[PATH_MAX];
-	struct stat st;
-
-	buf[0] = '\0';
-	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
-		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
-		return -1;
-	}
-	/* O_NONBLOCK: a FIFO planted in a tree must not hang us; S_ISREG below refuses it. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return fail_errno(r, errno, "cannot open", path);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file", path);
-		return -1;
-	}
-	/* One page plus one byte: more than that is not a sysfs value. */
+	/* One page: more than that is not a sysfs value. */
 	char tmp[ROCE_SYSFS_VALUE_MAX + 1];
-	size_t got = 0;
-	while (got < sizeof(tmp)) {
-		ssize_t n = read(fd, tmp + got, sizeof(tmp) - got);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int err = errno;
-			close(fd);
-			return fail_errno(r, err, "cannot read", path);
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got > ROCE_SYSFS_VALUE_MAX) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %d bytes", path, ROCE_SYSFS_VALUE_MAX);
+	buf[0] = '\0';
+	ssize_t n = roce_readfile_buf(dfd, dir, name, tmp, sizeof(tmp), 0, r);
+	if (n < 0) {
+		if (errno == EFBIG)
+			roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %d bytes", file, ROCE_SYSFS_VALUE_MAX);
 		return -1;
 	}
-	if (!printable(tmp, got)) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value is not text", path);
+	size_t got = (size_t)n;
+	if (!is_text(tmp, got)) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value is not text", file);
 		return -1;
 	}
 	while (got > 0 && (tmp[got - 1] == '\n' || tmp[got - 1] == ' '))
 		got--;
 	if (got >= len) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %zu bytes", path, len - 1);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %zu bytes", file, len - 1);
 		return -1;
 	}
 	memcpy(buf, tmp, got);
 	buf[got] = '\0';
-	roce_reading_set(r, ROCE_OK, 0, NULL);
+	return 0;
+}
+
+int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)
+{
+	char path[PATH_MAX];
+	buf[0] = '\0';
+	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
+		return -1;
+	}
+	return read_value(AT_FDCWD, NULL, path, path, buf, len, r);
+}
+
+int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
+{
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	return read_value(dfd, dir, name, file, buf, len, r);
+}
+
+/* A counter value; file names it in messages. */
+static int parse_u64(const char *buf, const char *file, uint64_t *out, struct roce_reading *r)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: \"%.40s\" is not a counter value", file, buf);
+		return -1;
+	}
+	*out = v;
 	return 0;
 }
 
 int roce_sysfs_read_u64(const char *root, const char *rel, uint64_t *out, struct roce_reading *r)
 {
-	char buf[64];
+	char buf[64], file[PATH_MAX];
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
 		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 10);
-	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.40s\" is not a counter value", root, rel, buf);
+	snprintf(file, sizeof(file), "%s/%s", root, rel);
+	return parse_u64(buf, file, out, r);
+}
+
+int roce_sysfs_read_u64_at(int dfd, const char *dir, const char *name, uint64_t *out, struct roce_reading *r)
+{
+	char buf[64], file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	if (read_value(dfd, dir, name, file, buf, sizeof(buf), r) < 0)
 		return -1;
-	}
-	*out = v;
-	return 0;
+	return parse_u64(buf, file, out, r);
 }
 
 int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)
@@ -135,7 +133,7 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
 		return fail_errno(r, errno, "cannot resolve", path);
 	const char *base = strrchr(real, '/');
 	base = base ? base + 1 : real;
-	if (strlen(base) >= len || !printable(base, strlen(base))) {
+	if (strlen(base) >= len || !is_text(base, strlen(base))) {
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s resolves to an unexpected name", path);
 		return -1;
 	}

@@ -2,9 +2,9 @@
  * sysfs.h - rooted, bounded, fallible reads of sysfs attributes.
  *
  * Every path is relative to a root ("/sys" in production, a fixture tree in
- * tests).  Values are read with one bounded read(), a trailing newline is
- * stripped, and anything that is not printable text is reported MALFORMED
- * rather than passed on.
+ * tests).  Values are read whole but bounded (readfile.h: regular files only,
+ * at most one page), a trailing newline is stripped, and anything that is not
+ * printable text is reported MALFORMED rather than passed on.
  */
 #ifndef ROCE_SYSFS_H
 #define ROCE_SYSFS_H
@@ -19,8 +19,13 @@
  * -1 with r set (MISSING, UNREADABLE, MALFORMED for binary or oversized). */
 int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r);
 
+/* The same for dfd/name, where dfd is an open directory that messages call dir
+ * (no path walk per value: counters read many files of one directory). */
+int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r);
+
 /* Read an unsigned decimal (counters).  "N/A (no PMA)" and garbage -> MALFORMED. */
 int roce_sysfs_read_u64(const char *root, const char *rel, uint64_t *out, struct roce_reading *r);
+int roce_sysfs_read_u64_at(int dfd, const char *dir, const char *name, uint64_t *out, struct roce_reading *r);
 
 /* Basename of the resolved link root/rel (e.g. the PCI address behind device). */
 int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r);

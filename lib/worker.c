@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "worker.h"
+#include "clock.h"
 #include "stuck.h"
 
 #include <errno.h>
@@ -17,15 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 static int write_all(int fd, const void *buf, size_t len)
 {
@@ -43,11 +36,11 @@ static int write_all(int fd, const void *buf, size_t len)
 }
 
 /* Read exactly len bytes before the deadline; -1 with errno ETIMEDOUT or EPIPE otherwise. */
-static int read_all(int fd, void *buf, size_t len, long deadline)
+static int read_all(int fd, void *buf, size_t len, int64_t deadline)
 {
 	char *p = buf;
 	while (len) {
-		long left = deadline - now_ms();
+		int64_t left = deadline - roce_clock_ms();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -93,7 +86,7 @@ static bool reap(pid_t child, bool killed)
 int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms, pid_t *abandoned)
 {
 	int fds[2];
-	long deadline = now_ms() + timeout_ms;
+	int64_t deadline = roce_clock_ms() + timeout_ms;
 
 	*abandoned = 0;
 	if (pipe2(fds, O_CLOEXEC) < 0)

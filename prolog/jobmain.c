@@ -1,6 +1,7 @@
 /* jobmain.c - argument and environment handling of roce-prolog / roce-epilog. */
 #include "config.h"
 #include "jobmain.h"
+#include "hostname.h"
 #include "jobreport.h"
 #include "policy.h"
 
@@ -92,14 +93,9 @@ int roce_job_main(int argc, char **argv, enum roce_job_main_kind kind)
 		logmsg(LOG_ERR, "SLURM_JOB_UID is missing or not a uid");
 		return EXIT_USAGE;
 	}
-	if (!node || !*node) {
-		if (gethostname(host, sizeof(host)) < 0) {
-			logmsg(LOG_ERR, "SLURMD_NODENAME is not set and gethostname failed: %s", strerror(errno));
-			return EXIT_USAGE;
-		}
-		host[sizeof(host) - 1] = '\0';
-		host[strcspn(host, ".")] = '\0';
-		node = host;
+	if (!(node = roce_hostname_node(node, host, sizeof(host)))) {
+		logmsg(LOG_ERR, "SLURMD_NODENAME is not set and gethostname failed: %s", strerror(errno));
+		return EXIT_USAGE;
 	}
 	roce_policy_defaults(&policy);
 	if (roce_policy_load(&policy, config ? config : ROCE_DEFAULT_CONFIG, config == NULL, &err) < 0) {

@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "hostname.h"
 #include "json.h"
 #include "pipeline.h"
 #include "worker.h"
@@ -255,14 +257,9 @@ static void maybe_drain(const struct args *a, const struct roce_check_result *r)
 	char reason[256], host[256];
 	if (!a->drain || !roce_check_drain_reason(r, reason, sizeof(reason)))
 		return;
-	const char *node = a->node ? a->node : getenv("SLURMD_NODENAME");
-	if (!node || !*node) {
-		if (gethostname(host, sizeof(host)) < 0)
-			return;
-		host[sizeof(host) - 1] = '\0';
-		host[strcspn(host, ".")] = '\0';
-		node = host;
-	}
+	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
+	if (!node)
+		return;
 	if (!roce_token_ok(node, 200)) {
 		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
 		return;
@@ -300,13 +297,6 @@ static void relay(int *fd, int to)
 	}
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /* The stuck child is remembered (lib/stuck.h): the next run answers at once. */
 static void mark_stuck(const struct roce_policy *p, pid_t pid)
 {
@@ -321,11 +311,10 @@ static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int o
 	int timeout_ms = policy->timeout_ms;
 	static const char msg[] = "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs "
 	                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)\n";
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int64_t t0 = roce_clock_ms();
 	while (out >= 0 || err >= 0 || done >= 0) {
 		struct pollfd p[3] = { { out, POLLIN, 0 }, { err, POLLIN, 0 }, { done, POLLIN, 0 } };
-		long left = done >= 0 ? (long)timeout_ms + 500 - ms_since(&t0) : -1;
+		int64_t left = done >= 0 ? timeout_ms + 500 - (roce_clock_ms() - t0) : -1;
 		if (done >= 0 && left <= 0)
 			break;
 		if (poll(p, 3, (int)left) < 0 && errno != EINTR)

@@ -17,16 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-void roce_printable(const char *s, char *out, size_t len)
-{
-	size_t i = 0;
-	if (!len)
-		return;
-	for (; s && s[i] && i + 1 < len; i++)
-		out[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	out[i] = '\0';
-}
-
 void roce_request_parse(struct roce_request *r, const char *value, const char *source)
 {
 	memset(r, 0, sizeof(*r));

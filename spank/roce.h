@@ -17,6 +17,7 @@
 #include "check.h"
 #include "plan.h"
 #include "policy.h"
+#include "printable.h"   /* roce_printable(): every hostile value in a log line */
 #include "worker.h"
 
 #define ROCE_LOG "roce: "
@@ -54,8 +55,6 @@ const struct roce_request *roce_option_request(void);
 int roce_option_getopt(spank_t sp, char **optarg);
 /* Parse a value from the option or the environment; NULL/""/"(null)" = site mode. */
 void roce_request_parse(struct roce_request *r, const char *value, const char *source);
-/* Copy s for a log line: non-printable bytes become '?', truncated to len-1. */
-void roce_printable(const char *s, char *out, size_t len);
 /* ROCE_EXPORTED is "NAME:hash,...": was name=value set by the plugin (an earlier step)? */
 bool roce_exported_has(const char *exported, const char *name, const char *value);
 /* Append name's mark to list (len bytes); -1 (list unchanged) when it does not fit. */

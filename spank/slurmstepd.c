@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "roce.h"
+#include "clock.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -54,13 +55,6 @@ static void keep_msg(enum msg_level level, const char *fmt, ...)
 	step.msgs[step.n_msgs++] = s;
 }
 
-static double clock_ms(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
 
 /* The Slurm node name: gethostname() is wrong with NodeHostname or several slurmd per host. */
 static const char *node_name(void)
@@ -301,7 +295,7 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
 		return 0;   /* the extern step runs no user task */
 
-	double t0 = now_ms(), cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC), cpu0 = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID);
 	int policy_rc = roce_args_policy(a, &policy, &err);
 	if (args_error) {
 		snprintf(err.msg, sizeof(err.msg), "plugstack.conf: %s", args_error);
@@ -328,9 +322,9 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 		log_verdict(job_id, policy.mode, res);
 	}
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
-	double cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	double cpu = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
-	            "pipeline %.3f ms)", node_name(), now_ms() - t0, cpu + res->worker_cpu_us / 1e3, cpu,
+	            "pipeline %.3f ms)", node_name(), roce_clock_ms_of(CLOCK_MONOTONIC) - t0, cpu + res->worker_cpu_us / 1e3, cpu,
 	            res->worker_cpu_us / 1e3, res->pipeline_us / 1e3);
 	free(res);
 	return 0;

@@ -115,7 +115,7 @@ lab_run_timeout 60 srun --uid="$NOBODY" --chdir=/ --export=ALL,"SLURM_ROCE=warn/
 	sh -c 'echo "JOB $SLURM_JOB_ID"' >"$W/forged.out" 2>"$W/forged.err"
 forged_jobs=$(awk '/^JOB / {print $2}' "$W/forged.out" | tr '\n' ' ')
 like "$forged_jobs" '^[0-9]+ $' "SLURM_ROCE with a path and a newline in the job: the task runs"
-like "$(cat "$W/forged.err")" 'ignoring SLURM_ROCE="warn/\.\./\.\./PWNED\?roce: node1' "the forged mode is shown on one line, its newline replaced"
+like "$(cat "$W/forged.err")" 'ignoring SLURM_ROCE="warn/\.\./\.\./PWNED\\nroce: node1' "the forged mode is shown on one line, its newline escaped"
 ok "no forged line in the user's output or the slurmd log" bash -c "! grep -q '^$FORGED' '$W/forged.err' '$log'"
 
 # --- what the plugin wrote as root, once every job left the queue (epilogs done)

@@ -82,7 +82,7 @@ static void run(struct fx *f)
 {
 	roce_check_result_free(&f->check);
 	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
-	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, NULL, &f->plan), 0);
+	assert_int_equal(roce_plan_build(&f->policy, &f->check, NULL, &f->plan), 0);
 }
 
 static int setup(void **state)
@@ -451,14 +451,14 @@ static void t_locality(void **state)
 
 	run(f);
 	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
-	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");
 
 	gpus.n = 2; gpus.idx[0] = 0; gpus.idx[1] = 1;
 	run(f);
 	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
-	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_2:1,mlx5_0:1,mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");   /* worst of PIX, PXB */
 
@@ -473,7 +473,7 @@ static void t_locality(void **state)
 	const struct roce_finding *w = find(&f->check, "locality", "node", ROCE_WARN);
 	assert_non_null(w);
 	assert_non_null(strstr(w->message, "GPU 0"));
-	assert_int_equal(roce_plan_build(&f->node, &f->policy, &f->check, choice, &f->plan), 0);
+	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	free(loc);
 	free(choice);

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 
 #include "stuck.h"
 
-static char base[PATH_MAX], state[PATH_MAX];
+static char base[PATH_MAX - 16], state[PATH_MAX];   /* room for "/state" */
 
 static int setup(void **s)
 {

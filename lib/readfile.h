@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * readfile.h - bounded, fallible reads of whole regular files.
+ *
+ * The one way the project reads a file it did not just create (sysfs
+ * values, topology XML and its cache, report fragments, state files, stuck
+ * markers): opened O_NONBLOCK|O_NOCTTY (a FIFO never blocks, a tty never
+ * becomes ours), anything but a regular file refused after fstat, read to
+ * its end but never past the caller's bound.  Failures fill a struct
+ * roce_reading (model.h) naming the file and set errno:
+ *   MISSING / UNREADABLE / UNSUPPORTED  open or read failed (r->err = errno)
+ *   MALFORMED  not a regular file (EINVAL), longer than the bound (EFBIG),
+ *              grew while being read (EAGAIN)
+ *   UNREADABLE with ROCE_READFILE_TRUSTED: not trusted (EPERM)
+ * Files are named in messages as "dir/path" (dir NULL: as path).
+ */
+#ifndef ROCE_READFILE_H
+#define ROCE_READFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "model.h"
+
+#define ROCE_READFILE_NOFOLLOW 0x1   /* refuse a symlink as the last component (ELOOP) */
+#define ROCE_READFILE_TRUSTED 0x2    /* owned by root or this euid, writable by nobody else */
+
+/* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size bytes): at most
+ * size - 1 bytes, NUL-terminated.  The byte count, or -1 (r set, buf ""). */
+ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
+                          struct roce_reading *r);
+
+/* The whole file (at most max bytes) in malloc'd memory, NUL-terminated;
+ * *len (may be NULL) gets its length.  NULL on failure (r set). */
+char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
+                    struct roce_reading *r);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_readfile.c - bounded whole-file reads (lib/readfile.h) on real files,
+ * a FIFO, a directory and symlinks in a temporary directory. */
+#include "config.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "readfile.h"
+
+static char dir[PATH_MAX - 32];
+static int dfd = -1;
+
+static void put(const char *name, const char *text, mode_t mode)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static int setup(void **s)
+{
+	(void)s;
+	snprintf(dir, sizeof(dir), "%s/test_readfile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	(void)s;
+	char cmd[PATH_MAX + 16];
+	close(dfd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void reads_whole_files(void **state)
+{
+	(void)state;
+	struct roce_reading r;
+	char buf[16], path[PATH_MAX];
+	size_t len = 0;
+	put("a", "hello\n", 0600);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "a", buf, sizeof(buf), 0, &r), 6);
+	assert_string_equal(buf, "hello\n");
+	assert_int_equal(r.status, ROCE_OK);
+	char *text = roce_readfile(dfd, NULL, "a", 100, ROCE_READFILE_NOFOLLOW, &len, &r);
+	assert_non_null(text);
+	assert_int_equal(len, 6);
+	assert_string_equal(text, "hello\n");
+	free(text);
+	/* a plain path (AT_FDCWD), and a file exactly at the bound */
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(roce_readfile_buf(AT_FDCWD, NULL, path, buf, 7, 0, &r), 6);
+	text = roce_readfile(AT_FDCWD, NULL, path, 6, 0, &len, &r);
+	assert_non_null(text);
+	free(text);
+	/* /proc files say st_size 0: read to their end all the same */
+	text = roce_readfile(AT_FDCWD, NULL, "/proc/self/stat", 4096, 0, &len, &r);
+	assert_non_null(text);
+	assert_true(len > 10 && strlen(text) == len);
+	free(text);
+}
+
+static void refuses_what_is_not_a_small_regular_file(void **state)
+{
+	(void)state;
+	struct roce_reading r;
+	char buf[8];
+	size_t len;
+	/* a FIFO without a writer: refused at once, never waited on */
+	assert_int_equal(mkfifoat(dfd, "fifo", 0600), 0);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "fifo", buf, sizeof(buf), 0, &r), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(r.status, ROCE_MALFORMED);
+	assert_non_null(strstr(r.why, "/fifo is not a regular file"));
+	assert_string_equal(buf, "");
+	/* a directory */
+	assert_int_equal(mkdirat(dfd, "sub", 0700), 0);
+	assert_null(roce_readfile(dfd, dir, "sub", 100, 0, &len, &r));
+	assert_int_equal(r.status, ROCE_MALFORMED);
+	/* a symlink: followed unless NOFOLLOW */
+	put("target", "x", 0600);
+	assert_int_equal(symlinkat("target", dfd, "link"), 0);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "link", buf, sizeof(buf), 0, &r), 1);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "link", buf, sizeof(buf), ROCE_READFILE_NOFOLLOW, &r), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_int_equal(r.status, ROCE_UNREADABLE);
+	assert_non_null(strstr(r.why, "cannot open "));
+	assert_non_null(strstr(r.why, "/link: "));
+	/* missing */
+	assert_null(roce_readfile(dfd, dir, "none", 100, 0, &len, &r));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(r.status, ROCE_MISSING);
+	assert_int_equal(r.err, ENOENT);
+}
+
+static void refuses_oversize(void **state)
+{
+	(void)state;
+	struct roce_reading r;
+	char buf[8];
+	size_t len;
+	put("big", "0123456789", 0600);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "big", buf, sizeof(buf), 0, &r), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(r.status, ROCE_MALFORMED);
+	assert_non_null(strstr(r.why, "big: longer than 7 bytes"));
+	assert_string_equal(buf, "");
+	assert_null(roce_readfile(dfd, dir, "big", 9, 0, &len, &r));
+	assert_int_equal(errno, EFBIG);
+	assert_non_null(strstr(r.why, "big: longer than 9 bytes"));
+	/* growing past the first guess of the buffer is fine below the bound */
+	char *text = roce_readfile(AT_FDCWD, NULL, "/proc/self/maps", 1 << 20, 0, &len, &r);
+	assert_non_null(text);
+	assert_true(len > 100);
+	free(text);
+}
+
+static void trusted_files_only(void **state)
+{
+	(void)state;
+	struct roce_reading r;
+	char buf[8];
+	put("ours", "x", 0600);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "ours", buf, sizeof(buf), ROCE_READFILE_TRUSTED, &r), 1);
+	put("shared", "x", 0620);
+	assert_int_equal(roce_readfile_buf(dfd, dir, "shared", buf, sizeof(buf), ROCE_READFILE_TRUSTED, &r), -1);
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(r.status, ROCE_UNREADABLE);
+	assert_non_null(strstr(r.why, "shared: not trusted"));
+	assert_int_equal(roce_readfile_buf(dfd, dir, "shared", buf, sizeof(buf), 0, &r), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(reads_whole_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(refuses_what_is_not_a_small_regular_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(refuses_oversize, setup, teardown),
+		cmocka_unit_test_setup_teardown(trusted_files_only, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
