@@ -62,7 +62,8 @@ int main(int argc, char **argv)
 		struct roce_snapshot a, b;
 		struct roce_delta d;
 		struct roce_verdict_list v = { 0 };
-		char err[ROCE_WHY_MAX], job[16];
+		char job[16];
+		struct roce_error err;
 		double t0 = now_us();
 		roce_node_init(&node);
 		roce_collect(&node, &pol, &opts);
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
 		double t3 = now_us();
 		json_object *o = roce_snapshot_to_json(&a);
 		json_object *back = json_tokener_parse(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		roce_snapshot_from_json(&b, back, err, sizeof(err));
+		roce_snapshot_from_json(&b, back, &err);
 		double t4 = now_us();
 		struct roce_fragment_meta m = { .job_id = "1", .node = "n1", .pfc_priority = -1 };
 		roce_delta_compute(&b, &a, &d);

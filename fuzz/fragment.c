@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
 	struct roce_job_report r;
-	char err[ROCE_WHY_MAX];
+	struct roce_error err;
 	if (size > 1 << 20)
 		return 0;
 	if (!null && !(null = fopen("/dev/null", "w")))
@@ -44,9 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = nul ? (size_t)(nul - data) - off : size - off;
 		json_object *o = parse((const char *)data + off, len);
 		if (o) {
-			err[0] = '\0';
-			if (roce_report_add(&r, o, "fuzz.json", err, sizeof(err)) < 0)
-				FUZZ_CHECK(err[0], "refused without a reason");
+			err.msg[0] = '\0';
+			if (roce_report_add(&r, o, "fuzz.json", &err) < 0)
+				FUZZ_CHECK(err.msg[0], "refused without a reason");
 			json_object_put(o);
 		}
 		off += len + 1;

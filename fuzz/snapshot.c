@@ -34,7 +34,7 @@ static bool has_duplicate_port(const struct roce_snapshot *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct roce_snapshot s, back;
-	char err[ROCE_WHY_MAX] = "";
+	struct roce_error err = { "" };
 	if (size > 1 << 20)
 		return 0;
 	json_object *o = parse((const char *)data, size);
@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	roce_snapshot_init(&s);
 	roce_snapshot_init(&back);
-	if (roce_snapshot_from_json(&s, o, err, sizeof(err)) < 0) {
-		FUZZ_CHECK(err[0] && memchr(err, '\0', sizeof(err)), "failure without a reason");
+	if (roce_snapshot_from_json(&s, o, &err) < 0) {
+		FUZZ_CHECK(err.msg[0] && memchr(err.msg, '\0', sizeof(err.msg)), "failure without a reason");
 		goto out;
 	}
 	json_object *again = roce_snapshot_to_json(&s);
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text1 = json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN);
 	json_object *reparsed = parse(text1, strlen(text1));
 	FUZZ_CHECK(reparsed, "serialised snapshot is not JSON: %s", text1);
-	FUZZ_CHECK(roce_snapshot_from_json(&back, reparsed, err, sizeof(err)) == 0, "round trip refused: %s", err);
+	FUZZ_CHECK(roce_snapshot_from_json(&back, reparsed, &err) == 0, "round trip refused: %s", err.msg);
 	json_object *third = roce_snapshot_to_json(&back);
 	FUZZ_CHECK(!strcmp(text1, json_object_to_json_string_ext(third, JSON_C_TO_STRING_PLAIN)), "round trip changed the snapshot");
 	struct roce_delta d;

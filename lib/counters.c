@@ -1,7 +1,8 @@
 /* counters.c - per-port RoCE counter snapshots, deltas and their JSON form. */
 #include "config.h"
 #include "counters.h"
-#include "rdma.h"
+#include "json.h"
+#include "jsonin.h"
 #include "sysfs.h"
 
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#define SNAPSHOT_SCHEMA "slurm-roce/snapshot/1"
 
 /*
  * Widths.  How we decide, counter by counter:
@@ -159,46 +162,17 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 	}
 }
 
-/* One counter file under an open directory: openat + one read + close.
- * Counters are read at every job start and end on every port, and on
- * mlx5 each read is a firmware command: no fstat, no second read, no
- * full path walk (roce_sysfs_read_u64 does all three). */
+/* One counter file under an open directory, through the sysfs reader (no
+ * path walk per counter).  Counters are read at every job start and end on
+ * every port, and on mlx5 each read is a firmware command (one: the reader's
+ * second read() at EOF does not call the driver again). */
 static void read_counter(int dfd, const char *dir, const char *name, struct roce_counter_sample *cs)
 {
-	char buf[32];
-	int fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = dfd < 0 ? ENOENT : errno;
-		roce_reading_set(&cs->read, e == ENOENT || e == ENOTDIR ? ROCE_MISSING : ROCE_UNREADABLE, e,
-		                 "cannot open %s/%s: %s", dir, name, strerror(e));
+	if (dfd < 0) {
+		roce_reading_set(&cs->read, ROCE_MISSING, ENOENT, "cannot open %s/%s: %s", dir, name, strerror(ENOENT));
 		return;
 	}
-	ssize_t n;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	int e = errno;
-	close(fd);
-	if (n < 0) {
-		roce_reading_set(&cs->read, e == EOPNOTSUPP ? ROCE_UNSUPPORTED : ROCE_UNREADABLE, e,
-		                 "cannot read %s/%s: %s", dir, name, strerror(e));
-		return;
-	}
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 10);
-	if (n == 0 || buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
-		for (char *q = buf; *q; q++)
-			if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
-				*q = '?';
-		roce_reading_set(&cs->read, ROCE_MALFORMED, 0, "%s/%s: \"%.40s\" is not a counter value", dir, name, buf);
-		return;
-	}
-	cs->value = v;
-	roce_reading_set(&cs->read, ROCE_OK, 0, NULL);
+	roce_sysfs_read_u64_at(dfd, dir, name, &cs->value, &cs->read);
 }
 
 static bool expired(const struct timespec *deadline)
@@ -256,9 +230,9 @@ static int snapshot_device(struct roce_snapshot *s, const char *root, const char
 	    roce_sysfs_list(root, rel, &ports, &n_ports, &r) < 0)
 		return 0;   /* a device without ports has nothing to count */
 	for (size_t i = 0; i < n_ports; i++) {
-		char *end;
-		unsigned long num = strtoul(ports[i], &end, 10);
-		if (*end || num == 0 || num > 255)
+		/* What rdma.c refuses, refused here too; the fragment keeps ports 1..255. */
+		unsigned long num = roce_port_name_ok(ports[i]) ? strtoul(ports[i], NULL, 10) : 0;
+		if (num == 0 || num > 255)
 			continue;
 		if (roce_path(rel, sizeof(rel), "class/infiniband/%s/ports/%lu/link_layer", dev, num) < 0 ||
 		    roce_sysfs_read(root, rel, ll, sizeof(ll), &r) < 0 || strcmp(ll, "Ethernet") != 0)
@@ -495,17 +469,6 @@ void roce_delta_free(struct roce_delta *d)
 
 /* ---------------------------------------------------------------- JSON */
 
-static json_object *reading_json(const struct roce_reading *r)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "status", json_object_new_string(roce_status_name(r->status)));
-	if (r->err)
-		json_object_object_add(o, "errno", json_object_new_int(r->err));
-	if (r->why[0])
-		json_object_object_add(o, "why", json_object_new_string(r->why));
-	return o;
-}
-
 static json_object *u64_array(const uint64_t *v, size_t n)
 {
 	json_object *a = json_object_new_array();
@@ -526,11 +489,11 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_sample *cs = &ps->c[i];
 		json_object_object_add(c, roce_counter_defs[i].name,
-		                       roce_reading_ok(&cs->read) ? json_object_new_uint64(cs->value) : reading_json(&cs->read));
+		                       roce_reading_ok(&cs->read) ? json_object_new_uint64(cs->value) : roce_json_reading(&cs->read));
 	}
 	json_object_object_add(o, "counters", c);
 	json_object *pfc = json_object_new_object();
-	json_object_object_add(pfc, "read", reading_json(&ps->pfc.read));
+	json_object_object_add(pfc, "read", roce_json_reading(&ps->pfc.read));
 	json_object_object_add(pfc, "enabled", json_object_new_int(ps->pfc.enabled));
 	json_object_object_add(pfc, "requests", u64_array(ps->pfc.requests, ROCE_PRIOS));
 	json_object_object_add(pfc, "indications", u64_array(ps->pfc.indications, ROCE_PRIOS));
@@ -541,9 +504,9 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
 {
 	json_object *o = json_object_new_object(), *ports = json_object_new_array();
-	json_object_object_add(o, "schema", json_object_new_string("slurm-roce/snapshot/1"));
+	json_object_object_add(o, "schema", json_object_new_string(SNAPSHOT_SCHEMA));
 	json_object_object_add(o, "time_ns", json_object_new_int64(s->time_ns));
-	json_object_object_add(o, "devices_read", reading_json(&s->devices_read));
+	json_object_object_add(o, "devices_read", roce_json_reading(&s->devices_read));
 	json_object_object_add(o, "gid_index", json_object_new_int(s->gid_index));
 	json_object_object_add(o, "traffic_class", json_object_new_int(s->traffic_class));
 	for (size_t i = 0; i < s->n_ports; i++)
@@ -554,180 +517,142 @@ json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
 
 /* Parsing: the file is ours and root-only, but a truncated or edited one
  * must give a clear error, not a crash or a silently wrong delta. */
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
-static int get_member(json_object *o, const char *key, json_type t, json_object **out, char *err, size_t errlen)
-{
-	if (!json_object_object_get_ex(o, key, out) || !json_object_is_type(*out, t))
-		FAIL("\"%s\" missing or not a %s", key, json_type_to_name(t));
-	return 0;
-}
-
-static int get_int(json_object *o, const char *key, int64_t lo, int64_t hi, int64_t *v, char *err, size_t errlen)
-{
-	json_object *m;
-	if (get_member(o, key, json_type_int, &m, err, errlen) < 0)
-		return -1;
-	*v = json_object_get_int64(m);
-	if (*v < lo || *v > hi)
-		FAIL("\"%s\" = %" PRId64 " out of range", key, *v);
-	return 0;
-}
-
-static int get_str(json_object *o, const char *key, char *buf, size_t len, char *err, size_t errlen)
-{
-	json_object *m;
-	if (get_member(o, key, json_type_string, &m, err, errlen) < 0)
-		return -1;
-	if ((size_t)json_object_get_string_len(m) >= len)
-		FAIL("\"%s\" too long", key);
-	snprintf(buf, len, "%s", json_object_get_string(m));
-	return 0;
-}
-
-static int get_u64(json_object *m, uint64_t *v)
-{
-	if (!json_object_is_type(m, json_type_int))
-		return -1;
-	errno = 0;
-	*v = json_object_get_uint64(m);
-	/* json-c keeps negatives as int64: refuse them. */
-	return json_object_get_int64(m) < 0 && *v == 0 ? -1 : 0;
-}
-
-static int parse_reading(json_object *o, struct roce_reading *r, char *err, size_t errlen)
-{
-	char status[32];
-	json_object *m;
-	if (!json_object_is_type(o, json_type_object) || get_str(o, "status", status, sizeof(status), err, errlen) < 0)
-		FAIL("reading is not an object with a status");
-	for (int s = ROCE_NOT_READ; s <= ROCE_TIMEOUT; s++)
-		if (strcmp(roce_status_name((enum roce_status)s), status) == 0) {
-			roce_reading_set(r, (enum roce_status)s, 0, NULL);
-			if (json_object_object_get_ex(o, "errno", &m))
-				r->err = json_object_get_int(m);
-			if (json_object_object_get_ex(o, "why", &m) && json_object_is_type(m, json_type_string))
-				snprintf(r->why, sizeof(r->why), "%s", json_object_get_string(m));
-			return 0;
-		}
-	FAIL("unknown reading status \"%.32s\"", status);
-}
-
-static int parse_u64_array(json_object *o, const char *key, uint64_t *v, char *err, size_t errlen)
-{
-	json_object *a;
-	if (get_member(o, key, json_type_array, &a, err, errlen) < 0)
-		return -1;
-	if (json_object_array_length(a) != ROCE_PRIOS)
-		FAIL("\"%s\" must have %d entries", key, ROCE_PRIOS);
-	for (int i = 0; i < ROCE_PRIOS; i++)
-		if (get_u64(json_object_array_get_idx(a, (size_t)i), &v[i]) < 0)
-			FAIL("\"%s\"[%d] is not a counter value", key, i);
-	return 0;
-}
-
-static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, char *err, size_t errlen)
+static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, struct roce_error *err)
 {
 	json_object *m;
 	int64_t v;
-	if (get_member(o, "read", json_type_object, &m, err, errlen) < 0 ||
-	    parse_reading(m, &pfc->read, err, errlen) < 0 ||
-	    get_int(o, "enabled", 0, 255, &v, err, errlen) < 0)
+	if (roce_jin_member(o, "read", json_type_object, &m, err) < 0 || roce_jin_reading(m, &pfc->read, err) < 0 ||
+	    roce_jin_int(o, "enabled", 0, 255, &v, err) < 0)
 		return -1;
 	pfc->enabled = (uint8_t)v;
-	return parse_u64_array(o, "requests", pfc->requests, err, errlen) < 0 ||
-	       parse_u64_array(o, "indications", pfc->indications, err, errlen) < 0 ? -1 : 0;
+	return roce_jin_u64s(o, "requests", pfc->requests, ROCE_PRIOS, err) < 0 ||
+	       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0 ? -1 : 0;
 }
 
-static int parse_port(json_object *o, struct roce_port_sample *ps, char *err, size_t errlen)
+/* One counter: a value, or the reading that says why there is none. */
+static int parse_counter(json_object *c, const char *name, struct roce_counter_sample *cs, struct roce_error *err)
+{
+	json_object *m;
+	if (!json_object_object_get_ex(c, name, &m)) {
+		roce_error_set(err, "counter %s missing", name);
+		return -1;
+	}
+	if (json_object_is_type(m, json_type_object)) {
+		if (roce_jin_reading(m, &cs->read, err) < 0)
+			return -1;
+		if (roce_reading_ok(&cs->read)) {
+			roce_error_set(err, "counter %s: ok without a value", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!roce_jin_u64_value(m, &cs->value)) {
+		roce_error_set(err, "counter %s is not a counter value", name);
+		return -1;
+	}
+	roce_reading_set(&cs->read, ROCE_OK, 0, NULL);
+	return 0;
+}
+
+static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_error *err)
 {
 	json_object *c, *m;
-	int64_t v;
+	int64_t port, gid, mtu, nmtu;
+	struct roce_error sub;
 	memset(ps, 0, sizeof(*ps));
-	if (!json_object_is_type(o, json_type_object))
-		FAIL("port is not an object");
-	if (get_str(o, "device", ps->device, sizeof(ps->device), err, errlen) < 0 ||
-	    get_str(o, "netdev", ps->netdev, sizeof(ps->netdev), err, errlen) < 0 ||
-	    get_int(o, "port", 1, 255, &v, err, errlen) < 0)
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "port is not an object");
 		return -1;
-	ps->port = (unsigned)v;
-	if (get_int(o, "gid_index", -1, ROCE_GID_MAX, &v, err, errlen) < 0)
-		return -1;
-	ps->gid_index = (int)v;
-	if (get_int(o, "active_mtu", 0, 65536, &v, err, errlen) < 0)
-		return -1;
-	ps->active_mtu = (int)v;
-	if (get_int(o, "netdev_mtu", 0, UINT32_MAX, &v, err, errlen) < 0)
-		return -1;
-	ps->netdev_mtu = (unsigned)v;
-	if (get_member(o, "counters", json_type_object, &c, err, errlen) < 0)
-		return -1;
-	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
-		const char *name = roce_counter_defs[i].name;
-		if (!json_object_object_get_ex(c, name, &m))
-			FAIL("%s:%u: counter %s missing", ps->device, ps->port, name);
-		if (json_object_is_type(m, json_type_object)) {
-			if (parse_reading(m, &ps->c[i].read, err, errlen) < 0)
-				return -1;
-			if (roce_reading_ok(&ps->c[i].read))
-				FAIL("%s:%u: counter %s: ok without a value", ps->device, ps->port, name);
-		} else if (get_u64(m, &ps->c[i].value) < 0) {
-			FAIL("%s:%u: counter %s is not a counter value", ps->device, ps->port, name);
-		} else {
-			roce_reading_set(&ps->c[i].read, ROCE_OK, 0, NULL);
-		}
 	}
-	if (get_member(o, "pfc", json_type_object, &m, err, errlen) < 0)
+	if (roce_jin_strcpy(o, "device", ps->device, sizeof(ps->device), err) < 0 ||
+	    roce_jin_strcpy(o, "netdev", ps->netdev, sizeof(ps->netdev), err) < 0 ||
+	    roce_jin_int(o, "port", 1, 255, &port, err) < 0 ||
+	    roce_jin_int(o, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(o, "active_mtu", 0, 65536, &mtu, err) < 0 ||
+	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0 ||
+	    roce_jin_member(o, "counters", json_type_object, &c, err) < 0)
 		return -1;
-	return parse_pfc(m, &ps->pfc, err, errlen);
+	ps->port = (unsigned)port;
+	ps->gid_index = (int)gid;
+	ps->active_mtu = (int)mtu;
+	ps->netdev_mtu = (unsigned)nmtu;
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		if (parse_counter(c, roce_counter_defs[i].name, &ps->c[i], &sub) < 0) {
+			roce_error_set(err, "%s:%u: %s", ps->device, ps->port, sub.msg);
+			return -1;
+		}
+	if (roce_jin_member(o, "pfc", json_type_object, &m, err) < 0)
+		return -1;
+	return parse_pfc(m, &ps->pfc, err);
 }
 
-int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, char *err, size_t errlen)
+/* ports[i] duplicates an earlier port: the delta pairs ports by device and
+ * number, so a duplicate would pair crosswise. */
+static bool duplicate_port(const struct roce_snapshot *s, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (s->ports[j].port == s->ports[i].port && strcmp(s->ports[j].device, s->ports[i].device) == 0)
+			return true;
+	return false;
+}
+
+static int parse_ports(struct roce_snapshot *s, json_object *ports, struct roce_error *err)
+{
+	struct roce_error sub;
+	size_t n = json_object_array_length(ports);
+	if (n > 4096) {
+		roce_error_set(err, "%zu ports: not a real node", n);
+		return -1;
+	}
+	if (n && !(s->ports = calloc(n, sizeof(*s->ports)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->n_ports++;
+		if (parse_port(json_object_array_get_idx(ports, i), &s->ports[i], &sub) < 0) {
+			roce_error_set(err, "ports[%zu]: %s", i, sub.msg);
+			return -1;
+		}
+		if (duplicate_port(s, i)) {
+			roce_error_set(err, "ports[%zu]: duplicate %.64s:%u", i, s->ports[i].device, s->ports[i].port);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err)
 {
 	json_object *m, *ports;
-	char schema[64];
-	int64_t v;
+	const char *schema;
+	int64_t gid, tc;
 
 	roce_snapshot_free(s);
 	roce_snapshot_init(s);
-	if (!json_object_is_type(obj, json_type_object))
-		FAIL("snapshot is not a JSON object");
-	if (get_str(obj, "schema", schema, sizeof(schema), err, errlen) < 0)
+	if (!json_object_is_type(obj, json_type_object)) {
+		roce_error_set(err, "snapshot is not a JSON object");
 		return -1;
-	if (strcmp(schema, "slurm-roce/snapshot/1") != 0)
-		FAIL("unknown snapshot schema \"%s\"", schema);
-	if (get_int(obj, "time_ns", 0, INT64_MAX, &s->time_ns, err, errlen) < 0 ||
-	    get_member(obj, "devices_read", json_type_object, &m, err, errlen) < 0 ||
-	    parse_reading(m, &s->devices_read, err, errlen) < 0 ||
-	    get_int(obj, "gid_index", -1, ROCE_GID_MAX, &v, err, errlen) < 0)
+	}
+	if (roce_jin_str(obj, "schema", 63, &schema, err) < 0)
 		return -1;
-	s->gid_index = (int)v;
-	if (get_int(obj, "traffic_class", -1, 255, &v, err, errlen) < 0)
+	if (strcmp(schema, SNAPSHOT_SCHEMA) != 0) {
+		roce_error_set(err, "unknown snapshot schema \"%s\"", schema);
 		return -1;
-	s->traffic_class = (int)v;
-	if (get_member(obj, "ports", json_type_array, &ports, err, errlen) < 0)
+	}
+	if (roce_jin_int(obj, "time_ns", 0, INT64_MAX, &s->time_ns, err) < 0 ||
+	    roce_jin_member(obj, "devices_read", json_type_object, &m, err) < 0 ||
+	    roce_jin_reading(m, &s->devices_read, err) < 0 ||
+	    roce_jin_int(obj, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(obj, "traffic_class", -1, 255, &tc, err) < 0 ||
+	    roce_jin_member(obj, "ports", json_type_array, &ports, err) < 0)
 		return -1;
-	size_t n = json_object_array_length(ports);
-	if (n > 4096)
-		FAIL("%zu ports: not a real node", n);
-	if (n && !(s->ports = calloc(n, sizeof(*s->ports))))
-		FAIL("out of memory");
-	for (size_t i = 0; i < n; i++) {
-		char sub[ROCE_WHY_MAX];
-		if (parse_port(json_object_array_get_idx(ports, i), &s->ports[i], sub, sizeof(sub)) < 0) {
-			snprintf(err, errlen, "ports[%zu]: %s", i, sub);
-			roce_snapshot_free(s);
-			return -1;
-		}
-		/* The delta pairs ports by device and number: a duplicate would pair crosswise. */
-		for (size_t j = 0; j < i; j++)
-			if (s->ports[j].port == s->ports[i].port && strcmp(s->ports[j].device, s->ports[i].device) == 0) {
-				snprintf(err, errlen, "ports[%zu]: duplicate %.64s:%u", i, s->ports[i].device, s->ports[i].port);
-				s->n_ports++;
-				roce_snapshot_free(s);
-				return -1;
-			}
-		s->n_ports++;
+	s->gid_index = (int)gid;
+	s->traffic_class = (int)tc;
+	if (parse_ports(s, ports, err) < 0) {
+		roce_snapshot_free(s);
+		return -1;
 	}
 	return 0;
 }

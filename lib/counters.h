@@ -21,6 +21,7 @@
 #include <time.h>
 #include "model.h"
 #include "check.h"
+#include "error.h"
 
 /* The counters we read, in table order (counters.c has names and widths). */
 enum roce_counter_id {
@@ -124,9 +125,9 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
                              const struct roce_check_result *check, const struct timespec *deadline);
 
 /* Snapshot <-> JSON.  from_json validates everything (names, sizes, types)
- * and says what is wrong in err (ROCE_WHY_MAX bytes). */
+ * and says what is wrong in err, naming the key (jsonin.h). */
 json_object *roce_snapshot_to_json(const struct roce_snapshot *s);
-int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, char *err, size_t errlen);
+int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err);
 
 /* ---------------------------------------------------------------- delta */
 

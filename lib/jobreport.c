@@ -5,7 +5,11 @@
 #include "collect.h"
 #include "counters.h"
 #include "report.h"
+#include "readfile.h"
+#include "safefile.h"
 #include "worker.h"
+#include "hostname.h"
+#include "jsonin.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,268 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
 #define STATE_SCHEMA "slurm-roce/state/1"
 #define STATE_MAX (16u << 20)
-
-/* ---------------------------------------------------------------- atomic files */
-
-static int write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
-                        gid_t group, mode_t mode, long reader_uid, bool durable, struct roce_error *err);
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* ".<name>.<16 hex>": dot names are never read as fragments or snapshots. */
-static void temp_name(char *buf, size_t len, const char *name)
-{
-	uint64_t r = 0;
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
-		r = (uint64_t)getpid() * 2654435761u ^ (uint64_t)(uintptr_t)buf;
-	snprintf(buf, len, ".%s.%016llx", name, (unsigned long long)r);
-}
-
-/* POSIX access ACL as the kernel's xattr format (linux/posix_acl_xattr.h):
- * owner r, user:<reader> r, group r, mask r, other none. */
-static int set_reader_acl(int fd, uid_t reader)
-{
-	struct { uint16_t tag, perm; uint32_t id; } __attribute__((packed)) e[5] = {
-		{ 0x01, 4, UINT32_MAX },   /* ACL_USER_OBJ */
-		{ 0x02, 4, reader },       /* ACL_USER */
-		{ 0x04, 4, UINT32_MAX },   /* ACL_GROUP_OBJ */
-		{ 0x10, 4, UINT32_MAX },   /* ACL_MASK */
-		{ 0x20, 0, UINT32_MAX },   /* ACL_OTHER */
-	};
-	char buf[4 + sizeof(e)];
-	uint32_t version = 2;   /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
-	memcpy(buf, &version, 4);
-	memcpy(buf + 4, e, sizeof(e));
-	return fsetxattr(fd, "system.posix_acl_access", buf, sizeof(buf), 0);
-}
-
-static int set_owner_mode(int fd, uid_t owner, gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
-{
-	if (fchown(fd, owner, group) < 0 || fchmod(fd, mode) < 0) {
-		roce_error_set(err, "cannot set owner/mode: %s", strerror(errno));
-		return -1;
-	}
-	if (reader_uid < 0 || (uid_t)reader_uid == owner)
-		return 0;
-	if (set_reader_acl(fd, (uid_t)reader_uid) == 0)
-		return 0;
-	if (errno != EOPNOTSUPP && errno != ENOTSUP) {
-		roce_error_set(err, "cannot set the reader ACL: %s", strerror(errno));
-		return -1;
-	}
-	/* No ACLs on this file system: the reader owns the file instead. */
-	if (fchown(fd, (uid_t)reader_uid, group) < 0 || fchmod(fd, mode) < 0) {
-		roce_error_set(err, "cannot give the file to uid %ld: %s", reader_uid, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Give an anonymous O_TMPFILE a temporary name in dir. */
-static int link_tmpfile(int fd, int dfd, char *tmp, size_t tmplen, const char *name)
-{
-	for (int tries = 0; tries < 16; tries++) {
-		temp_name(tmp, tmplen, name);
-		if (linkat(fd, "", dfd, tmp, AT_EMPTY_PATH) == 0)
-			return 0;
-		if (errno == ENOENT || errno == EPERM) {
-			/* Without CAP_DAC_READ_SEARCH AT_EMPTY_PATH is refused: go through /proc. */
-			char proc[64];
-			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-			if (linkat(AT_FDCWD, proc, dfd, tmp, AT_SYMLINK_FOLLOW) == 0)
-				return 0;
-		}
-		if (errno != EEXIST)
-			return -1;
-	}
-	return -1;
-}
-
-static int open_named_temp(int dfd, char *tmp, size_t tmplen, const char *name)
-{
-	for (int tries = 0; tries < 16; tries++) {
-		temp_name(tmp, tmplen, name);
-		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
-	}
-	return -1;
-}
-
-int roce_write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
-                      gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
-{
-	return write_atomic(dfd, name, data, len, owner, group, mode, reader_uid, true, err);
-}
-
-static int write_atomic(int dfd, const char *name, const void *data, size_t len, uid_t owner,
-                        gid_t group, mode_t mode, long reader_uid, bool durable, struct roce_error *err)
-{
-	char tmp[NAME_MAX + 1] = "";
-	bool named = false;
-	int fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		fd = open_named_temp(dfd, tmp, sizeof(tmp), name);
-		named = true;
-	}
-	if (fd < 0) {
-		roce_error_set(err, "cannot create a temporary file for %s: %s", name, strerror(errno));
-		return -1;
-	}
-	if (write_all(fd, data, len) < 0) {
-		roce_error_set(err, "cannot write %s: %s", name, strerror(errno));
-		goto fail;
-	}
-	if (set_owner_mode(fd, owner, group, mode, reader_uid, err) < 0)
-		goto fail;
-	if (durable && fsync(fd) < 0) {
-		roce_error_set(err, "cannot sync %s: %s", name, strerror(errno));
-		goto fail;
-	}
-	if (!named) {
-		if (link_tmpfile(fd, dfd, tmp, sizeof(tmp), name) < 0) {
-			roce_error_set(err, "cannot link %s: %s", name, strerror(errno));
-			tmp[0] = '\0';
-			goto fail;
-		}
-		named = true;
-	}
-	if (renameat(dfd, tmp, dfd, name) < 0) {
-		roce_error_set(err, "cannot rename into %s: %s", name, strerror(errno));
-		goto fail;
-	}
-	close(fd);
-	if (durable && fsync(dfd) < 0 && errno != EINVAL) {
-		/* The file is complete and in place; only its durability is in doubt. */
-		roce_error_set(err, "cannot sync the directory of %s: %s", name, strerror(errno));
-		return -1;
-	}
-	return 0;
-fail:
-	if (named && tmp[0])
-		unlinkat(dfd, tmp, 0);
-	close(fd);
-	return -1;
-}
-
-/* ---------------------------------------------------------------- directories */
-
-/* mkdir -p for a configured directory (the admin's path: symlinks in it are
- * the admin's choice and followed).  Returns an O_DIRECTORY fd. */
-static int open_config_dir(const char *path, mode_t mode, bool *created, struct roce_error *err)
-{
-	char buf[PATH_MAX];
-	*created = false;
-	if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		roce_error_set(err, "%s: not an absolute path", path);
-		return -1;
-	}
-	int fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 || errno != ENOENT)
-		goto done;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-			roce_error_set(err, "cannot create %s: %s", buf, strerror(errno));
-			return -1;
-		}
-		*p = '/';
-	}
-	if (mkdir(buf, mode) == 0)
-		*created = true;
-	else if (errno != EEXIST) {
-		roce_error_set(err, "cannot create %s: %s", buf, strerror(errno));
-		return -1;
-	}
-	fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-done:
-	if (fd < 0)
-		roce_error_set(err, "cannot open %s: %s", path, strerror(errno));
-	return fd;
-}
-
-/* StateDir: ours alone.  Root-owned, nobody else can even look. */
-int roce_state_dir_open(const char *path, struct roce_error *err)
-{
-	bool created;
-	struct stat st;
-	int fd = open_config_dir(path, 0700, &created, err);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
-		roce_error_set(err, "StateDir %s is not owned by uid %u: refusing to use it", path, (unsigned)geteuid());
-		goto fail;
-	}
-	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0) {
-		roce_error_set(err, "StateDir %s: cannot make it 0700: %s", path, strerror(errno));
-		goto fail;
-	}
-	return fd;
-fail:
-	close(fd);
-	return -1;
-}
-
-/* ReportDir/<jobid>/: root-owned 0755 under a root-owned ReportDir that
- * others cannot write to (else a user could plant the job directory). */
-static int open_job_report_dir(const char *path, const char *job_id, gid_t *admin_gid, struct roce_error *err)
-{
-	bool created;
-	struct stat st;
-	int jfd = -1, rfd = open_config_dir(path, 0755, &created, err);
-	if (rfd < 0)
-		return -1;
-	if (fstat(rfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & S_IWOTH)) {
-		roce_error_set(err, "ReportDir %s must be owned by uid %u and not writable by others",
-		               path, (unsigned)geteuid());
-		goto out;
-	}
-	*admin_gid = st.st_gid;
-	if (mkdirat(rfd, job_id, 0755) < 0 && errno != EEXIST) {
-		roce_error_set(err, "cannot create %s/%s: %s", path, job_id, strerror(errno));
-		goto out;
-	}
-	jfd = openat(rfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (jfd < 0) {
-		roce_error_set(err, "cannot open %s/%s: %s", path, job_id, strerror(errno));
-		goto out;
-	}
-	if (fstat(jfd, &st) < 0 || st.st_uid != geteuid()) {
-		roce_error_set(err, "%s/%s is not owned by uid %u: refusing to write into it", path, job_id,
-		               (unsigned)geteuid());
-		close(jfd);
-		jfd = -1;
-		goto out;
-	}
-	if ((st.st_mode & 07777) != 0755)
-		fchmod(jfd, 0755);
-	fsync(rfd);   /* the new job directory entry */
-out:
-	close(rfd);
-	return jfd;
-}
 
 /* ---------------------------------------------------------------- state files */
 
@@ -309,33 +57,21 @@ static void idlist_add(struct idlist *l, const char *id)
 	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
 }
 
-static json_object *read_json_at(int dfd, const char *name, char *why, size_t whylen)
+/* A state file of ours as JSON; NULL with why (a clause) when absent or unusable. */
+static json_object *read_state_file(int dfd, const char *name, struct roce_error *why)
 {
-	struct stat st;
-	json_object *o = NULL;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, whylen, "%s", strerror(errno));
+	struct roce_reading r;
+	size_t len;
+	char *text = roce_readfile(dfd, NULL, name, STATE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
+	if (!text) {
+		if (r.status == ROCE_MALFORMED || r.err == EPERM)
+			roce_error_set(why, "not a regular file of ours below %u bytes", STATE_MAX);
+		else
+			roce_error_set(why, "%s", strerror(r.err));
 		return NULL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_size > STATE_MAX) {
-		snprintf(why, whylen, "not a regular file of ours below %u bytes", STATE_MAX);
-		goto out;
-	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	ssize_t got = buf ? pread(fd, buf, (size_t)st.st_size, 0) : -1;
-	if (got != st.st_size) {
-		snprintf(why, whylen, "short read");
-	} else {
-		buf[got] = '\0';
-		enum json_tokener_error jerr;
-		o = json_tokener_parse_verbose(buf, &jerr);
-		if (!o)
-			snprintf(why, whylen, "not JSON: %s", json_tokener_error_desc(jerr));
-	}
-	free(buf);
-out:
-	close(fd);
+	json_object *o = roce_jin_parse(text, len, why);
+	free(text);
 	return o;
 }
 
@@ -430,15 +166,9 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
 		return -1;
 	}
-	if (!node || !*node) {
-		/* slurmstepd has SLURMD_NODENAME; without it the host name is the best guess */
-		if (gethostname(c->host, sizeof(c->host)) < 0) {
-			roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
-			return -1;
-		}
-		c->host[sizeof(c->host) - 1] = '\0';
-		c->host[strcspn(c->host, ".")] = '\0';
-		node = c->host;
+	if (!(node = roce_hostname_node(node, c->host, sizeof(c->host)))) {
+		roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
+		return -1;
 	}
 	if (!roce_node_name_ok(node)) {
 		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
@@ -535,7 +265,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
-	if ((sfd = roce_state_dir_open(c.pol.state_dir, err)) < 0)
+	if ((sfd = roce_safefile_state_dir(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
 	if (take_snapshot(&c, &s, err) < 0)
@@ -547,7 +277,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 		roce_error_set(err, "out of memory serialising the snapshot");
 	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
 	 * the epilog copes with a missing snapshot. */
-	else if (write_atomic(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, false, err) == 0) {
+	else if (roce_safefile_write(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, 0, err) == 0) {
 		rc = 0;
 		mark_sharing(sfd, job_id);
 	}
@@ -561,21 +291,23 @@ out:
 /* ---------------------------------------------------------------- epilog */
 
 /* The prolog's snapshot.  -1 with why when absent or unusable. */
-static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, char *why, size_t whylen)
+static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct roce_error *why)
 {
-	char name[ROCE_JOBID_MAX + 8], sub[ROCE_WHY_MAX];
+	char name[ROCE_JOBID_MAX + 8];
+	struct roce_error sub;
+	const char *job;
 	json_object *m, *o;
 	snprintf(name, sizeof(name), "%s.json", c->job_id);
-	if (!(o = read_json_at(sfd, name, sub, sizeof(sub)))) {
-		snprintf(why, whylen, "no prolog snapshot (%.120s/%s: %.60s)", c->pol.state_dir, name, sub);
+	if (!(o = read_state_file(sfd, name, &sub))) {
+		roce_error_set(why, "no prolog snapshot (%.120s/%s: %.60s)", c->pol.state_dir, name, sub.msg);
 		return -1;
 	}
 	int rc = -1;
-	if (!json_object_object_get_ex(o, "job_id", &m) || strcmp(json_object_get_string(m), c->job_id) != 0)
-		snprintf(why, whylen, "prolog snapshot %s is for another job", name);
-	else if (!json_object_object_get_ex(o, "snapshot", &m) ||
-	         roce_snapshot_from_json(start, m, sub, sizeof(sub)) < 0)
-		snprintf(why, whylen, "prolog snapshot %s unusable: %s", name, sub);
+	if (roce_jin_str(o, "job_id", ROCE_JOBID_MAX - 1, &job, &sub) < 0 || strcmp(job, c->job_id) != 0)
+		roce_error_set(why, "prolog snapshot %s is for another job", name);
+	else if (roce_jin_member(o, "snapshot", json_type_object, &m, &sub) < 0 ||
+	         roce_snapshot_from_json(start, m, &sub) < 0)
+		roce_error_set(why, "prolog snapshot %s unusable: %.*s", name, ROCE_WHY_MAX - 1, sub.msg);
 	else
 		rc = 0;
 	json_object_put(o);
@@ -597,27 +329,6 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 		roce_reading_set(&start->ports[i].pfc.read, ROCE_MISSING, 0, "%s", why);
 	}
 	return 0;
-}
-
-/* ".<name>.<random>" left by an earlier writer of the same file that was
- * killed (only where the file system has no O_TMPFILE).  Only this node
- * writes its name, so they are ours to remove. */
-static void remove_stale_temps(int dfd, const char *name)
-{
-	char prefix[NAME_MAX + 2];
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	snprintf(prefix, sizeof(prefix), ".%s.", name);
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-			unlinkat(dfd, e->d_name, 0);
-	closedir(d);
 }
 
 static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
@@ -650,11 +361,12 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
 	}
-	if ((jfd = open_job_report_dir(c->pol.report_dir, c->job_id, &admin_gid, err)) < 0)
+	if ((jfd = roce_safefile_report_dir(c->pol.report_dir, c->job_id, &admin_gid, err)) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
-	remove_stale_temps(jfd, name);
-	if (roce_write_atomic(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid, err) == 0)
+	roce_safefile_remove_temps(jfd, name);
+	if (roce_safefile_write(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid,
+	                        ROCE_SAFEFILE_DURABLE, err) == 0)
 		rc = 0;
 out:
 	if (jfd >= 0)
@@ -680,11 +392,13 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		return -1;
 	roce_snapshot_init(&start);
 	roce_snapshot_init(&end);
-	int sfd = roce_state_dir_open(c.pol.state_dir, &serr);
+	int sfd = roce_safefile_state_dir(c.pol.state_dir, &serr);
 	if (sfd < 0)
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else {
-		have_start = load_state(sfd, &c, &start, note, sizeof(note)) == 0;
+		have_start = load_state(sfd, &c, &start, &serr) == 0;
+		if (!have_start)
+			snprintf(note, sizeof(note), "%.*s", (int)sizeof(note) - 1, serr.msg);
 		take_markers(sfd, job_id, &shared);
 		scan_state_dir(sfd, job_id, &shared);
 	}
@@ -745,7 +459,7 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 	char name[ROCE_JOBID_MAX + 8];
 	if (!roce_job_id_ok(job_id))
 		return;
-	int sfd = roce_state_dir_open(p->state_dir, &e);
+	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)
 		return;
 	snprintf(name, sizeof(name), "%s.json", job_id);

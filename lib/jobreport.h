@@ -9,11 +9,9 @@
  * Epilog: snapshot again, compute deltas and verdicts, write ONE fragment
  * ReportDir/<jobid>/<node>.json atomically, remove the snapshot.
  *
- * Files, created safely (root writes into directories that may be shared):
- *  - every open uses O_NOFOLLOW and a directory fd; temporaries are O_TMPFILE
- *    (or O_EXCL random dot-names where the file system lacks O_TMPFILE),
- *    linked and renamed into place: a reader sees the old state or the whole
- *    new file, never part.  Fragments are fsync'd before the rename and the
+ * Files are created safely (safefile.h: root writes into directories that
+ * may be shared):
+ *  - written atomically; fragments are fsync'd before the rename and the
  *    directory after it; snapshots are not (a crash ends the job anyway, and
  *    the epilog copes with a missing snapshot).
  *  - StateDir must be owned by root and not writable by group or others.
@@ -60,18 +58,5 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
  * is ROCE_JOB_NONFATAL with err saying so. */
 int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
                  const char *node_name, uid_t job_uid, struct roce_error *err);
-
-/* StateDir (created 0700 when missing): an O_DIRECTORY fd, or -1 with err
- * set when it is not owned by this euid (then nothing of ours goes there). */
-int roce_state_dir_open(const char *path, struct roce_error *err);
-
-/*
- * Write data to dir_fd/name atomically (see above).  owner/group/mode are
- * applied before the file becomes visible; reader_uid >= 0 adds an ACL read
- * entry for that user (falling back to owner = reader_uid without ACLs).
- * Returns 0 or -1 with err set; never leaves the final name partial.
- */
-int roce_write_atomic(int dir_fd, const char *name, const void *data, size_t len, uid_t owner,
-                      gid_t group, mode_t mode, long reader_uid, struct roce_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * json.c - the model, findings and plan as json-c objects.  The schema is
- * documented in README.md ("roce-check JSON"); keep the two in step.
+ * documented in README.md ("JSON (`--format json`, version 1)"); keep the two
+ * in step.
  */
 #include "config.h"
 #include "json.h"

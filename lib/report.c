@@ -1,6 +1,9 @@
 /* report.c - verdicts, per-node fragments, and the merged job report. */
 #include "config.h"
 #include "report.h"
+#include "jsonin.h"
+#include "printable.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 #include <ctype.h>
@@ -28,14 +31,6 @@ const char *roce_severity_name(enum roce_severity s)
 	case ROCE_SEV_FAIL: return "fail";
 	}
 	return "?";
-}
-
-static int severity_parse(const char *s)
-{
-	for (int i = ROCE_SEV_INFO; i <= ROCE_SEV_FAIL; i++)
-		if (strcmp(s, roce_severity_name((enum roce_severity)i)) == 0)
-			return i;
-	return -1;
 }
 
 bool roce_job_id_ok(const char *s)
@@ -370,17 +365,6 @@ static void node_free(struct roce_report_node *n)
 	memset(n, 0, sizeof(*n));
 }
 
-/* Fragments may sit on a shared file system: printable ASCII only, so no
- * terminal escapes or newlines reach an admin's screen or the exposition format. */
-static char *clean_dup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	for (char *p = d; p && *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-			*p = '?';
-	return d;
-}
-
 /* ---------------------------------------------------------------- JSON out */
 
 static json_object *prio_list(uint8_t bitmap)
@@ -557,267 +541,245 @@ out:
 
 /* ---------------------------------------------------------------- fragment parse */
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/* Fragments may sit on a shared file system: every string kept is escaped
+ * (printable.h), so no terminal escape or newline reaches an admin's screen
+ * or the exposition format. */
 
-static json_object *member(json_object *o, const char *key, json_type t)
-{
-	json_object *m;
-	if (!json_object_object_get_ex(o, key, &m) || !json_object_is_type(m, t))
-		return NULL;
-	return m;
-}
+static const char *delta_status_name(int s) { return roce_delta_status_name((enum roce_delta_status)s); }
+static const char *presence_name(int p) { return roce_port_presence_name((enum roce_port_presence)p); }
+static const char *severity_name(int s) { return roce_severity_name((enum roce_severity)s); }
 
-static int int_member(json_object *o, const char *key, int64_t lo, int64_t hi, int64_t *v, char *err, size_t errlen)
+/* A copy for the report, or -1 with err set. */
+static int keep(char **dst, const char *s, struct roce_error *err)
 {
-	json_object *m = member(o, key, json_type_int);
-	if (!m)
-		FAIL("\"%s\" missing or not an integer", key);
-	*v = json_object_get_int64(m);
-	if (*v < lo || *v > hi)
-		FAIL("\"%s\" = %" PRId64 " out of range", key, *v);
-	return 0;
-}
-
-static const char *str_member(json_object *o, const char *key, size_t maxlen, char *err, size_t errlen)
-{
-	json_object *m = member(o, key, json_type_string);
-	if (!m) {
-		snprintf(err, errlen, "\"%s\" missing or not a string", key);
-		return NULL;
-	}
-	if ((size_t)json_object_get_string_len(m) > maxlen) {
-		snprintf(err, errlen, "\"%s\" longer than %zu bytes", key, maxlen);
-		return NULL;
-	}
-	return json_object_get_string(m);
-}
-
-static int u64_value(json_object *m, uint64_t *v)
-{
-	if (!json_object_is_type(m, json_type_int) || json_object_get_int64(m) < 0)
-		return -1;
-	*v = json_object_get_uint64(m);
-	return 0;
-}
-
-static int status_parse(const char *s)
-{
-	for (int i = ROCE_DELTA_OK; i <= ROCE_DELTA_UNREAD; i++)
-		if (strcmp(s, roce_delta_status_name((enum roce_delta_status)i)) == 0)
-			return i;
+	if ((*dst = roce_printable_dup(s)))
+		return 0;
+	roce_error_set(err, "out of memory");
 	return -1;
 }
 
-static int parse_port_counters(json_object *o, struct roce_report_port *p, char *err, size_t errlen)
+/* "counter_why" of an unread counter, when there is one. */
+static int keep_why(struct roce_report_port *p, int i, json_object *why, const char *name, struct roce_error *err)
 {
-	json_object *c = member(o, "counters", json_type_object), *st = member(o, "counter_status", json_type_object),
-	            *why = member(o, "counter_why", json_type_object), *m;
-	if (!c || !st)
-		FAIL("\"counters\" or \"counter_status\" missing");
+	json_object *w = why ? roce_jin_get(why, name, json_type_string) : NULL;
+	if (!w)
+		return 0;
+	if (!p->why && !(p->why = calloc(ROCE_N_COUNTERS, sizeof(*p->why)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	return keep(&p->why[i], json_object_get_string(w), err);
+}
+
+static int parse_port_counters(json_object *o, struct roce_report_port *p, struct roce_error *err)
+{
+	json_object *c, *st, *why = roce_jin_get(o, "counter_why", json_type_object), *m;
+	if (roce_jin_member(o, "counters", json_type_object, &c, err) < 0 ||
+	    roce_jin_member(o, "counter_status", json_type_object, &st, err) < 0)
+		return -1;
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const char *name = roce_counter_defs[i].report_name;
 		int s = ROCE_DELTA_OK;
-		if (json_object_object_get_ex(st, name, &m)) {
-			if (!json_object_is_type(m, json_type_string) || (s = status_parse(json_object_get_string(m))) < 0)
-				FAIL("counter_status of %s is not a status", name);
-		}
+		/* Only counters that are not "ok" have a status. */
+		if (json_object_object_get_ex(st, name, NULL) &&
+		    roce_jin_enum(st, name, delta_status_name, ROCE_DELTA_OK, ROCE_DELTA_UNREAD, &s, err) < 0)
+			return -1;
 		p->cs[i] = (uint8_t)s;
-		if (!json_object_object_get_ex(c, name, &m))
-			FAIL("counter %s missing", name);
-		if (s == ROCE_DELTA_UNREAD) {
-			json_object *w;
-			if (m)
-				FAIL("counter %s is unread but has a value", name);
-			if (why && json_object_object_get_ex(why, name, &w) && json_object_is_type(w, json_type_string)) {
-				if (!p->why && !(p->why = calloc(ROCE_N_COUNTERS, sizeof(*p->why))))
-					FAIL("out of memory");
-				if (!(p->why[i] = clean_dup(json_object_get_string(w))))
-					FAIL("out of memory");
-			}
-		} else if (u64_value(m, &p->c[i]) < 0) {
-			FAIL("counter %s is not a counter value", name);
+		if (!json_object_object_get_ex(c, name, &m)) {
+			roce_error_set(err, "counter %s missing", name);
+			return -1;
+		}
+		if (s == ROCE_DELTA_UNREAD && m) {
+			roce_error_set(err, "counter %s is unread but has a value", name);
+			return -1;
+		}
+		if (s == ROCE_DELTA_UNREAD ? keep_why(p, i, why, name, err) < 0 : !roce_jin_u64_value(m, &p->c[i])) {
+			if (s != ROCE_DELTA_UNREAD)
+				roce_error_set(err, "counter %s is not a counter value", name);
+			return -1;
 		}
 	}
 	return 0;
 }
 
-static int parse_prio_bitmap(json_object *a, uint8_t *bitmap)
+static int parse_prio_bitmap(json_object *o, const char *key, uint8_t *bitmap, struct roce_error *err)
 {
+	json_object *a;
 	*bitmap = 0;
-	if (!a || json_object_array_length(a) > ROCE_PRIOS)
+	if (roce_jin_member(o, key, json_type_array, &a, err) < 0)
 		return -1;
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		int64_t p = json_object_get_int64(e);
-		if (!json_object_is_type(e, json_type_int) || p < 0 || p >= ROCE_PRIOS)
+		if (i >= ROCE_PRIOS || !json_object_is_type(e, json_type_int) || p < 0 || p >= ROCE_PRIOS) {
+			roce_error_set(err, "\"%s\" is not a list of priorities 0..%d", key, ROCE_PRIOS - 1);
 			return -1;
+		}
 		*bitmap |= (uint8_t)(1u << p);
 	}
 	return 0;
 }
 
-static int parse_u64s(json_object *a, uint64_t *v)
+static int parse_port_pfc(json_object *o, struct roce_report_port *p, struct roce_error *err)
 {
-	if (!a || json_object_array_length(a) != ROCE_PRIOS)
-		return -1;
-	for (int i = 0; i < ROCE_PRIOS; i++)
-		if (u64_value(json_object_array_get_idx(a, (size_t)i), &v[i]) < 0)
-			return -1;
-	return 0;
-}
-
-static int parse_port_pfc(json_object *o, struct roce_report_port *p, char *err, size_t errlen)
-{
-	json_object *pfc = member(o, "pfc", json_type_object), *m;
-	const char *s;
+	json_object *pfc;
 	int st;
-	if (!pfc || !(s = str_member(pfc, "status", 16, err, errlen)) || (st = status_parse(s)) < 0)
-		FAIL("\"pfc\" missing or without a status");
+	if (roce_jin_member(o, "pfc", json_type_object, &pfc, err) < 0 ||
+	    roce_jin_enum(pfc, "status", delta_status_name, ROCE_DELTA_OK, ROCE_DELTA_UNREAD, &st, err) < 0)
+		return -1;
 	p->pfc_status = (uint8_t)st;
 	if (st == ROCE_DELTA_UNREAD) {
-		m = member(pfc, "why", json_type_string);
-		p->pfc_why = clean_dup(m ? json_object_get_string(m) : "");
-		return p->pfc_why ? 0 : -1;
+		json_object *m = roce_jin_get(pfc, "why", json_type_string);
+		return keep(&p->pfc_why, m ? json_object_get_string(m) : "", err);
 	}
-	if (parse_prio_bitmap(member(pfc, "enabled", json_type_array), &p->pfc_enabled) < 0 ||
-	    parse_u64s(member(pfc, "requests", json_type_array), p->pfc_req) < 0 ||
-	    parse_u64s(member(pfc, "indications", json_type_array), p->pfc_ind) < 0)
-		FAIL("\"pfc\" enabled/requests/indications malformed");
-	return 0;
+	return parse_prio_bitmap(pfc, "enabled", &p->pfc_enabled, err) < 0 ||
+	       roce_jin_u64s(pfc, "requests", p->pfc_req, ROCE_PRIOS, err) < 0 ||
+	       roce_jin_u64s(pfc, "indications", p->pfc_ind, ROCE_PRIOS, err) < 0 ? -1 : 0;
 }
 
-static int parse_port(json_object *o, struct roce_report_port *p, char *err, size_t errlen)
+static int parse_port(json_object *o, struct roce_report_port *p, struct roce_error *err)
 {
-	const char *s;
-	int64_t v;
-	json_object *m;
-	if (!json_object_is_type(o, json_type_object))
-		FAIL("port is not an object");
-	if (!(s = str_member(o, "device", ROCE_NAME_MAX - 1, err, errlen)) || !(p->device = clean_dup(s)))
+	const char *dev, *netdev;
+	int64_t port, gid, mtu, nmtu;
+	int presence;
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "port is not an object");
 		return -1;
-	if (!(s = str_member(o, "netdev", IF_NAMESIZE - 1, err, errlen)) || !(p->netdev = clean_dup(s)))
+	}
+	if (roce_jin_str(o, "device", ROCE_NAME_MAX - 1, &dev, err) < 0 || keep(&p->device, dev, err) < 0 ||
+	    roce_jin_str(o, "netdev", IF_NAMESIZE - 1, &netdev, err) < 0 || keep(&p->netdev, netdev, err) < 0 ||
+	    roce_jin_int(o, "port", 1, 255, &port, err) < 0 ||
+	    roce_jin_enum(o, "presence", presence_name, ROCE_PORT_BOTH, ROCE_PORT_APPEARED, &presence, err) < 0 ||
+	    roce_jin_bool(o, "reset", &p->reset, err) < 0 ||
+	    roce_jin_int(o, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(o, "active_mtu", 0, 65536, &mtu, err) < 0 ||
+	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0)
 		return -1;
-	if (int_member(o, "port", 1, 255, &v, err, errlen) < 0)
+	p->port = (unsigned)port;
+	p->presence = (uint8_t)presence;
+	p->gid_index = (int)gid;
+	p->active_mtu = (int)mtu;
+	p->netdev_mtu = (unsigned)nmtu;
+	if (parse_port_counters(o, p, err) < 0)
 		return -1;
-	p->port = (unsigned)v;
-	if (!(s = str_member(o, "presence", 16, err, errlen)))
-		return -1;
-	for (v = ROCE_PORT_BOTH; v <= ROCE_PORT_APPEARED; v++)
-		if (strcmp(s, roce_port_presence_name((enum roce_port_presence)v)) == 0)
-			break;
-	if (v > ROCE_PORT_APPEARED)
-		FAIL("unknown presence \"%.16s\"", s);
-	p->presence = (uint8_t)v;
-	if (!(m = member(o, "reset", json_type_boolean)))
-		FAIL("\"reset\" missing");
-	p->reset = json_object_get_boolean(m);
-	if (int_member(o, "gid_index", -1, ROCE_GID_MAX, &v, err, errlen) < 0)
-		return -1;
-	p->gid_index = (int)v;
-	if (int_member(o, "active_mtu", 0, 65536, &v, err, errlen) < 0)
-		return -1;
-	p->active_mtu = (int)v;
-	if (int_member(o, "netdev_mtu", 0, UINT32_MAX, &v, err, errlen) < 0)
-		return -1;
-	p->netdev_mtu = (unsigned)v;
-	if (parse_port_counters(o, p, err, errlen) < 0)
-		return -1;
-	return parse_port_pfc(o, p, err, errlen);
+	return parse_port_pfc(o, p, err);
 }
 
-static int parse_verdict(json_object *o, struct roce_report_verdict *v, char *err, size_t errlen)
+static int parse_verdict(json_object *o, struct roce_report_verdict *v, struct roce_error *err)
 {
-	const char *code, *sev, *subject, *msg, *fix;
-	if (!json_object_is_type(o, json_type_object) ||
-	    !(code = str_member(o, "code", 31, err, errlen)) || !(sev = str_member(o, "severity", 8, err, errlen)) ||
-	    !(subject = str_member(o, "subject", 95, err, errlen)) ||
-	    !(msg = str_member(o, "message", 1023, err, errlen)) || !(fix = str_member(o, "fix", 1023, err, errlen)))
+	const char *code, *subject, *msg, *fix;
+	int sev;
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "verdict is not an object");
 		return -1;
-	int s = severity_parse(sev);
-	if (s < 0)
-		FAIL("unknown severity \"%.8s\"", sev);
-	v->severity = (uint8_t)s;
-	if (!(v->code = clean_dup(code)) || !(v->subject = clean_dup(subject)) || !(v->message = clean_dup(msg)) ||
-	    !(v->fix = clean_dup(fix)))
-		FAIL("out of memory");
-	return 0;
+	}
+	if (roce_jin_str(o, "code", 31, &code, err) < 0 ||
+	    roce_jin_enum(o, "severity", severity_name, ROCE_SEV_INFO, ROCE_SEV_FAIL, &sev, err) < 0 ||
+	    roce_jin_str(o, "subject", 95, &subject, err) < 0 || roce_jin_str(o, "message", 1023, &msg, err) < 0 ||
+	    roce_jin_str(o, "fix", 1023, &fix, err) < 0)
+		return -1;
+	v->severity = (uint8_t)sev;
+	return keep(&v->code, code, err) < 0 || keep(&v->subject, subject, err) < 0 || keep(&v->message, msg, err) < 0 ||
+	       keep(&v->fix, fix, err) < 0 ? -1 : 0;
 }
 
-static int parse_shared(json_object *o, struct roce_report_node *n, char *err, size_t errlen)
+static int parse_shared(json_object *o, struct roce_report_node *n, struct roce_error *err)
 {
-	json_object *a = member(o, "shared_with", json_type_array);
-	if (!a || json_object_array_length(a) > SHARED_MAX)
-		FAIL("\"shared_with\" missing or too long");
+	json_object *a;
+	if (roce_jin_member(o, "shared_with", json_type_array, &a, err) < 0)
+		return -1;
 	size_t len = json_object_array_length(a);
-	if (len && !(n->shared = calloc(len, sizeof(*n->shared))))
-		FAIL("out of memory");
+	if (len > SHARED_MAX) {
+		roce_error_set(err, "\"shared_with\" has more than %d entries", SHARED_MAX);
+		return -1;
+	}
+	if (len && !(n->shared = calloc(len, sizeof(*n->shared)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
 	for (size_t i = 0; i < len; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(e, json_type_string) || !roce_job_id_ok(json_object_get_string(e)))
-			FAIL("shared_with[%zu] is not a job id", i);
-		if (!(n->shared[n->n_shared] = strdup(json_object_get_string(e))))
-			FAIL("out of memory");
+		if (!json_object_is_type(e, json_type_string) || !roce_job_id_ok(json_object_get_string(e))) {
+			roce_error_set(err, "shared_with[%zu] is not a job id", i);
+			return -1;
+		}
+		if (keep(&n->shared[n->n_shared], json_object_get_string(e), err) < 0)
+			return -1;
 		n->n_shared++;
 	}
 	return 0;
 }
 
-static int parse_node(json_object *o, struct roce_report_node *n, char *err, size_t errlen)
+/* An array member of at most max entries, allocated as n entries of size bytes in *v. */
+static int parse_array(json_object *o, const char *key, size_t max, size_t size, void **v, json_object **a,
+                       struct roce_error *err)
 {
-	const char *s;
-	int64_t v;
-	json_object *m, *ports, *verdicts;
-	char sub[ROCE_WHY_MAX];
-
-	if (!(s = str_member(o, "name", 63, err, errlen)))
+	if (roce_jin_member(o, key, json_type_array, a, err) < 0)
 		return -1;
-	if (!roce_node_name_ok(s))
-		FAIL("\"name\" is not a node name");
-	if (!(n->name = strdup(s)))
-		FAIL("out of memory");
-	if (int_member(o, "job_uid", 0, UINT32_MAX, &v, err, errlen) < 0)
+	size_t n = json_object_array_length(*a);
+	if (n > max) {
+		roce_error_set(err, "\"%s\" has more than %zu entries", key, max);
 		return -1;
-	n->uid = (long)v;
-	if (int_member(o, "start_ns", 0, INT64_MAX, &n->start_ns, err, errlen) < 0 ||
-	    int_member(o, "end_ns", 0, INT64_MAX, &n->end_ns, err, errlen) < 0)
-		return -1;
-	if (!(m = member(o, "seconds", json_type_double)) && !(m = member(o, "seconds", json_type_int)))
-		FAIL("\"seconds\" missing");
-	n->seconds = json_object_get_double(m);
-	if (parse_shared(o, n, err, errlen) < 0)
-		return -1;
-	if (int_member(o, "gid_index", -1, ROCE_GID_MAX, &v, err, errlen) < 0)
-		return -1;
-	n->gid_index = (int)v;
-	if (int_member(o, "traffic_class", -1, 255, &v, err, errlen) < 0)
-		return -1;
-	n->traffic_class = (int)v;
-	if (int_member(o, "pfc_priority", -1, 7, &v, err, errlen) < 0)
-		return -1;
-	n->pfc_priority = (int)v;
-	if ((m = member(o, "note", json_type_string)) && !(n->note = clean_dup(json_object_get_string(m))))
-		FAIL("out of memory");
-	if (!(ports = member(o, "ports", json_type_array)) || json_object_array_length(ports) > PORTS_MAX)
-		FAIL("\"ports\" missing or too long");
-	size_t np = json_object_array_length(ports);
-	if (np && !(n->ports = calloc(np, sizeof(*n->ports))))
-		FAIL("out of memory");
-	for (size_t i = 0; i < np; i++) {
-		n->n_ports++;
-		if (parse_port(json_object_array_get_idx(ports, i), &n->ports[i], sub, sizeof(sub)) < 0)
-			FAIL("ports[%zu]: %s", i, sub);
 	}
-	if (!(verdicts = member(o, "verdicts", json_type_array)) || json_object_array_length(verdicts) > VERDICTS_MAX)
-		FAIL("\"verdicts\" missing or too long");
-	size_t nv = json_object_array_length(verdicts);
-	if (nv && !(n->verdicts = calloc(nv, sizeof(*n->verdicts))))
-		FAIL("out of memory");
-	for (size_t i = 0; i < nv; i++) {
-		n->n_verdicts++;
-		if (parse_verdict(json_object_array_get_idx(verdicts, i), &n->verdicts[i], sub, sizeof(sub)) < 0)
-			FAIL("verdicts[%zu]: %s", i, sub);
+	if (n && !(*v = calloc(n, size))) {
+		roce_error_set(err, "out of memory");
+		return -1;
 	}
 	return 0;
+}
+
+static int parse_ports_verdicts(json_object *o, struct roce_report_node *n, struct roce_error *err)
+{
+	json_object *ports, *verdicts;
+	struct roce_error sub;
+	if (parse_array(o, "ports", PORTS_MAX, sizeof(*n->ports), (void **)&n->ports, &ports, err) < 0)
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(ports); i++) {
+		n->n_ports++;
+		if (parse_port(json_object_array_get_idx(ports, i), &n->ports[i], &sub) < 0) {
+			roce_error_set(err, "ports[%zu]: %s", i, sub.msg);
+			return -1;
+		}
+	}
+	if (parse_array(o, "verdicts", VERDICTS_MAX, sizeof(*n->verdicts), (void **)&n->verdicts, &verdicts, err) < 0)
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
+		n->n_verdicts++;
+		if (parse_verdict(json_object_array_get_idx(verdicts, i), &n->verdicts[i], &sub) < 0) {
+			roce_error_set(err, "verdicts[%zu]: %s", i, sub.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_node(json_object *o, struct roce_report_node *n, struct roce_error *err)
+{
+	const char *name;
+	int64_t uid, gid, tc, prio;
+	json_object *m;
+
+	if (roce_jin_str(o, "name", 63, &name, err) < 0)
+		return -1;
+	if (!roce_node_name_ok(name)) {
+		roce_error_set(err, "\"name\" is not a node name");
+		return -1;
+	}
+	if (keep(&n->name, name, err) < 0 || roce_jin_int(o, "job_uid", 0, UINT32_MAX, &uid, err) < 0 ||
+	    roce_jin_int(o, "start_ns", 0, INT64_MAX, &n->start_ns, err) < 0 ||
+	    roce_jin_int(o, "end_ns", 0, INT64_MAX, &n->end_ns, err) < 0 ||
+	    roce_jin_double(o, "seconds", &n->seconds, err) < 0 || parse_shared(o, n, err) < 0 ||
+	    roce_jin_int(o, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(o, "traffic_class", -1, 255, &tc, err) < 0 ||
+	    roce_jin_int(o, "pfc_priority", -1, 7, &prio, err) < 0)
+		return -1;
+	n->uid = (long)uid;
+	n->gid_index = (int)gid;
+	n->traffic_class = (int)tc;
+	n->pfc_priority = (int)prio;
+	if ((m = roce_jin_get(o, "note", json_type_string)) && keep(&n->note, json_object_get_string(m), err) < 0)
+		return -1;
+	return parse_ports_verdicts(o, n, err);
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -845,39 +807,54 @@ static int add_error(struct roce_job_report *r, const char *source, const char *
 	if (!grown)
 		return -1;
 	r->errors = grown;
+	/* The file name and what the parser quotes from the file are hostile. */
 	size_t len = strlen(source) + strlen(err) + 3;
-	if (!(r->errors[r->n_errors] = malloc(len)))
+	char *line = malloc(len);
+	if (!line)
 		return -1;
-	snprintf(r->errors[r->n_errors], len, "%s: %s", source, err);
-	for (char *p = r->errors[r->n_errors]; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-			*p = '?';
+	snprintf(line, len, "%s: %s", source, err);
+	r->errors[r->n_errors] = roce_printable_dup(line);
+	free(line);
+	if (!r->errors[r->n_errors])
+		return -1;
 	r->n_errors++;
 	return 0;
 }
 
-int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, char *err, size_t errlen)
+/* The fragment's schema and job id, then the node. */
+static int parse_fragment(const struct roce_job_report *r, json_object *frag, struct roce_report_node *n,
+                          struct roce_error *err)
+{
+	const char *s;
+	if (!json_object_is_type(frag, json_type_object)) {
+		roce_error_set(err, "not a JSON object");
+		return -1;
+	}
+	if (roce_jin_str(frag, "schema", 64, &s, err) < 0)
+		return -1;
+	if (strcmp(s, ROCE_FRAGMENT_SCHEMA) != 0) {
+		roce_error_set(err, "unknown schema \"%.64s\"", s);
+		return -1;
+	}
+	if (roce_jin_str(frag, "job_id", ROCE_JOBID_MAX - 1, &s, err) < 0)
+		return -1;
+	if (strcmp(s, r->job_id) != 0) {
+		roce_error_set(err, "fragment of job %.24s, not %s", s, r->job_id);
+		return -1;
+	}
+	return parse_node(frag, n, err);
+}
+
+int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err)
 {
 	struct roce_report_node n;
-	const char *s;
 	memset(&n, 0, sizeof(n));
 
-	if (!json_object_is_type(frag, json_type_object))
-		snprintf(err, errlen, "not a JSON object");
-	else if (!(s = str_member(frag, "schema", 64, err, errlen)))
-		;
-	else if (strcmp(s, ROCE_FRAGMENT_SCHEMA) != 0)
-		snprintf(err, errlen, "unknown schema \"%.64s\"", s);
-	else if (!(s = str_member(frag, "job_id", ROCE_JOBID_MAX - 1, err, errlen)))
-		;
-	else if (strcmp(s, r->job_id) != 0)
-		snprintf(err, errlen, "fragment of job %.24s, not %s", s, r->job_id);
-	else if (parse_node(frag, &n, err, errlen) == 0)
-		goto parsed;
-	node_free(&n);
-	add_error(r, source, err);
-	return -1;
-parsed:
+	if (parse_fragment(r, frag, &n, err) < 0) {
+		node_free(&n);
+		add_error(r, source, err->msg);
+		return -1;
+	}
 	/* Linear scan for duplicates would make the merge quadratic: names are
 	 * checked after sorting instead (roce_report_sort). */
 	if (r->n_nodes == r->cap_nodes) {
@@ -885,7 +862,7 @@ parsed:
 		struct roce_report_node *grown = realloc(r->nodes, cap * sizeof(*grown));
 		if (!grown) {
 			node_free(&n);
-			snprintf(err, errlen, "out of memory");
+			roce_error_set(err, "out of memory");
 			return -1;
 		}
 		r->nodes = grown;
@@ -895,61 +872,22 @@ parsed:
 	return 0;
 }
 
-static int read_all(int fd, char **out, size_t *len)
-{
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -1;
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > FRAGMENT_MAX) {
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		return -1;
-	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	if (!buf)
-		return -1;
-	for (;;) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			return -1;
-		}
-		if (n == 0 || (got += (size_t)n) > (size_t)st.st_size)
-			break;
-	}
-	if (got > (size_t)st.st_size) {   /* grew while we read: not a finished fragment */
-		free(buf);
-		errno = EAGAIN;
-		return -1;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	return 0;
-}
-
 static void load_one(struct roce_job_report *r, int dfd, const char *name)
 {
-	char err[ROCE_WHY_MAX] = "", *buf = NULL, base[80];
+	struct roce_error err;
+	struct roce_reading rd;
+	char base[80];
 	size_t len = 0;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0 || read_all(fd, &buf, &len) < 0) {
-		snprintf(err, sizeof(err), "cannot read: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		add_error(r, name, err);
+	char *buf = roce_readfile(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &rd);
+	if (!buf) {
+		roce_error_set(&err, "cannot read: %s", strerror(errno));
+		add_error(r, name, err.msg);
 		return;
 	}
-	close(fd);
-	struct json_tokener *tok = json_tokener_new();
-	json_object *frag = tok ? json_tokener_parse_ex(tok, buf, (int)len) : NULL;
-	if (!frag || json_tokener_get_error(tok) != json_tokener_success || tok->char_offset != (int)len) {
-		snprintf(err, sizeof(err), "not valid JSON%s%s", tok ? ": " : "",
-		         tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "");
-		add_error(r, name, err);
-	} else if (roce_report_add(r, frag, name, err, sizeof(err)) == 0) {
+	json_object *frag = roce_jin_parse(buf, len, &err);
+	if (!frag) {
+		add_error(r, name, err.msg);
+	} else if (roce_report_add(r, frag, name, &err) == 0) {
 		/* The file name and the node name must agree, or a copied file would pose as another node. */
 		snprintf(base, sizeof(base), "%s.json", r->nodes[r->n_nodes - 1].name);
 		if (strcmp(base, name) != 0) {
@@ -958,20 +896,21 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 		}
 	}
 	json_object_put(frag);
-	if (tok)
-		json_tokener_free(tok);
 	free(buf);
 }
 
-int roce_report_load_dir(struct roce_job_report *r, const char *dir, char *err, size_t errlen)
+int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		FAIL("cannot open %s: %s", dir, strerror(errno));
+	if (dfd < 0) {
+		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+		return -1;
+	}
 	DIR *d = fdopendir(dfd);
 	if (!d) {
+		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
 		close(dfd);
-		FAIL("cannot list %s: %s", dir, strerror(errno));
+		return -1;
 	}
 	struct dirent *e;
 	while ((e = readdir(d))) {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "counters.h"
+#include "error.h"
 
 #define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
 #define ROCE_JOBID_MAX 24
@@ -79,11 +80,11 @@ void roce_report_free(struct roce_job_report *r);
 /* Add one parsed fragment; source names it in errors.  A fragment of another
  * job, a duplicate node or a malformed fragment is recorded in r->errors and
  * skipped (returns -1 with err set); ENOMEM also returns -1. */
-int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, char *err, size_t errlen);
+int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
 
 /* Read every "<node>.json" in dir (dot files are temporaries and ignored).
  * -1 only when dir itself cannot be read (err says why). */
-int roce_report_load_dir(struct roce_job_report *r, const char *dir, char *err, size_t errlen);
+int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err);
 
 /* The uid recorded by the fragments: -1 when none or when they disagree. */
 long roce_report_job_uid(const struct roce_job_report *r);

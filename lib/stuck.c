@@ -3,7 +3,8 @@
  */
 #include "config.h"
 #include "stuck.h"
-#include "jobreport.h"
+#include "readfile.h"
+#include "safefile.h"
 #include "model.h"
 
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,15 +33,10 @@ static void marker_name(const char *sysfs_root, char *buf, size_t len)
 static int proc_start(pid_t pid, unsigned long long *start, char *state)
 {
 	char path[64], buf[1024];
+	struct roce_reading r;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (roce_readfile_buf(AT_FDCWD, NULL, path, buf, sizeof(buf), 0, &r) <= 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* The command name may hold spaces and parentheses: fields follow the last ')'. */
 	char *p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
@@ -66,12 +61,12 @@ int roce_stuck_mark(const char *state_dir, const char *sysfs_root, pid_t pid, st
 	char state, name[64], text[MARKER_MAX];
 	if (pid <= 0 || proc_start(pid, &start, &state) < 0 || state == 'Z' || state == 'X')
 		return 0;   /* already gone: nothing is stuck */
-	int dfd = roce_state_dir_open(state_dir, err);
+	int dfd = roce_safefile_state_dir(state_dir, err);
 	if (dfd < 0)
 		return -1;
 	marker_name(sysfs_root, name, sizeof(name));
 	int n = snprintf(text, sizeof(text), "%d %llu\n", (int)pid, start);
-	int rc = roce_write_atomic(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, err);
+	int rc = roce_safefile_write(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, ROCE_SAFEFILE_DURABLE, err);
 	close(dfd);
 	return rc;
 }
@@ -80,17 +75,11 @@ int roce_stuck_mark(const char *state_dir, const char *sysfs_root, pid_t pid, st
 static int read_marker(int dfd, const char *name, pid_t *pid, unsigned long long *start)
 {
 	char buf[MARKER_MAX + 1];
-	struct stat st;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022))
-		n = read(fd, buf, MARKER_MAX);
-	close(fd);
+	struct roce_reading r;
+	ssize_t n = roce_readfile_buf(dfd, NULL, name, buf, sizeof(buf), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
+	                              &r);
 	if (n <= 0)
 		return -1;
-	buf[n] = '\0';
 	int p, used = 0;
 	if (sscanf(buf, "%d %llu\n%n", &p, start, &used) != 2 || used != n || p <= 0)
 		return -2;   /* ours but garbled: removed by the caller */
@@ -103,16 +92,13 @@ int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_s
 	char name[64], state;
 	pid_t pid = 0;
 	unsigned long long start = 0, now_start;
-	struct stat st;
 
 	memset(out, 0, sizeof(*out));
-	int dfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = roce_safefile_state_dir_existing(state_dir);
 	if (dfd < 0)
-		return 0;
+		return 0;   /* none, or not our StateDir: no marker of ours can be there */
 	marker_name(sysfs_root, name, sizeof(name));
 	int found = 0;
-	if (fstat(dfd, &st) < 0 || st.st_uid != geteuid())
-		goto done;   /* not our StateDir: no marker of ours can be there */
 	int rc = read_marker(dfd, name, &pid, &start);
 	if (rc == -1)
 		goto done;

@@ -7,6 +7,9 @@
  */
 #include "config.h"
 #include "topo.h"
+#include "printable.h"
+#include "readfile.h"
+#include "safefile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -25,6 +28,7 @@
 #define TOPO_XML_MAX (64u << 20)      /* refuse XML files above 64 MiB */
 #define TOPO_KEY_INFO "SlurmRoceCacheKey"
 #define TOPO_CHAIN_MAX 32             /* PCI bridges between a device and its CPU */
+#define SHOWN_MAX 44                  /* hostile text in messages: 40 bytes and "..." */
 
 struct roce_topo {
 	hwloc_topology_t h;
@@ -53,19 +57,6 @@ const char *roce_topo_origin_name(enum roce_topo_origin o)
 	case ROCE_TOPO_FROM_LIVE: return "live";
 	}
 	return "?";
-}
-
-/* Copy at most 40 bytes of hostile text for a message, non-printables as '?'. */
-static void sanitize(char *dst, size_t dstlen, const char *src, size_t srclen)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < srclen && src[i] && n + 4 < dstlen && i < 40; i++)
-		dst[n++] = isprint((unsigned char)src[i]) ? src[i] : '?';
-	if (srclen > 40 && n + 4 < dstlen) {
-		memcpy(dst + n, "...", 3);
-		n += 3;
-	}
-	dst[n] = '\0';
 }
 
 /* ------------------------------------------------------------------ PCI addresses */
@@ -128,22 +119,6 @@ static void busid_of(hwloc_obj_t o, char *out, size_t len)
  * Computing the key costs one small read and one readdir.
  */
 
-static int read_small(const char *path, char *buf, size_t len, int flags)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, len - 1);
-	int e = errno;
-	close(fd);
-	if (n < 0) {
-		errno = e;
-		return -1;
-	}
-	buf[n] = '\0';
-	return (int)n;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -200,10 +175,11 @@ int roce_topo_cache_key(const char *fsroot, char *key, size_t keylen, struct roc
 {
 	char path[PATH_MAX], boot[64];
 	const char *root = fsroot ? fsroot : "";
+	struct roce_reading r;
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/random/boot_id", root);
-	int n = read_small(path, boot, sizeof(boot), 0);
+	int n = (int)roce_readfile_buf(AT_FDCWD, NULL, path, boot, sizeof(boot), 0, &r);
 	if (n < 0) {
-		roce_error_set(err, "%s: %s", path, strerror(errno));
+		roce_error_set(err, "%s", r.why);
 		return -1;
 	}
 	while (n > 0 && (boot[n - 1] == '\n' || boot[n - 1] == ' '))
@@ -251,49 +227,16 @@ static int topo_init(hwloc_topology_t *h, struct roce_error *err)
  */
 static char *slurp(const char *path, bool cache, size_t *len, struct roce_reading *r)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (cache ? O_NOFOLLOW : 0));   /* no FIFO hangs */
-	struct stat st;
-	char *buf = NULL;
-	if (fd < 0) {
-		roce_reading_set(r, errno == ENOENT ? ROCE_MISSING : ROCE_UNREADABLE, errno, "%s: %s", path,
-		                 strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)TOPO_XML_MAX) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: not a regular file of at most %u MiB", path,
-		                 TOPO_XML_MAX >> 20);
-		goto fail;
-	}
-	if (cache && ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", path,
-		                 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-		goto fail;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		roce_reading_set(r, ROCE_UNREADABLE, ENOMEM, "%s: out of memory", path);
-		goto fail;
-	}
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			roce_reading_set(r, ROCE_UNREADABLE, n < 0 ? errno : EIO, "%s: read: %s", path,
-			                 n < 0 ? strerror(errno) : "file shrank");
-			free(buf);
-			buf = NULL;
-			goto fail;
-		}
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*len = got;
-	roce_reading_set(r, ROCE_OK, 0, NULL);
-fail:
-	close(fd);
-	return buf;
+	int flags = cache ? ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED : 0;
+	char *buf = roce_readfile(AT_FDCWD, NULL, path, TOPO_XML_MAX, flags, len, r);
+	if (buf || r->err == EPERM)
+		return buf;
+	if (r->status == ROCE_MALFORMED)
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: not a regular file of at most %u MiB", path, TOPO_XML_MAX >> 20);
+	else
+		roce_reading_set(r, r->err == ENOENT ? ROCE_MISSING : ROCE_UNREADABLE, r->err, "%s: %s", path,
+		                 strerror(r->err));
+	return NULL;
 }
 
 /* Load hwloc XML text.  hwloc wants the length including the final NUL. */
@@ -345,75 +288,27 @@ static int load_cache(const char *path, const char *key, hwloc_topology_t *h, st
 	return 0;
 }
 
-/*
- * Replace path atomically: a fresh temp file (O_EXCL, no symlink followed)
- * in the same directory, then rename() over the target, which replaces
- * whatever the name was (even a symlink) without following it.
- */
+/* Replace path atomically (safefile.h): a symlink at path is replaced, not followed. */
 static int write_atomic(const char *path, const char *buf, size_t len, struct roce_reading *r)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
+	char dir[PATH_MAX];
+	struct roce_error err;
 	const char *slash = strrchr(path, '/');
-	int dfd = -1, fd = -1;
-	struct stat st;
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-	const char *base = slash ? slash + 1 : path;
-	if (!*base || strlen(path) >= sizeof(tmp) - 32) {
+	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir)) {
 		roce_reading_set(r, ROCE_MALFORMED, EINVAL, "%s: not a file name", path);
 		return -1;
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 && errno == ENOENT && mkdir(dir, 0755) == 0)   /* e.g. /var/cache/slurm-roce */
-		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fstat(dfd, &st)) {
-		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s: %s", dir, strerror(errno));
-		goto fail;
-	}
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != 0 && st.st_uid != geteuid())) {
-		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: cache directory writable by others, not used", dir);
-		goto fail;
-	}
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", base, (long)getpid());
-	unlinkat(dfd, tmp, 0);   /* left by a crashed process that had our pid */
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s/%s: %s", dir, tmp, strerror(errno));
-		goto fail;
-	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	if (done != len || fchmod(fd, 0644) || fsync(fd) || close(fd)) {
-		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s/%s: write: %s", dir, tmp, strerror(errno));
-		fd = -1;
-		unlinkat(dfd, tmp, 0);
-		goto fail;
-	}
-	fd = -1;
-	if (renameat(dfd, tmp, dfd, base)) {
-		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s: rename: %s", path, strerror(errno));
-		unlinkat(dfd, tmp, 0);
-		goto fail;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	int dfd = roce_safefile_cache_dir(dir, &err);
+	if (dfd < 0 || roce_safefile_write(dfd, slash + 1, buf, len, geteuid(), getegid(), 0644, -1,
+	                                   ROCE_SAFEFILE_DURABLE, &err) < 0) {
+		roce_reading_set(r, ROCE_UNREADABLE, errno, "%s", err.msg);
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
 	}
 	close(dfd);
 	return 0;
-fail:
-	if (fd >= 0) {
-		close(fd);
-		unlinkat(dfd, tmp, 0);
-	}
-	if (dfd >= 0)
-		close(dfd);
-	return -1;
 }
 
 static void save_cache(hwloc_topology_t h, const char *path, const char *key, struct roce_reading *r)
@@ -632,9 +527,9 @@ static int cmp_busid(const void *x, const void *y)
 static hwloc_obj_t find_hca(hwloc_topology_t h, const struct roce_topo_hca_in *in, struct roce_topo_hca *hca)
 {
 	struct busid b;
-	char s[48];
+	char s[SHOWN_MAX];
 	if (!in->pci_addr || busid_parse(in->pci_addr, &b)) {
-		sanitize(s, sizeof(s), in->pci_addr ? in->pci_addr : "", in->pci_addr ? strlen(in->pci_addr) : 0);
+		roce_printable(in->pci_addr, s, sizeof(s));
 		roce_reading_set(&hca->found, ROCE_MALFORMED, 0, "%s: PCI address \"%s\" is not DDDD:BB:DD.F",
 		                 hca->name, s);
 		return NULL;
@@ -819,7 +714,8 @@ static void uuid_scan(const char *proc_root, struct uuid_map *m)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/information", dir, de->d_name);
-		if (read_small(path, text, sizeof(text), O_NOFOLLOW) < 0)
+		struct roce_reading r;
+		if (roce_readfile_buf(AT_FDCWD, NULL, path, text, sizeof(text), ROCE_READFILE_NOFOLLOW, &r) < 0)
 			continue;
 		char uuid[48] = "", bus[ROCE_PCI_MAX] = "";
 		for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
@@ -912,10 +808,10 @@ static bool decimal(const char *s, size_t len, unsigned *out)
 /* One comma-separated entry.  Returns -1 on garbage (why set). */
 static int gpu_token(struct gpu_parse *ps, const char *s, size_t len)
 {
-	char tok[64];
+	char tok[SHOWN_MAX];
 	unsigned a, b;
 	const char *dash = memchr(s, '-', len);
-	sanitize(tok, sizeof(tok), s, len);
+	roce_printable_n(s, len, tok, sizeof(tok));
 	if (decimal(s, len, &a)) {
 		if (a > GPU_INDEX_MAX)
 			goto bad_range;

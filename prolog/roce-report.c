@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	struct roce_policy policy;
 	struct roce_error err = { "" };
 	struct roce_job_report r;
-	char dir[PATH_MAX], group[64], lerr[ROCE_WHY_MAX];
+	char dir[PATH_MAX], group[64];
 
 	if (parse_args(argc, argv, &a) < 0)
 		return EXIT_USAGE;
@@ -171,8 +171,8 @@ int main(int argc, char **argv)
 	bool admin = is_admin(report_dir, group, sizeof(group));
 
 	roce_report_init(&r, a.job_id);
-	if (roce_report_load_dir(&r, dir, lerr, sizeof(lerr)) < 0) {
-		fprintf(stderr, "roce-report: no report for job %s: %s\n", a.job_id, lerr);
+	if (roce_report_load_dir(&r, dir, &err) < 0) {
+		fprintf(stderr, "roce-report: no report for job %s: %s\n", a.job_id, err.msg);
 		roce_report_free(&r);
 		return EXIT_NONE;
 	}

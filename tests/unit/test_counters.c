@@ -376,7 +376,7 @@ static void t_json_round_trip(void **state)
 	(void)state;
 	struct roce_snapshot a, b;
 	struct roce_node n;
-	char err[ROCE_WHY_MAX];
+	struct roce_error err;
 	make_port("mlx5_0", 1, "Ethernet");
 	put_counter("mlx5_0", 1, ROCE_C_PORT_XMIT_DATA, UINT64_MAX - 1);
 	put("class/infiniband/mlx5_0/ports/1/counters/link_downed", "N/A (no PMA)");
@@ -386,7 +386,7 @@ static void t_json_round_trip(void **state)
 	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
 	json_object *o = roce_snapshot_to_json(&a);
 	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), 0);
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
 	assert_int_equal(b.n_ports, 1);
 	assert_int_equal(b.time_ns, a.time_ns);
 	assert_string_equal(b.ports[0].netdev, "eth0");
@@ -401,24 +401,24 @@ static void t_json_round_trip(void **state)
 	roce_snapshot_free(&b);
 	json_object *ports = json_object_object_get(parsed, "ports");
 	json_object_array_add(ports, json_object_get(json_object_array_get_idx(ports, 0)));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "ports[1]: duplicate mlx5_0:1"));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "ports[1]: duplicate mlx5_0:1"));
 	json_object_array_del_idx(ports, 1, 1);
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), 0);
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
 
 	/* damaged files are refused with a reason */
 	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0), "counters");
 	json_object_object_add(c, "out_of_sequence", json_object_new_int(-5));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "out_of_sequence"));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "out_of_sequence"));
 	json_object_object_del(c, "out_of_sequence");
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "out_of_sequence missing"));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "out_of_sequence missing"));
 	json_object_object_add(parsed, "schema", json_object_new_string("other/1"));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "schema"));
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "schema"));
 	json_object *arr = json_object_new_array();
-	assert_int_equal(roce_snapshot_from_json(&b, arr, err, sizeof(err)), -1);
+	assert_int_equal(roce_snapshot_from_json(&b, arr, &err), -1);
 	json_object_put(arr);
 
 	json_object_put(o);

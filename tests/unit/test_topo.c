@@ -482,7 +482,7 @@ static void t_gpu_list_garbage(void **state)
 	expect_bad("3-2", ROCE_GPUS_INVALID, "\"3-2\" is not a valid GPU index or range");
 	expect_bad("99999", ROCE_GPUS_INVALID, "\"99999\" is not a valid GPU index");
 	expect_bad("123456789012", ROCE_GPUS_INVALID, "is not a GPU index");
-	expect_bad("1\n2", ROCE_GPUS_INVALID, "\"1?2\" is not");
+	expect_bad("1\n2", ROCE_GPUS_INVALID, "\"1\\n2\" is not");
 	expect_bad("gpu:0", ROCE_GPUS_INVALID, "\"gpu:0\"");
 	expect_bad("GPU-1234", ROCE_GPUS_INVALID, "\"GPU-1234\"");
 	expect_bad("GPU-2b8e9a1c-4f3d-11ee-9b7a-0242ac12000z", ROCE_GPUS_INVALID, "is not a GPU index or UUID");

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * safefile.h - files root writes into directories that others may share:
+ * StateDir (counter snapshots, stuck markers: root's alone), ReportDir
+ * (report fragments, read by admins and the job's user), the topology cache.
+ *
+ *  - Every file is written under a directory fd, never through a symlink:
+ *    temporaries are O_TMPFILE (or O_EXCL random dot-names ".<name>.<hex>"
+ *    where the file system lacks O_TMPFILE), linked and renamed into place,
+ *    so a reader sees the old file or the whole new one, never part.
+ *  - Owner, group, mode and a reader's ACL are set before the file is
+ *    visible.  A POSIX ACL entry grants reader_uid read access; on a file
+ *    system without ACLs the file is chowned to reader_uid instead.
+ *  - Configured directories are created when missing (parents 0755) and
+ *    checked before use: StateDir owned by this euid and made 0700;
+ *    ReportDir owned by this euid and not writable by others, with a
+ *    root-owned 0755 ReportDir/<jobid>/; the cache directory owned by root
+ *    or this euid and writable by nobody else.  Paths are followed as the admin
+ *    wrote them; safefile.c is the only place that opens these directories.
+ * Errors name the file or directory and the reason.
+ */
+#ifndef ROCE_SAFEFILE_H
+#define ROCE_SAFEFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "error.h"
+
+/* fsync the file before the rename and the directory after it. */
+#define ROCE_SAFEFILE_DURABLE 0x1
+
+/* Replace dir_fd/name with data atomically, as owner:group with mode;
+ * reader_uid >= 0 may read it too (ACL, see above).  0, or -1 with err set;
+ * never leaves the final name partial. */
+int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
+                        mode_t mode, long reader_uid, int flags, struct roce_error *err);
+
+/* Remove ".<name>.*" temporaries of an earlier writer of name that was
+ * killed; only for names that no other process writes at the same time. */
+void roce_safefile_remove_temps(int dir_fd, const char *name);
+
+/* O_DIRECTORY fds of the configured directories, or -1 with err set (then
+ * nothing of ours goes there). */
+int roce_safefile_state_dir(const char *path, struct roce_error *err);
+/* An existing StateDir of ours, as it is (nothing created or changed: a
+ * cheap lookup); -1 when there is none or it is not ours. */
+int roce_safefile_state_dir_existing(const char *path);
+/* report_dir/job_id/ (created); *admin_gid = the group of report_dir. */
+int roce_safefile_report_dir(const char *report_dir, const char *job_id, gid_t *admin_gid,
+                             struct roce_error *err);
+/* The directory that holds a cache file. */
+int roce_safefile_cache_dir(const char *path, struct roce_error *err);
+
+#endif
