@@ -166,6 +166,37 @@ static void t_snapshot_sysfs(void **state)
 	roce_snapshot_free(&s);
 }
 
+/* Counter files go through the sysfs reader that fuzz/sysfs_read.c covers. */
+static void t_snapshot_counter_files(void **state)
+{
+	(void)state;
+	struct roce_snapshot s;
+	char path[PATH_MAX], want[PATH_MAX + 64];
+	make_port("mlx5_0", 1, "Ethernet");
+	put("class/infiniband/mlx5_0/ports/1/counters/symbol_error", "N/A (no PMA)");
+	put("class/infiniband/mlx5_0/ports/1/counters/link_downed", "1\x1b[2J");
+	put("class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "18446744073709551616");   /* 2^64 */
+	assert_true(snprintf(path, sizeof(path), "%s/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence", root) <
+	            (int)sizeof(path));
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);   /* no writer: a read would block */
+	roce_snapshot_init(&s);
+	assert_int_equal(roce_snapshot_take(&s, root, NULL, NULL), 0);
+	assert_int_equal(s.n_ports, 1);
+	const struct roce_port_sample *p = &s.ports[0];
+	assert_true(snprintf(want, sizeof(want), "%s/class/infiniband/mlx5_0/ports/1/counters/symbol_error: "
+	                     "\"N/A (no PMA)\" is not a counter value", root) < (int)sizeof(want));
+	assert_int_equal(p->c[ROCE_C_SYMBOL_ERROR].read.status, ROCE_MALFORMED);
+	assert_string_equal(p->c[ROCE_C_SYMBOL_ERROR].read.why, want);
+	assert_int_equal(p->c[ROCE_C_LINK_DOWNED].read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(p->c[ROCE_C_LINK_DOWNED].read.why, "link_downed: value is not text"));
+	assert_int_equal(p->c[ROCE_C_NP_CNP_SENT].read.status, ROCE_MALFORMED);
+	assert_int_equal(p->c[ROCE_C_OUT_OF_SEQUENCE].read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(p->c[ROCE_C_OUT_OF_SEQUENCE].read.why, "out_of_sequence is not a regular file"));
+	assert_true(roce_reading_ok(&p->c[ROCE_C_PORT_XMIT_DATA].read));
+	roce_snapshot_free(&s);
+}
+
 static void t_snapshot_deadline(void **state)
 {
 	(void)state;
@@ -435,6 +466,7 @@ int main(void)
 		cmocka_unit_test(t_lookup),
 		cmocka_unit_test_setup_teardown(t_snapshot_sysfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_no_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_snapshot_counter_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_refused_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
