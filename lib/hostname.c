@@ -3,6 +3,7 @@
 #include "config.h"
 #include "hostname.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,7 +13,11 @@ const char *roce_hostname_node(const char *node, char *buf, size_t len)
 		return node;
 	/* slurmd sets SLURMD_NODENAME; without it the host name is the best guess
 	 * (wrong with NodeHostname= or several slurmd on one host). */
-	if (!len || gethostname(buf, len) < 0)
+	if (!len) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (gethostname(buf, len) < 0)
 		return NULL;
 	buf[len - 1] = '\0';
 	buf[strcspn(buf, ".")] = '\0';

@@ -4,12 +4,12 @@
 #include "check.h"
 #include "collect.h"
 #include "counters.h"
-#include "report.h"
-#include "readfile.h"
-#include "safefile.h"
-#include "worker.h"
 #include "hostname.h"
 #include "jsonin.h"
+#include "readfile.h"
+#include "report.h"
+#include "safefile.h"
+#include "worker.h"
 
 #include <dirent.h>
 #include <errno.h>

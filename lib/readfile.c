@@ -13,41 +13,46 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "dir/path" for messages. */
-static const char *shown(const char *dir, const char *path, char *buf, size_t len)
+/* The file as messages name it: "dir/path", or path.  Only on failure: a
+ * read that works costs no formatting. */
+struct name {
+	const char *dir, *path;
+	char buf[PATH_MAX];
+};
+
+static const char *shown(struct name *n)
 {
-	if (!dir)
-		return path;
-	snprintf(buf, len, "%s/%s", dir, path);
-	return buf;
+	if (!n->dir)
+		return n->path;
+	snprintf(n->buf, sizeof(n->buf), "%s/%s", n->dir, n->path);
+	return n->buf;
 }
 
 /* A failed open or read: -1 with errno = err. */
-static int fail_errno(struct roce_reading *r, int err, const char *what, const char *file)
+static int fail_errno(struct roce_reading *r, int err, const char *what, struct name *file)
 {
-	roce_reading_set(r, roce_status_for_errno(err), err, "cannot %s %s: %s", what, file, strerror(err));
+	roce_reading_set(r, roce_status_for_errno(err), err, "cannot %s %s: %s", what, shown(file), strerror(err));
 	errno = err;
 	return -1;
 }
 
 /* Open dfd/path for reading: a regular file (trusted when asked) or -1. */
-static int open_regular(int dfd, const char *file, const char *path, int flags, struct stat *st,
-                        struct roce_reading *r)
+static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
 {
-	int fd = openat(dfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 	                               (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return fail_errno(r, errno, "open", file);
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file", file);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file", shown(file));
 		errno = EINVAL;
 		return -1;
 	}
 	if ((flags & ROCE_READFILE_TRUSTED) &&
 	    ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))) {
 		close(fd);
-		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", file,
+		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", shown(file),
 		                 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 		errno = EPERM;
 		return -1;
@@ -75,22 +80,23 @@ static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe)
 	}
 }
 
-static void too_long(struct roce_reading *r, const char *file, size_t max)
+static void too_long(struct roce_reading *r, struct name *file, size_t max)
 {
-	roce_reading_set(r, ROCE_MALFORMED, 0, "%s: longer than %zu bytes", file, max);
+	roce_reading_set(r, ROCE_MALFORMED, 0, "%s: longer than %zu bytes", shown(file), max);
 	errno = EFBIG;
 }
 
 ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
                           struct roce_reading *r)
 {
-	char name[PATH_MAX];
-	const char *file = shown(dir, path, name, sizeof(name));
+	struct name file;   /* no initializer: buf is written only when a message needs it */
+	file.dir = dir;
+	file.path = path;
 	struct stat st;
 	size_t got = 0;
 
 	buf[0] = '\0';
-	int fd = open_regular(dfd, file, path, flags, &st, r);
+	int fd = open_regular(dfd, &file, flags, &st, r);
 	if (fd < 0)
 		return -1;
 	int more = read_upto(fd, buf, size - 1, &got, true);
@@ -99,8 +105,8 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
 	if (more) {
 		buf[0] = '\0';
 		if (more < 0)
-			return fail_errno(r, e, "read", file);
-		too_long(r, file, size - 1);
+			return fail_errno(r, e, "read", &file);
+		too_long(r, &file, size - 1);
 		return -1;
 	}
 	buf[got] = '\0';
@@ -133,13 +139,14 @@ static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                     struct roce_reading *r)
 {
-	char name[PATH_MAX];
-	const char *file = shown(dir, path, name, sizeof(name));
+	struct name file;   /* no initializer: buf is written only when a message needs it */
+	file.dir = dir;
+	file.path = path;
 	struct stat st;
 	size_t got;
 	int more;
 
-	int fd = open_regular(dfd, file, path, flags, &st, r);
+	int fd = open_regular(dfd, &file, flags, &st, r);
 	if (fd < 0)
 		return NULL;
 	/* st_size is only a hint (0 for /proc files): read to the end, up to max. */
@@ -147,12 +154,12 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
 	int e = errno;
 	close(fd);
 	if (more < 0) {
-		fail_errno(r, e, "read", file);
+		fail_errno(r, e, "read", &file);
 	} else if (more > 0) {
-		too_long(r, file, max);
+		too_long(r, &file, max);
 	} else if (st.st_size > 0 && got > (size_t)st.st_size) {
 		/* Being written in place: not a finished file. */
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: grew while being read", file);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: grew while being read", shown(&file));
 		errno = EAGAIN;
 	} else {
 		buf[got] = '\0';

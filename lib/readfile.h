@@ -24,8 +24,8 @@
 #define ROCE_READFILE_NOFOLLOW 0x1   /* refuse a symlink as the last component (ELOOP) */
 #define ROCE_READFILE_TRUSTED 0x2    /* owned by root or this euid, writable by nobody else */
 
-/* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size bytes): at most
- * size - 1 bytes, NUL-terminated.  The byte count, or -1 (r set, buf ""). */
+/* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size >= 1 bytes): at
+ * most size - 1 bytes, NUL-terminated.  The byte count, or -1 (r set, buf ""). */
 ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
                           struct roce_reading *r);
 

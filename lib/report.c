@@ -4,6 +4,7 @@
 #include "jsonin.h"
 #include "printable.h"
 #include "readfile.h"
+#include "safefile.h"
 #include "sysfs.h"
 
 #include <ctype.h>
@@ -589,13 +590,15 @@ static int parse_port_counters(json_object *o, struct roce_report_port *p, struc
 			roce_error_set(err, "counter %s missing", name);
 			return -1;
 		}
-		if (s == ROCE_DELTA_UNREAD && m) {
-			roce_error_set(err, "counter %s is unread but has a value", name);
-			return -1;
-		}
-		if (s == ROCE_DELTA_UNREAD ? keep_why(p, i, why, name, err) < 0 : !roce_jin_u64_value(m, &p->c[i])) {
-			if (s != ROCE_DELTA_UNREAD)
-				roce_error_set(err, "counter %s is not a counter value", name);
+		if (s == ROCE_DELTA_UNREAD) {
+			if (m) {
+				roce_error_set(err, "counter %s is unread but has a value", name);
+				return -1;
+			}
+			if (keep_why(p, i, why, name, err) < 0)
+				return -1;
+		} else if (!roce_jin_u64_value(m, &p->c[i])) {
+			roce_error_set(err, "counter %s is not a counter value", name);
 			return -1;
 		}
 	}
@@ -901,7 +904,7 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 
 int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = roce_safefile_open_dir(dir);
 	if (dfd < 0) {
 		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
 		return -1;

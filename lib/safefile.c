@@ -170,9 +170,14 @@ fail:
 
 /* ---------------------------------------------------------------- directories */
 
-/* mkdir -p for a configured directory (the admin's path: symlinks in it are
- * the admin's choice and followed).  Returns an O_DIRECTORY fd.  The one place
- * a configured path is resolved: the owner checks follow in the callers. */
+int roce_safefile_open_dir(const char *path)
+{
+	/* The admin's path: symlinks in it are the admin's choice and followed. */
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* mkdir -p for a configured directory.  Returns an O_DIRECTORY fd; the owner
+ * checks follow in the callers. */
 static int open_config_dir(const char *path, mode_t mode, struct roce_error *err)
 {
 	char buf[PATH_MAX];
@@ -180,7 +185,7 @@ static int open_config_dir(const char *path, mode_t mode, struct roce_error *err
 		roce_error_set(err, "%s: not an absolute path", path);
 		return -1;
 	}
-	int fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = roce_safefile_open_dir(buf);
 	if (fd >= 0 || errno != ENOENT)
 		goto done;
 	for (char *p = buf + 1; *p; p++) {
@@ -197,7 +202,7 @@ static int open_config_dir(const char *path, mode_t mode, struct roce_error *err
 		roce_error_set(err, "cannot create %s: %s", buf, strerror(errno));
 		return -1;
 	}
-	fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = roce_safefile_open_dir(buf);
 done:
 	if (fd < 0)
 		roce_error_set(err, "cannot open %s: %s", path, strerror(errno));
@@ -228,7 +233,7 @@ fail:
 int roce_safefile_state_dir_existing(const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = roce_safefile_open_dir(path);
 	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid())) {
 		close(fd);
 		return -1;

@@ -16,7 +16,8 @@
  *    ReportDir owned by this euid and not writable by others, with a
  *    root-owned 0755 ReportDir/<jobid>/; the cache directory owned by root
  *    or this euid and writable by nobody else.  Paths are followed as the admin
- *    wrote them; safefile.c is the only place that opens these directories.
+ *    wrote them; roce_safefile_open_dir() is the one place that resolves
+ *    them (roce-report's job directory included).
  * Errors name the file or directory and the reason.
  */
 #ifndef ROCE_SAFEFILE_H
@@ -38,6 +39,10 @@ int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t l
 /* Remove ".<name>.*" temporaries of an earlier writer of name that was
  * killed; only for names that no other process writes at the same time. */
 void roce_safefile_remove_temps(int dir_fd, const char *name);
+
+/* An existing configured directory (or one below it) as an O_DIRECTORY fd,
+ * -1 with errno: every function here opens paths through it. */
+int roce_safefile_open_dir(const char *path);
 
 /* O_DIRECTORY fds of the configured directories, or -1 with err set (then
  * nothing of ours goes there). */

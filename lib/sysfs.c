@@ -42,9 +42,13 @@ static bool is_text(const char *s, size_t n)
 	return true;
 }
 
-/* One value: dfd/name, shown in messages as file. */
-static int read_value(int dfd, const char *dir, const char *name, const char *file, char *buf, size_t len,
-                      struct roce_reading *r)
+/* Messages name a value's file as "dir/name" (or name, when dir is NULL):
+ * formatted only when a message is written. */
+#define FILE_FMT "%s%s%s"
+#define FILE_ARGS(dir, name) (dir) ? (dir) : "", (dir) ? "/" : "", (name)
+
+/* One value: dfd/name (dfd AT_FDCWD and dir NULL: name is a path). */
+static int read_value(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
 {
 	/* One page: more than that is not a sysfs value. */
 	char tmp[ROCE_SYSFS_VALUE_MAX + 1];
@@ -52,18 +56,20 @@ static int read_value(int dfd, const char *dir, const char *name, const char *fi
 	ssize_t n = roce_readfile_buf(dfd, dir, name, tmp, sizeof(tmp), 0, r);
 	if (n < 0) {
 		if (errno == EFBIG)
-			roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %d bytes", file, ROCE_SYSFS_VALUE_MAX);
+			roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %d bytes", FILE_ARGS(dir, name),
+			                 ROCE_SYSFS_VALUE_MAX);
 		return -1;
 	}
 	size_t got = (size_t)n;
 	if (!is_text(tmp, got)) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value is not text", file);
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value is not text", FILE_ARGS(dir, name));
 		return -1;
 	}
 	while (got > 0 && (tmp[got - 1] == '\n' || tmp[got - 1] == ' '))
 		got--;
 	if (got >= len) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: value longer than %zu bytes", file, len - 1);
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %zu bytes", FILE_ARGS(dir, name),
+		                 len - 1);
 		return -1;
 	}
 	memcpy(buf, tmp, got);
@@ -79,24 +85,23 @@ int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, st
 		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
 		return -1;
 	}
-	return read_value(AT_FDCWD, NULL, path, path, buf, len, r);
+	return read_value(AT_FDCWD, NULL, path, buf, len, r);
 }
 
 int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
 {
-	char file[PATH_MAX];
-	snprintf(file, sizeof(file), "%s/%s", dir, name);
-	return read_value(dfd, dir, name, file, buf, len, r);
+	return read_value(dfd, dir, name, buf, len, r);
 }
 
-/* A counter value; file names it in messages. */
-static int parse_u64(const char *buf, const char *file, uint64_t *out, struct roce_reading *r)
+/* A counter value read from dir/name. */
+static int parse_u64(const char *buf, const char *dir, const char *name, uint64_t *out, struct roce_reading *r)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(buf, &end, 10);
 	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: \"%.40s\" is not a counter value", file, buf);
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": \"%.40s\" is not a counter value", FILE_ARGS(dir, name),
+		                 buf);
 		return -1;
 	}
 	*out = v;
@@ -105,20 +110,18 @@ static int parse_u64(const char *buf, const char *file, uint64_t *out, struct ro
 
 int roce_sysfs_read_u64(const char *root, const char *rel, uint64_t *out, struct roce_reading *r)
 {
-	char buf[64], file[PATH_MAX];
+	char buf[64];
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
 		return -1;
-	snprintf(file, sizeof(file), "%s/%s", root, rel);
-	return parse_u64(buf, file, out, r);
+	return parse_u64(buf, root, rel, out, r);
 }
 
 int roce_sysfs_read_u64_at(int dfd, const char *dir, const char *name, uint64_t *out, struct roce_reading *r)
 {
-	char buf[64], file[PATH_MAX];
-	snprintf(file, sizeof(file), "%s/%s", dir, name);
-	if (read_value(dfd, dir, name, file, buf, sizeof(buf), r) < 0)
+	char buf[64];
+	if (read_value(dfd, dir, name, buf, sizeof(buf), r) < 0)
 		return -1;
-	return parse_u64(buf, file, out, r);
+	return parse_u64(buf, dir, name, out, r);
 }
 
 int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)

@@ -179,7 +179,7 @@ int roce_topo_cache_key(const char *fsroot, char *key, size_t keylen, struct roc
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/random/boot_id", root);
 	int n = (int)roce_readfile_buf(AT_FDCWD, NULL, path, boot, sizeof(boot), 0, &r);
 	if (n < 0) {
-		roce_error_set(err, "%s", r.why);
+		roce_error_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (n > 0 && (boot[n - 1] == '\n' || boot[n - 1] == ' '))

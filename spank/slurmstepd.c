@@ -322,9 +322,9 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 		log_verdict(job_id, policy.mode, res);
 	}
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
-	double cpu = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	double cpu = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID) - cpu0, wall = roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
-	            "pipeline %.3f ms)", node_name(), roce_clock_ms_of(CLOCK_MONOTONIC) - t0, cpu + res->worker_cpu_us / 1e3, cpu,
+	            "pipeline %.3f ms)", node_name(), wall, cpu + res->worker_cpu_us / 1e3, cpu,
 	            res->worker_cpu_us / 1e3, res->pipeline_us / 1e3);
 	free(res);
 	return 0;
