@@ -61,15 +61,18 @@ static int open_regular(int dfd, struct name *file, int flags, struct stat *st, 
 }
 
 /* Fill buf[*got..size) until EOF: 0 at EOF, 1 when buf is full and (probed
- * with a one-byte read when probe is set) more is left, -1 on a read error. */
-static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe)
+ * with a one-byte read when probe is set) more is left, -1 on a read error.
+ * short_is_eof: a read that returns less than asked is the end (see
+ * roce_readfile_buf), which saves the read that would return 0. */
+static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe, bool short_is_eof)
 {
 	for (;;) {
 		char extra;
 		bool full = *got == size;
 		if (full && !probe)
 			return 1;
-		ssize_t n = read(fd, full ? &extra : buf + *got, full ? 1 : size - *got);
+		size_t want = full ? 1 : size - *got;
+		ssize_t n = read(fd, full ? &extra : buf + *got, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -77,6 +80,8 @@ static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe)
 		if (full)
 			return 1;
 		*got += (size_t)n;
+		if (short_is_eof && (size_t)n < want)
+			return 0;
 	}
 }
 
@@ -99,7 +104,10 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
 	int fd = open_regular(dfd, &file, flags, &st, r);
 	if (fd < 0)
 		return -1;
-	int more = read_upto(fd, buf, size - 1, &got, true);
+	/* A short read of a regular file is its end: sysfs hands a value over in
+	 * one read, and local, FUSE and NFS files read short only at EOF.  Values
+	 * are read by the thousand (counters at every job start and end). */
+	int more = read_upto(fd, buf, size - 1, &got, true, true);
 	int e = errno;
 	close(fd);
 	if (more) {
@@ -122,7 +130,7 @@ static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
 	char *buf = malloc(cap + 1);
 	*got = 0;
 	while (buf) {
-		*more = read_upto(fd, buf, cap, got, cap == max);
+		*more = read_upto(fd, buf, cap, got, cap == max, false);
 		if (*more <= 0 || cap == max)
 			return buf;
 		cap = cap > max / 2 ? max : 2 * cap;
