@@ -3,42 +3,47 @@
 #include "config.h"
 #include "printable.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The escape of one byte (at most 4 bytes, "\xNN"), NUL-terminated in e. */
-static size_t escape(unsigned char c, char e[5])
+/* Copied as it is: printable ASCII but the backslash. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
+/* Length of the escape of a byte that is not plain. */
+static size_t escape_len(unsigned char c)
+{
+	return c == '\\' || c == '\n' || c == '\t' || c == '\r' ? 2 : 4;
+}
+
+/* The escape of a byte that is not plain, NUL-terminated in e. */
+static void escape(unsigned char c, char e[5])
 {
 	switch (c) {
-	case '\\': memcpy(e, "\\\\", 3); return 2;
-	case '\n': memcpy(e, "\\n", 3); return 2;
-	case '\t': memcpy(e, "\\t", 3); return 2;
-	case '\r': memcpy(e, "\\r", 3); return 2;
-	}
-	if (c >= 0x20 && c < 0x7f) {
-		e[0] = (char)c;
-		e[1] = '\0';
-		return 1;
+	case '\\': memcpy(e, "\\\\", 3); return;
+	case '\n': memcpy(e, "\\n", 3); return;
+	case '\t': memcpy(e, "\\t", 3); return;
+	case '\r': memcpy(e, "\\r", 3); return;
 	}
 	snprintf(e, 5, "\\x%02x", c);
-	return 4;
 }
 
 /* Bytes of the escaped copy of s[0..n) (stops at a NUL), without a terminator. */
 static size_t escaped_len(const char *s, size_t n)
 {
-	char e[5];
 	size_t total = 0;
 	for (size_t i = 0; i < n && s[i]; i++)
-		total += escape((unsigned char)s[i], e);
+		total += plain((unsigned char)s[i]) ? 1 : escape_len((unsigned char)s[i]);
 	return total;
 }
 
 const char *roce_printable_n(const char *s, size_t n, char *out, size_t len)
 {
 	static const char cut[] = "...";
-	char e[5];
 	size_t o = 0;
 	if (!len)
 		return out;
@@ -48,9 +53,16 @@ const char *roce_printable_n(const char *s, size_t n, char *out, size_t len)
 	size_t room = escaped_len(s, n) < len ? len - 1 : (len > sizeof(cut) ? len - sizeof(cut) : 0);
 	size_t i = 0;
 	for (; i < n && s[i]; i++) {
-		size_t k = escape((unsigned char)s[i], e);
+		unsigned char c = (unsigned char)s[i];
+		size_t k = plain(c) ? 1 : escape_len(c);
 		if (o + k > room)
 			break;
+		if (k == 1) {
+			out[o++] = (char)c;
+			continue;
+		}
+		char e[5];
+		escape(c, e);
 		memcpy(out + o, e, k);
 		o += k;
 	}
