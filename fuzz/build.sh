@@ -27,7 +27,7 @@ LIBS="$(pkg-config --libs $PKGS)"
 probe=$out/obj/probe
 printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$probe.c"
 if ! $CC -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >"$probe.log" 2>&1; then
-	echo "fuzz: $CC cannot build libFuzzer targets (apt-get install clang libclang-rt-14-dev):" >&2
+	echo "fuzz: $CC cannot build libFuzzer targets (apt-get install clang libclang-rt-dev):" >&2
 	sed 's/^/  /' "$probe.log" >&2
 	exit 77
 fi

@@ -46,16 +46,31 @@ static void usage(FILE *out)
 	        ROCE_DEFAULT_CONFIG);
 }
 
-/* libslurm's hostlist: "n1,n2,n3,n7" -> "n[1-3,7]". */
+/* libslurm's hostlist: "n1,n2,n3,n7" -> "n[1-3,7]".  `struct hostlist *`
+ * and slurm_hostlist_ranged_string() into our own buffer exist in every
+ * release (hostlist_t became the struct and the _malloc variant went away
+ * in 24.05); the buffer grows until the list fits. */
 static char *slurm_nodelist(const char *const *names, size_t n)
 {
-	hostlist_t hl = slurm_hostlist_create(NULL);
+	struct hostlist *hl = slurm_hostlist_create(NULL);
 	char *s = NULL;
+	size_t len = 256;
 	if (!hl)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		slurm_hostlist_push_host(hl, names[i]);
-	s = slurm_hostlist_ranged_string_malloc(hl);
+	for (;;) {
+		char *grown = realloc(s, len);
+		if (!grown) {
+			free(s);
+			s = NULL;
+			break;
+		}
+		s = grown;
+		if (slurm_hostlist_ranged_string(hl, len, s) >= 0)
+			break;
+		len *= 2;
+	}
 	slurm_hostlist_destroy(hl);
 	return s;
 }

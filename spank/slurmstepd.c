@@ -15,6 +15,7 @@
 #include "roce.h"
 #include "clock.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -153,10 +154,12 @@ static void drain_node(const char *reason)
 	msg.node_names = (char *)node_name();
 	msg.node_state = NODE_STATE_DRAIN;
 	msg.reason = (char *)reason;
-	msg.reason_uid = 0;
+#ifdef HAVE_UPDATE_NODE_MSG_T_REASON_UID
+	msg.reason_uid = 0; /* gone in 26.05: slurmctld records the sender */
+#endif
 	if (slurm_update_node(&msg) != SLURM_SUCCESS)
 		slurm_error(ROCE_LOG "%s: cannot drain the node (\"%s\"): %s", node_name(), reason,
-		            slurm_strerror(slurm_get_errno()));
+		            slurm_strerror(errno));
 	else
 		slurm_info(ROCE_LOG "%s: drained: %s", node_name(), reason);
 }
