@@ -27,6 +27,7 @@
 #include "hostname.h"
 #include "json.h"
 #include "pipeline.h"
+#include "slurmver.h"
 #include "worker.h"
 
 #define EXIT_OK 0
@@ -95,6 +96,43 @@ static int resolve_sysfs_root(const char *arg, const char **out)
 	return 0;
 }
 
+/* After a Slurm upgrade the plugin no longer loads (slurmver.h): say so on
+ * every run, and in --version. */
+#define SLURMVER_TIMEOUT_MS 2000
+/* "24.11.5" -> 5 ("24.11") */
+static int release_len(const char *version)
+{
+	const char *dot = strchr(version, '.');
+	return dot ? (int)(dot - version) + 1 + (int)strcspn(dot + 1, ".") : (int)strlen(version);
+}
+static void warn_slurm_release(void)
+{
+	char installed[64];
+	if (roce_slurmver_installed(installed, sizeof(installed), SLURMVER_TIMEOUT_MS) < 0 ||
+	    roce_slurmver_same_release(roce_slurmver_built(), installed))
+		return;
+	fprintf(stderr,
+	        "roce-check: warning: slurm-roce was built for Slurm %s but this node runs Slurm %s: "
+	        "Slurm does not load spank_roce.so from another release (srun: unrecognized option "
+	        "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
+	        "reinstall slurm-roce for %.*s\n",
+	        roce_slurmver_built(), installed, release_len(installed), installed);
+}
+
+static void print_version(void)
+{
+	char installed[64];
+	printf("roce-check (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	printf("built for Slurm %s\n", roce_slurmver_built());
+	if (roce_slurmver_installed(installed, sizeof(installed), SLURMVER_TIMEOUT_MS) < 0)
+		printf("installed Slurm: unknown (neither slurmd -V nor sinfo -V answered)\n");
+	else
+		printf("installed Slurm %s%s\n", installed,
+		       roce_slurmver_same_release(roce_slurmver_built(), installed)
+		               ? ""
+		               : ": another release, rebuild slurm-roce for it (spank_roce.so will not load)");
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
@@ -151,7 +189,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_MATRIX: a->matrix = true; break;
 		case OPT_PROC: a->proc_root = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
-		case 'V': printf("roce-check (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); exit(EXIT_OK);
+		case 'V': print_version(); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
 	}
@@ -427,6 +465,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	maybe_drain(&a, &run.check);
+	warn_slurm_release();
 	int rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 	roce_pipeline_free(&run);
 	return rc;

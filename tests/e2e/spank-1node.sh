@@ -24,6 +24,7 @@ ReportDir=$W/reports
 StateDir=$W/state
 CONF
 spank_lab_init
+lab_user_add || { echo "Bail out! no test user"; exit 1; }
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 spank_lab_start
 
@@ -139,12 +140,13 @@ check "port down drains the node with 'roce: mlx5_1 port 1 DOWN'" \
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 
-# --- 22: an unprivileged user's job: tasks run as that user, the drain (init_post_opt, root) still happens
+# --- 22: an unprivileged user's job (srun run as that user: no srun --uid
+# from 24.11 on): tasks run as that user, the drain (init_post_opt, root) still happens
 lab_node_settled node1 >/dev/null
 fab_port "$FAB" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
-run srun --uid=65534 --chdir=/ --roce=warn sh -c 'echo "UID $(id -u) ${NCCL_IB_HCA:-none}"'
-check "job of uid 65534 with mlx5_1 DOWN: runs as 65534 with =mlx5_0:1, node drained" \
-	'[ $RC = 0 ] && grep -qx "UID 65534 =mlx5_0:1" $W/out && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ]'
+run "${LAB_AS_USER[@]}" srun --chdir=/ --roce=warn sh -c 'echo "UID $(id -u) ${NCCL_IB_HCA:-none}"'
+check "job of uid $LAB_UID with mlx5_1 DOWN: runs as that user with =mlx5_0:1, node drained" \
+	'[ $RC = 0 ] && grep -qx "UID $LAB_UID =mlx5_0:1" $W/out && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ]'
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 

@@ -10,8 +10,8 @@
 #  - hostile names in sysfs (an HCA directory named with a newline, a comma,
 #    an '=', a GID whose netdev has a newline) cannot smuggle a variable into
 #    the job's environment, nor an element into NCCL's lists;
-#  - the fragment of a real job run by uid 65534 is 0440 root:<ReportDir
-#    group> with read access for that user only.
+#  - the fragment of a real job run by an unprivileged user (lab_user_add)
+#    is 0440 root:<ReportDir group> with read access for that user only.
 # What report-safety.sh already shows (planted symlinks, foreign job
 # directories, killed and full-disk writes, roce-report refusing other users)
 # is not repeated: docs/threat-model.md maps each threat to its test.
@@ -31,7 +31,7 @@ command -v setpriv >/dev/null || skip_all "needs setpriv"
 W=$(mktemp -d "${TMPDIR:-/tmp}/trust.XXXXXX") && chmod 755 "$W"   # munged wants o+x on its socket path
 trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
-NOBODY=65534 ADMIN_GID=4242
+ADMIN_GID=4242
 
 # --- the fabric: mlx5_0/eth0 and mlx5_1/eth1 healthy, plus hostile names
 FAB=$W/fab
@@ -56,6 +56,9 @@ CONF
 mkdir -p "$W/reports" "$W/cache"
 chgrp "$ADMIN_GID" "$W/reports"
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+# The jobs' user: submits as itself (there is no srun --uid from 24.11 on).
+lab_user_add || { echo "Bail out! no test user"; exit 1; }
+NOBODY=$LAB_UID
 SAN=0; lab_sanitize "$plugin" && SAN=1
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 lab_plugstack "required $plugin config=$W/roce.conf default=warn"
@@ -75,8 +78,8 @@ touch "$W/stamp"
 log=$W/lab/log/slurmd.node1.log
 state_names() { lab_node_exec node1 ls -A "$W/state"; }
 
-# --- 1. an srun job of uid 65534 with an odd --chdir, name and comment; the task saves its environment
-lab_run_timeout 60 srun --uid="$NOBODY" --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \
+# --- 1. an srun job of that user with an odd --chdir, name and comment; the task saves its environment
+lab_run_timeout 60 "${LAB_AS_USER[@]}" srun --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \
 	sh -c 'echo "JOB $SLURM_JOB_ID"; env -0 >"env0.$SLURM_JOB_ID"; env >"env.$SLURM_JOB_ID"' \
 	>"$W/srun.out" 2>"$W/srun.err"
 srun_job=$(awk '/^JOB / {print $2}' "$W/srun.out")
@@ -85,7 +88,7 @@ like "$srun_job" '^[0-9]+$' "srun as uid $NOBODY with an odd --chdir, job name a
 # --- 2. a batch job with the same strings and the job environment pointed at
 # paths (sbatch: srun would apply --export to itself); an inner step inherits
 # that environment; StateDir looked at while it runs
-lab_run_timeout 60 sbatch --parsable --uid="$NOBODY" --roce --chdir="$ODD" -J "$NAME" --export="$HOSTILE_ENV" \
+lab_run_timeout 60 "${LAB_AS_USER[@]}" sbatch --parsable --roce --chdir="$ODD" -J "$NAME" --export="$HOSTILE_ENV" \
 	--comment="$COMMENT" -o "$ODD/batch.%j" --wrap 'srun sh -c "echo STEP \$SLURM_JOB_ID"; sleep 3' \
 	>"$W/sbatch.out" 2>"$W/sbatch.err"
 batch_job=$(cat "$W/sbatch.out")
@@ -111,7 +114,7 @@ ok "batch job of uid $NOBODY ran its inner step" grep -qx "STEP $batch_job" "$OD
 # --- 3. a mode that got around the client's check (--export sets it in the
 # job only) with a path and a newline
 FORGED='roce: node1: job 999999 mode strict: ok'
-lab_run_timeout 60 srun --uid="$NOBODY" --chdir=/ --export=ALL,"SLURM_ROCE=warn/../../PWNED"$'\n'"$FORGED" \
+lab_run_timeout 60 "${LAB_AS_USER[@]}" srun --chdir=/ --export=ALL,"SLURM_ROCE=warn/../../PWNED"$'\n'"$FORGED" \
 	sh -c 'echo "JOB $SLURM_JOB_ID"' >"$W/forged.out" 2>"$W/forged.err"
 forged_jobs=$(awk '/^JOB / {print $2}' "$W/forged.out" | tr '\n' ' ')
 like "$forged_jobs" '^[0-9]+ $' "SLURM_ROCE with a path and a newline in the job: the task runs"
@@ -165,7 +168,7 @@ else
 	skip "cannot create a netdev named 'e=X,eth0'"
 fi
 
-# --- who can read the fragment of uid 65534's job
+# --- who can read the fragment of the user's job
 F=$W/reports/$srun_job/node1.json
 is "$(stat -c '%a %u %g' "$W/reports/$srun_job")" "755 0 0" "the job directory is root's, 0755"
 st=$(stat -c '%a %u %g' "$F")

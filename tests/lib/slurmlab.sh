@@ -32,6 +32,13 @@
 #                                     runtimes into slurmd, slurmstepd and the clients
 #                                     (call before lab_start); lab_sanitizer_reports
 #                                     prints what they found (nothing = clean)
+#   lab_user_add                      a throwaway user with a real shell and a home in the
+#                                     lab: LAB_USER, LAB_UID, LAB_GID, and LAB_AS_USER, the
+#                                     words that run a command as that user (a client run as
+#                                     `lab_run "${LAB_AS_USER[@]}" srun ...` submits as that
+#                                     user: `srun --uid` is gone in 24.11, and 26.05 holds a
+#                                     job whose user's login environment cannot be read,
+#                                     as with nobody's nologin shell); lab_stop removes it
 #   lab_logs                          print the daemon logs (for failed tests)
 #   lab_stop                          stop everything lab_start started, delete the namespaces
 #
@@ -389,6 +396,36 @@ lab_restart_slurmd() {
 	lab_start_slurmd "$1" && lab_wait_idle "${LAB_WAIT:-120}"
 }
 
+# Users are named after the PID of the test that made them: one left behind
+# by a test killed with -9 is removed by the next lab_user_add.
+lab_user_add() {
+	local u pid t=0
+	for u in $(getent passwd | sed -n 's/^\(slurmroce[0-9]*\):.*/\1/p'); do
+		pid=${u#slurmroce}
+		kill -0 "$pid" 2>/dev/null || userdel "$u" 2>/dev/null || true
+	done
+	LAB_USER=slurmroce$$
+	mkdir -p "$LAB/home" || return 1
+	# useradd locks /etc/passwd: another test may hold it for a moment
+	until useradd --system --user-group --shell /bin/sh --home-dir "$LAB/home/$LAB_USER" \
+		--create-home --comment "slurm-roce test" "$LAB_USER" 2>"$LAB/useradd.err"; do
+		t=$((t + 1))
+		[ "$t" -lt 50 ] || { lab_die "useradd $LAB_USER: $(cat "$LAB/useradd.err")"; return 1; }
+		sleep 0.2
+	done
+	LAB_UID=$(id -u "$LAB_USER") && LAB_GID=$(id -g "$LAB_USER") || return 1
+	LAB_AS_USER=(setpriv --reuid="$LAB_UID" --regid="$LAB_GID" --clear-groups --)
+}
+
+lab__user_del() {
+	[ -n "${LAB_USER:-}" ] || return 0
+	local t=0
+	until userdel -f "$LAB_USER" 2>/dev/null || ! id "$LAB_USER" >/dev/null 2>&1; do
+		t=$((t + 1)); [ "$t" -lt 50 ] || break; sleep 0.2
+	done
+	LAB_USER=
+}
+
 lab_logs() {
 	local f
 	for f in "$LAB"/log/*.log; do
@@ -416,4 +453,5 @@ lab_stop() {
 		LAB_STARTED=0
 	fi
 	lab_kill_pidfile "$LAB/munge/munged.pid"
+	lab__user_del
 }

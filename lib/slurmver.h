@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * slurmver.h - the Slurm release this build is for, against the installed one.
+ *
+ * Slurm loads a SPANK plugin only into the major.minor it was built for
+ * (plugin_version under mask 0xffff00).  After a Slurm upgrade an `optional`
+ * plugstack line leaves the plugin out without a word in slurmd's log
+ * beyond "Incompatible Slurm plugin version", and users meet srun's
+ * "unrecognized option '--roce'"; a `required` one stops slurmd.  The plugin
+ * itself cannot say so (it is not loaded), so roce-check does: it asks the
+ * installed Slurm its version and compares.
+ */
+#ifndef ROCE_SLURMVER_H
+#define ROCE_SLURMVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "22.05": the release slurm/slurm_version.h named at build time. */
+const char *roce_slurmver_built(void);
+
+/* The version in a `slurmd -V` / `sinfo -V` line ("slurm-wlm 24.11.5",
+ * "slurm 22.05.8"): its last word when it starts with MAJOR.MINOR.
+ * 0 with out set ("24.11.5"), -1 when the line holds no version. */
+int roce_slurmver_parse(const char *line, char *out, size_t len);
+
+/* Same major.minor ("22.05" and "22.05.8": true; "22.05" and "24.11.5": false). */
+bool roce_slurmver_same_release(const char *a, const char *b);
+
+/* The installed Slurm's version: `slurmd -V` (compute nodes), else
+ * `sinfo -V` (login nodes), found in PATH, each given timeout_ms.
+ * 0 with out set, -1 when neither answered with a version. */
+int roce_slurmver_installed(char *out, size_t len, int timeout_ms);
+
+#endif
