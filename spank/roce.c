@@ -10,6 +10,13 @@
 
 SPANK_PLUGIN(roce, 1);
 
+#if HAVE_DECL_SLURM_SPANK_INIT_FAILURE_MODE
+/* Our init fails in slurmstepd only when --roce cannot be registered (another
+ * plugin, or a second plugstack line, has it): a site mistake that no node
+ * causes, so fail the job rather than drain every node it lands on. */
+int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
+#endif
+
 static struct roce_args args;
 static bool args_ok;
 static struct roce_error args_err;
