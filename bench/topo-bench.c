@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topo-bench.c - what a prolog pays for GPU locality: load a topology,
  * compute the locality matrix, choose NCCL_IB_HCA for GPUs "2,3".
@@ -5,19 +6,16 @@
  * Usage: topo-bench RUNS CACHEFILE XML...   (built by bench/topo.sh)
  */
 #include "config.h"
+#include "choice.h"
+#include "clock.h"
+#include "gpuset.h"
+#include "locality.h"
 #include "topo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -28,25 +26,25 @@ static int cmp(const void *a, const void *b)
 /* One plan: load, locality for the mlx5 devices hwloc sees, choice. */
 static double plan_once(const struct roce_topo_source *src, struct roce_locality *loc, const char **why)
 {
-	static const struct roce_topo_hca_in hca[] = {
+	static const struct roce_locality_hca_in hca[] = {
 		{ "mlx5_0", "0000:04:00.0" }, { "mlx5_1", "0000:43:00.0" },
 		{ "mlx5_2", "0000:83:00.0" }, { "mlx5_3", "0000:c3:00.0" },
 	};
 	static const char *const healthy[] = { "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3" };
 	struct roce_topo *t;
 	struct roce_error err = { "" };
-	struct roce_gpu_set gpus;
-	struct roce_topo_choice c;
-	double t0 = now_ms();
+	struct roce_gpuset gpus;
+	struct roce_choice c;
+	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC);
 	if (roce_topo_load(src, &t, &err)) {
 		*why = strdup(err.msg);
 		return -1;
 	}
-	roce_topo_locality(t, hca, 4, loc, &err);
-	roce_gpu_set_parse("2,3", NULL, loc, &gpus);
-	roce_topo_choose(loc, &gpus, healthy, 4, ROCE_GDR_PXB, &c, &err);
+	roce_locality_build(t, hca, 4, loc, &err);
+	roce_gpuset_parse("2,3", NULL, loc, &gpus);
+	roce_choice_make(loc, &gpus, healthy, 4, ROCE_GDR_PXB, &c, &err);
 	roce_topo_free(t);
-	return now_ms() - t0;
+	return roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 /*
- * gpu_set - roce_gpu_set_parse() on hostile SLURM_STEP_GPUS /
+ * gpu_set - roce_gpuset_parse() on hostile SLURM_STEP_GPUS /
  * CUDA_VISIBLE_DEVICES values.  A small /proc tree with two GPUs'
  * driver information files (as the NVIDIA driver writes them) is made once,
  * so UUIDs can map; the first input byte picks with or without topology.
@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "topo.h"
+#include "gpuset.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,28 +76,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct roce_gpu_set set;
+	struct roce_gpuset set;
 	if (size < 1)
 		return 0;
 	char *s = fuzz_cstr(data + 1, size - 1);
 	if (!s)
 		return 0;
 	const struct roce_locality *l = (data[0] & 1) ? loc : NULL;
-	roce_gpu_set_parse(s, (data[0] & 2) ? proc : "/nonexistent", l, &set);
+	roce_gpuset_parse(s, (data[0] & 2) ? proc : "/nonexistent", l, &set);
 	FUZZ_CHECK(set.status <= ROCE_GPUS_INVALID, "status %d", (int)set.status);
 	FUZZ_CHECK(memchr(set.why, '\0', sizeof(set.why)), "why not terminated");
 	for (const char *p = set.why; *p; p++)
 		FUZZ_CHECK((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f, "unsanitised byte 0x%02x in why",
 		           (unsigned char)*p);
 	if (set.status == ROCE_GPUS_OK) {
-		FUZZ_CHECK(set.n > 0 && set.n <= ROCE_TOPO_GPU_MAX, "n %zu", set.n);
+		FUZZ_CHECK(set.n > 0 && set.n <= ROCE_LOCALITY_GPU_MAX, "n %zu", set.n);
 		for (size_t i = 0; i < set.n; i++) {
 			FUZZ_CHECK(i == 0 || set.idx[i] > set.idx[i - 1], "not ascending");
 			FUZZ_CHECK(!l || set.idx[i] < l->n_gpus, "index %u outside the topology", set.idx[i]);
 		}
 	} else {
-		FUZZ_CHECK(set.n == 0, "status %s with %zu GPUs", roce_gpus_status_name(set.status), set.n);
-		FUZZ_CHECK(set.status == ROCE_GPUS_NONE || set.why[0], "status %s without why", roce_gpus_status_name(set.status));
+		FUZZ_CHECK(set.n == 0, "status %s with %zu GPUs", roce_gpuset_status_name(set.status), set.n);
+		FUZZ_CHECK(set.status == ROCE_GPUS_NONE || set.why[0], "status %s without why", roce_gpuset_status_name(set.status));
 	}
 	free(s);
 	return 0;

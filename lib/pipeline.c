@@ -1,9 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.c - collect -> check -> locality -> plan for one node.
+ *
+ * The locality step is all here, in the order it runs: load the topology,
+ * compute its path types, read the job's GPUs, choose their HCAs.  Its
+ * troubles are the node's (warn findings, every healthy HCA is used) except
+ * what the caller named and asked to be strict about.
  */
 #include "config.h"
 #include "pipeline.h"
+#include "gpuset.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,52 +23,81 @@ static bool want_locality(const struct roce_pipeline_opts *o)
 	return (o->gpus && o->gpus[0]) || (o->topology && o->topology[0]) || o->matrix;
 }
 
-static int locality(const struct roce_policy *p, const struct roce_pipeline_opts *o,
-                    struct roce_pipeline *out, struct roce_error *err)
+/* A "locality" warn finding.  0, or -1 (err) when out of memory. */
+__attribute__((format(printf, 3, 4)))
+static int locality_warning(struct roce_pipeline *out, struct roce_error *err, const char *fmt, ...)
+{
+	char msg[ROCE_ERR_MAX + 96];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (roce_check_add(&out->check, "locality", NULL, 0, ROCE_WARN, msg) < 0) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* A live topology whose cache cannot be used: every job start pays a full hwloc load. */
+static int cache_warning(struct roce_pipeline *out, struct roce_error *err)
+{
+	const struct roce_reading *c = roce_topo_cache_reading(out->topo);
+	if (roce_topo_origin(out->topo) != ROCE_TOPO_FROM_LIVE || c->status == ROCE_OK || c->status == ROCE_NOT_READ)
+		return 0;
+	return locality_warning(out, err, "topology cache not used (%s): every start loads the live topology", c->why);
+}
+
+/* The topology (roce-check's --topology, else the policy's TopologyFile or
+ * the live machine through TopologyCache) and the node's path types. */
+static int load_locality(const struct roce_policy *p, const struct roce_pipeline_opts *o,
+                         struct roce_pipeline *out, struct roce_error *err)
 {
 	const char *xml = o->topology && o->topology[0] ? o->topology : p->topology_file;
 	struct roce_topo_source src = { .xml_file = xml, .cache_file = p->topology_cache };
 	struct roce_error lerr = { "" };
-	char msg[ROCE_ERR_MAX + 96];
-	struct roce_gpu_set gpus;
-
-	if (!(out->loc = calloc(1, sizeof(*out->loc))) || !(out->choice = calloc(1, sizeof(*out->choice))))
-		goto nomem;
 	if (roce_topo_load(&src, &out->topo, &lerr) < 0) {
+		free(out->loc);
+		out->loc = NULL;
 		if (o->topology_required) {
 			roce_error_set(err, "topology: %s", lerr.msg);
 			return -1;
 		}
-		snprintf(msg, sizeof(msg), "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA", lerr.msg);
-		if (roce_check_add(&out->check, "locality", NULL, 0, ROCE_WARN, msg) < 0)
-			goto nomem;
-		free(out->loc);
-		out->loc = NULL;
-	} else if (roce_topo_locality_node(out->topo, &out->node, out->loc, err) < 0) {
+		return locality_warning(out, err, "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA",
+		                        lerr.msg);
+	}
+	if (roce_locality_build_node(out->topo, &out->node, out->loc, err) < 0)
+		return -1;
+	return cache_warning(out, err);
+}
+
+/* The job's GPUs against the node's (out->loc may be NULL). */
+static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *out, struct roce_gpuset *gpus,
+                    struct roce_error *err)
+{
+	roce_gpuset_parse(o->gpus, o->proc_root, out->loc, gpus);
+	if (gpus->status != ROCE_GPUS_INVALID)
+		return 0;
+	if (o->gpus_strict) {
+		roce_error_set(err, "GPU list: %s", gpus->why);
 		return -1;
 	}
-	if (out->topo && roce_topo_origin(out->topo) == ROCE_TOPO_FROM_LIVE) {
-		const struct roce_reading *c = roce_topo_cache_reading(out->topo);
-		if (c->status != ROCE_OK && c->status != ROCE_NOT_READ) {
-			snprintf(msg, sizeof(msg), "topology cache not used (%s): every start loads the live topology", c->why);
-			if (roce_check_add(&out->check, "locality", NULL, 0, ROCE_WARN, msg) < 0)
-				goto nomem;
-		}
+	return locality_warning(out, err, "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA",
+	                        gpus->why);
+}
+
+/* The locality step: topology -> path types -> the job's GPUs -> their HCAs and GDR level. */
+static int locality(const struct roce_policy *p, const struct roce_pipeline_opts *o,
+                    struct roce_pipeline *out, struct roce_error *err)
+{
+	struct roce_gpuset gpus;
+	if (!(out->loc = calloc(1, sizeof(*out->loc))) || !(out->choice = calloc(1, sizeof(*out->choice)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
 	}
-	roce_gpu_set_parse(o->gpus, o->proc_root, out->loc, &gpus);
-	if (gpus.status == ROCE_GPUS_INVALID) {
-		if (o->gpus_strict) {
-			roce_error_set(err, "GPU list: %s", gpus.why);
-			return -1;
-		}
-		snprintf(msg, sizeof(msg), "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA", gpus.why);
-		if (roce_check_add(&out->check, "locality", NULL, 0, ROCE_WARN, msg) < 0)
-			goto nomem;
-	}
-	return roce_plan_locality(&out->check, p, out->loc, &gpus, out->choice, err);
-nomem:
-	roce_error_set(err, "out of memory");
-	return -1;
+	if (load_locality(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0)
+		return -1;
+	return roce_choice_for_check(&out->check, p, out->loc, &gpus, out->choice, err);
 }
 
 int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeline_opts *opts,

@@ -1,14 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h - one node, start to finish: collect -> check -> locality -> plan.
+ * Not pure: it runs the collectors and loads the topology.
  *
  * roce-check and the SPANK plugin both run this; they differ only in the
  * options (where the GPU list comes from, whether a bad one is an error).
+ * The locality step reads in pipeline.c: topo.h loads the topology,
+ * locality.h turns it into path types, gpuset.h reads the job's GPUs,
+ * choice.h picks their HCAs and GDR level; plan.h builds the environment.
  */
 #ifndef ROCE_PIPELINE_H
 #define ROCE_PIPELINE_H
 
 #include "check.h"
+#include "choice.h"
 #include "collect.h"
+#include "locality.h"
 #include "plan.h"
 #include "policy.h"
 #include "topo.h"
@@ -29,7 +36,7 @@ struct roce_pipeline {
 	struct roce_plan plan;
 	struct roce_topo *topo;            /* NULL when no locality step ran */
 	struct roce_locality *loc;         /* NULL when no topology */
-	struct roce_topo_choice *choice;   /* NULL when no locality step ran */
+	struct roce_choice *choice;        /* NULL when no locality step ran */
 };
 
 /*

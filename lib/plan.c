@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * plan.c - findings x model (x job GPUs) -> the NCCL environment of a job.  Pure.
+ * plan.c - the check's findings (and the locality step's choice) -> the
+ * NCCL environment of a job.  Pure.
  *
  * Only validated values are exported: the healthy ports in NCCL's exact-match
  * form (=dev:port, so mlx5_1 does not also match mlx5_10), the GID index the
@@ -8,7 +10,7 @@
  */
 #include "config.h"
 #include "plan.h"
-#include "topo.h"
+#include "choice.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,7 +72,7 @@ static size_t add_device_ports(const struct roce_check_result *check, const char
 }
 
 int roce_plan_build(const struct roce_policy *policy, const struct roce_check_result *check,
-                    const struct roce_topo_choice *choice, struct roce_plan *out)
+                    const struct roce_choice *choice, struct roce_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (check->failed && policy->mode == ROCE_MODE_STRICT) {
@@ -104,27 +106,4 @@ overflow:
 	memset(out, 0, sizeof(*out));
 	snprintf(out->why, sizeof(out->why), "internal error: environment value too long");
 	return -1;
-}
-
-int roce_plan_locality(struct roce_check_result *check, const struct roce_policy *policy,
-                       const struct roce_locality *loc, const struct roce_gpu_set *gpus,
-                       struct roce_topo_choice *out, struct roce_error *err)
-{
-	const char *healthy[ROCE_HCA_MAX];
-	size_t n = 0;
-	for (size_t i = 0; i < check->n_ports && n < ROCE_HCA_MAX; i++) {
-		const struct roce_port_result *pr = &check->ports[i];
-		if (!pr->healthy || (n && strcmp(healthy[n - 1], pr->device) == 0))
-			continue;
-		healthy[n++] = pr->device;
-	}
-	struct roce_gpu_set none = { .status = ROCE_GPUS_NONE };
-	if (roce_topo_choose(loc, gpus ? gpus : &none, healthy, n, policy->gdr_level, out, err) < 0)
-		return -1;
-	for (size_t i = 0; i < out->n_warnings; i++)
-		if (roce_check_add(check, "locality", NULL, 0, ROCE_WARN, out->warnings[i]) < 0) {
-			roce_error_set(err, "out of memory");
-			return -1;
-		}
-	return 0;
 }

@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * plan.h - findings x model (x job GPUs) -> the environment a job gets.  Pure.
+ * plan.h - the check's findings (and the locality step's choice) -> the
+ * environment a job gets.  Pure.
  */
 #ifndef ROCE_PLAN_H
 #define ROCE_PLAN_H
@@ -20,9 +22,7 @@ struct roce_plan {
 	char why[256];                   /* when !valid */
 };
 
-struct roce_locality;                /* topo.h: GPU-to-HCA path types */
-struct roce_gpu_set;                 /* topo.h: the job's GPUs */
-struct roce_topo_choice;             /* topo.h: HCAs in locality order and the GDR level */
+struct roce_choice;                  /* choice.h: HCAs in locality order and the GDR level */
 
 /*
  * choice NULL: every healthy port in device order, GdrLevel from the policy.
@@ -30,17 +30,7 @@ struct roce_topo_choice;             /* topo.h: HCAs in locality order and the G
  * healthy ports) and NCCL_NET_GDR_LEVEL is choice->gdr_level.
  */
 int roce_plan_build(const struct roce_policy *policy, const struct roce_check_result *check,
-                    const struct roce_topo_choice *choice, struct roce_plan *out);
-
-/*
- * The locality step between check and plan: choose HCAs for the job's GPUs
- * among the devices that have a healthy port (check order), and add one
- * "locality" warn finding per warning of the choice (a GPU without a near
- * HCA, an unknown GPU mapping).  loc or gpus may be NULL.  0, or -1 (err).
- */
-int roce_plan_locality(struct roce_check_result *check, const struct roce_policy *policy,
-                       const struct roce_locality *loc, const struct roce_gpu_set *gpus,
-                       struct roce_topo_choice *out, struct roce_error *err);
+                    const struct roce_choice *choice, struct roce_plan *out);
 const char *roce_plan_get(const struct roce_plan *plan, const char *name);
 
 #endif

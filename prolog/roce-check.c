@@ -265,7 +265,7 @@ static void print_json(const struct roce_pipeline *p)
 	if (p->loc)
 		json_object_object_add(o, "locality", roce_locality_json(p->loc));
 	if (p->choice)
-		json_object_object_add(o, "choice", roce_topo_choice_json(p->choice));
+		json_object_object_add(o, "choice", roce_choice_json(p->choice));
 	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);

@@ -237,7 +237,7 @@ static void internal_error(enum roce_mode mode, const char *what)
  * be relative to a device cgroup): a value seen now is the user's own,
  * exported to a node without gres/gpu, where CUDA ordinals are the PCI
  * order of identical GPUs, or UUIDs (mapped through /proc/driver/nvidia).
- * Parsed as hostile text in lib/topo.c.  A value too long for buf still
+ * Parsed as hostile text in lib/gpuset.c.  A value too long for buf still
  * counts as set: its truncated text (buf is longer than any list the parser
  * takes) is refused there with a warning, never replaced by the next one. */
 static const char *step_gpus(spank_t sp, char *buf, size_t len)
@@ -292,7 +292,7 @@ int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char 
 	struct roce_error err = { "" };
 	struct roce_step_result *res = NULL;
 	uint32_t job_id = 0, step_id = 0;
-	char gpus[8192];           /* more than lib/topo.c's GPU list limit (4096) */
+	char gpus[8192];           /* more than lib/gpuset.c's GPU list limit (4096) */
 
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)

@@ -1,4 +1,4 @@
-/* test_check.c - check and plan over models built in memory (no I/O). */
+/* test_check.c - check, the locality choice and plan over models built in memory (no I/O). */
 #include "config.h"
 #include "unit.h"
 
@@ -11,7 +11,7 @@
 #include "check.h"
 #include "plan.h"
 #include "rdma.h"
-#include "topo.h"
+#include "choice.h"
 
 /* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
  * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
@@ -436,7 +436,7 @@ static void t_locality(void **state)
 	roce_node_free(&f->node);
 	make_node(&f->node, 3);
 	struct roce_locality *loc = calloc(1, sizeof(*loc));
-	struct roce_topo_choice *choice = calloc(1, sizeof(*choice));
+	struct roce_choice *choice = calloc(1, sizeof(*choice));
 	struct roce_error err = { "" };
 	loc->n_gpus = 2;
 	loc->n_hcas = 3;
@@ -447,17 +447,17 @@ static void t_locality(void **state)
 	/* GPU0: PIX to mlx5_2, SYS to the rest; GPU1: PXB to mlx5_0 and mlx5_1 */
 	loc->gpu_hca[0][0] = ROCE_PATH_SYS; loc->gpu_hca[0][1] = ROCE_PATH_SYS; loc->gpu_hca[0][2] = ROCE_PATH_PIX;
 	loc->gpu_hca[1][0] = ROCE_PATH_PXB; loc->gpu_hca[1][1] = ROCE_PATH_PXB; loc->gpu_hca[1][2] = ROCE_PATH_SYS;
-	struct roce_gpu_set gpus = { .status = ROCE_GPUS_OK, .n = 1, .idx = { 1 } };
+	struct roce_gpuset gpus = { .status = ROCE_GPUS_OK, .n = 1, .idx = { 1 } };
 
 	run(f);
-	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");
 
 	gpus.n = 2; gpus.idx[0] = 0; gpus.idx[1] = 1;
 	run(f);
-	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_2:1,mlx5_0:1,mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");   /* worst of PIX, PXB */
@@ -468,7 +468,7 @@ static void t_locality(void **state)
 	gpus.n = 1; gpus.idx[0] = 0;
 	run(f);
 	size_t warn_before = f->check.n_warn;
-	assert_int_equal(roce_plan_locality(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
+	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(f->check.n_warn, warn_before + 1);
 	const struct roce_finding *w = find(&f->check, "locality", "node", ROCE_WARN);
 	assert_non_null(w);
