@@ -1,23 +1,77 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GPU locality plan time: the live machine's topology loaded from the
 # cached XML export versus a full live hwloc load, and versus loading big
 # real-machine XML files (if ../shared/topologies is there).  Medians of N
 # round-robin runs, in one process (no fork/exec in the figures).
-# Usage: bench/topo.sh BUILDDIR [RUNS]
+#
+# With BASE=<another build directory> (e.g. main's, configured from its own
+# source tree), the same cases side by side in one run: each build's
+# topo-bench (compiled from its own tree) runs ROUNDS times, alternating,
+# and each case's figure is the median of the round medians; then
+# roce-check --gpus from both builds, round-robin (bench/timeit.c), on a
+# fixture node whose RDMA devices sit at the topology's PCI addresses.
+# Usage: [BASE=DIR] [ROUNDS=5] bench/topo.sh BUILDDIR [RUNS]
 set -eu
 B=$(cd "$1" && pwd); N=${2:-101}
 S=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-[ -f "$B/lib/.libs/libroce.a" ] || make -C "$B" lib/libroce.la >/dev/null
-# shellcheck disable=SC2046
-cc -O2 -I"$B" -I"$S/lib" -o "$T/topo-bench" "$S/bench/topo-bench.c" "$B/lib/.libs/libroce.a" \
-	$(pkg-config --cflags --libs hwloc json-c libmnl libibverbs)
+
+# build_bench BUILDDIR OUT: that build's bench/topo-bench.c against its libroce.a
+build_bench() {
+	local src
+	src=$(sed -n 's/^abs_top_srcdir = //p' "$1/Makefile")
+	[ -f "$1/lib/.libs/libroce.a" ] || make -C "$1" lib/libroce.la >/dev/null
+	# shellcheck disable=SC2046
+	cc -O2 -I"$1" -I"$src/lib" -o "$2" "$src/bench/topo-bench.c" "$1/lib/.libs/libroce.a" \
+		$(pkg-config --cflags --libs hwloc json-c libmnl libibverbs)
+}
+build_bench "$B" "$T/topo-bench"
 xml=()
 for f in topo.jrc0386.xml ipa20.xml nvidiaDGX2.xml; do
 	[ -r "$S/../shared/topologies/$f" ] && xml+=("$S/../shared/topologies/$f")
 done
 echo "== topology for the plan, $N runs each, round-robin ($(nproc) CPUs, hwloc $(pkg-config --modversion hwloc))"
-"$T/topo-bench" "$N" "$T/cache/topology.xml" "${xml[@]}"
-echo "cache file: $(stat -c %s "$T/cache/topology.xml") bytes; XML sizes:"
-for f in "${xml[@]}"; do echo "  $(basename "$f"): $(stat -c %s "$f") bytes"; done
+if [ -z "${BASE:-}" ]; then
+	"$T/topo-bench" "$N" "$T/cache/topology.xml" "${xml[@]}"
+	echo "cache file: $(stat -c %s "$T/cache/topology.xml") bytes; XML sizes:"
+	for f in "${xml[@]}"; do echo "  $(basename "$f"): $(stat -c %s "$f") bytes"; done
+	exit 0
+fi
+
+BASE=$(cd "$BASE" && pwd); R=${ROUNDS:-5}
+build_bench "$BASE" "$T/topo-bench-base"
+echo "   base: $BASE; this: $B; $R alternating rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq "$R"); do
+	"$T/topo-bench-base" "$N" "$T/cache-base/topology.xml" "${xml[@]}" | tail -n +2 | sed 's/^/base|/' >>"$T/rounds"
+	"$T/topo-bench" "$N" "$T/cache/topology.xml" "${xml[@]}" | tail -n +2 | sed 's/^/this|/' >>"$T/rounds"
+done
+# "who|case name   median p25 p75" -> per case: median of the round medians, base and this, ratio
+awk -F'|' '{ n = split($2, f, " "); name = $2; sub(/ +[0-9.]+ +[0-9.]+ +[0-9.]+ *$/, "", name)
+             v[$1, name] = v[$1, name] " " f[n - 2]; if (!(name in seen)) { seen[name] = 1; order[++k] = name } }
+     function med(s,   a, m, i, j, x) { m = split(s, a, " ")
+             for (i = 2; i <= m; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+             return a[int((m + 1) / 2)] }
+     END { printf "%-50s %10s %10s %7s\n", "plan = load + locality + choice, GPUs 2,3", "base ms", "this ms", "ratio"
+           for (i = 1; i <= k; i++) { b = med(v["base", order[i]]); t = med(v["this", order[i]])
+                                       printf "%-50s %10.3f %10.3f %7.3f\n", order[i], b, t, t / b } }' "$T/rounds"
+
+# roce-check end to end, both builds round-robin
+. "$S/tests/lib/fabric.sh"
+TW=$S/tests/fixtures/topo/two-socket.xml
+F=$T/sys; mkdir -p "$F"
+for h in "mlx5_0 0000:04:00.0" "mlx5_1 0000:04:00.1" "mlx5_2 0000:88:00.0" "mlx5_3 0000:84:00.0"; do
+	set -- $h; fab_hca "$F" "$1" "$2" 1; fab_roce_ipv4 "$F" "$1" 1 "eth${1#mlx5_}" "192.0.2.2${1#mlx5_}"
+done
+fab_gdr "$F"
+cc -O2 -o "$T/timeit" "$S/bench/timeit.c"
+args=(--config /dev/null -r "$F" -t "$TW" --gpus 2,3 --format env)
+live=(--config /dev/null -r "$F" --set "TopologyCache=$T/cache-rc/topology.xml" --gpus 0 --format env)
+"$B/prolog/roce-check" "${live[@]}" >/dev/null || true    # write the cache once
+echo "== roce-check (fork + exec + collect + check + locality + plan), $N runs each, round-robin"
+"$T/timeit" "$N" \
+	"base: -t two-socket.xml --gpus 2,3" -- "$BASE/prolog/roce-check" "${args[@]}" ::: \
+	"this: -t two-socket.xml --gpus 2,3" -- "$B/prolog/roce-check" "${args[@]}" ::: \
+	"base: live through the cache --gpus 0" -- "$BASE/prolog/roce-check" "${live[@]}" ::: \
+	"this: live through the cache --gpus 0" -- "$B/prolog/roce-check" "${live[@]}"

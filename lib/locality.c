@@ -66,7 +66,6 @@ static int bcm_gen(uint64_t id, int level)
 	return 0;
 }
 
-
 /* NCCL's switches above dev (b2, b4, ...), nearest first; *cpu = its first
  * non-I/O ancestor.  Parent pointers are walked here because
  * hwloc_get_common_ancestor_obj() compares depths, which are negative for
@@ -114,6 +113,8 @@ static void place_of(hwloc_obj_t dev, struct place *pl)
 			pl->sw[pl->n_sw++] = eff[k];
 }
 
+/* The first rule that holds: same device, same first switch, any shared
+ * switch, same CPU or NUMA node, else across NUMA nodes. */
 static enum roce_path path_between(const struct place *a, const struct place *b)
 {
 	if (a->obj == b->obj)

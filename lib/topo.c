@@ -62,33 +62,56 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The entries of d but the dot files, sorted.  0, or -1 when out of memory
+ * (*names and *n then hold what was read, for free_names()). */
+static int sorted_names(DIR *d, char ***names, size_t *n)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	*names = NULL;
+	*n = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **nn = realloc(*names, cap * sizeof(*nn));
+			if (!nn)
+				return -1;
+			*names = nn;
+		}
+		if (!((*names)[*n] = strdup(de->d_name)))
+			return -1;
+		(*n)++;
+	}
+	qsort(*names, *n, sizeof(**names), cmp_str);
+	return 0;
+}
+
 /* FNV-1a over the sorted PCI device names: any hot-plug or swap changes it. */
 static int pci_list_hash(const char *dir, size_t *count, uint64_t *hash, struct roce_error *err)
 {
+	char **names;
+	size_t n;
 	DIR *d = opendir(dir);
 	if (!d) {
 		roce_error_set(err, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int rc = -1;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **nn = realloc(names, cap * sizeof(*names));
-			if (!nn)
-				goto fail;
-			names = nn;
-		}
-		if (!(names[n] = strdup(de->d_name)))
-			goto fail;
-		n++;
+	int rc = sorted_names(d, &names, &n);
+	closedir(d);
+	if (rc) {
+		roce_error_set(err, "%s: out of memory", dir);
+		free_names(names, n);
+		return -1;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
 	uint64_t h = 14695981039346656037ULL;
 	for (size_t i = 0; i < n; i++)
 		for (const char *c = names[i];; c++) {
@@ -98,15 +121,8 @@ static int pci_list_hash(const char *dir, size_t *count, uint64_t *hash, struct 
 		}
 	*count = n;
 	*hash = h;
-	rc = 0;
-fail:
-	if (rc)
-		roce_error_set(err, "%s: out of memory", dir);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
-	return rc;
+	free_names(names, n);
+	return 0;
 }
 
 int roce_topo_cache_key(const char *fsroot, char *key, size_t keylen, struct roce_error *err)
@@ -285,6 +301,21 @@ static int load_live_cached(const struct roce_topo_source *src, struct roce_topo
 	return 0;
 }
 
+/* A named XML file (TopologyFile=, roce-check --topology): no cache. */
+static int load_xml_file(const char *path, hwloc_topology_t *h, struct roce_error *err)
+{
+	size_t len;
+	struct roce_reading r;
+	char *buf = slurp(path, false, &len, &r);
+	if (!buf) {
+		roce_error_set(err, "%s", r.why);
+		return -1;
+	}
+	int rc = load_xml_buffer(buf, len, path, h, err);
+	free(buf);
+	return rc;
+}
+
 int roce_topo_load(const struct roce_topo_source *src, struct roce_topo **out, struct roce_error *err)
 {
 	struct roce_topo *t = calloc(1, sizeof(*t));
@@ -295,17 +326,8 @@ int roce_topo_load(const struct roce_topo_source *src, struct roce_topo **out, s
 		return -1;
 	}
 	if (src && src->xml_file && *src->xml_file) {
-		size_t len;
-		struct roce_reading r;
-		char *buf = slurp(src->xml_file, false, &len, &r);
 		t->origin = ROCE_TOPO_FROM_XML;
-		if (!buf) {
-			roce_error_set(err, "%s", r.why);
-			rc = -1;
-		} else {
-			rc = load_xml_buffer(buf, len, src->xml_file, &t->h, err);
-			free(buf);
-		}
+		rc = load_xml_file(src->xml_file, &t->h, err);
 	} else if (src && src->cache_file && *src->cache_file) {
 		rc = load_live_cached(src, t, err);
 	} else {
