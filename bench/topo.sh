@@ -43,7 +43,7 @@ fi
 BASE=$(cd "$BASE" && pwd); R=${ROUNDS:-5}
 build_bench "$BASE" "$T/topo-bench-base"
 echo "   base: $BASE; this: $B; $R alternating rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-for r in $(seq "$R"); do
+for _ in $(seq "$R"); do
 	"$T/topo-bench-base" "$N" "$T/cache-base/topology.xml" "${xml[@]}" | tail -n +2 | sed 's/^/base|/' >>"$T/rounds"
 	"$T/topo-bench" "$N" "$T/cache/topology.xml" "${xml[@]}" | tail -n +2 | sed 's/^/this|/' >>"$T/rounds"
 done
@@ -58,15 +58,21 @@ awk -F'|' '{ n = split($2, f, " "); name = $2; sub(/ +[0-9.]+ +[0-9.]+ +[0-9.]+ 
                                        printf "%-50s %10.3f %10.3f %7.3f\n", order[i], b, t, t / b } }' "$T/rounds"
 
 # roce-check end to end, both builds round-robin
+# shellcheck source=tests/lib/fabric.sh
 . "$S/tests/lib/fabric.sh"
 TW=$S/tests/fixtures/topo/two-socket.xml
 F=$T/sys; mkdir -p "$F"
-for h in "mlx5_0 0000:04:00.0" "mlx5_1 0000:04:00.1" "mlx5_2 0000:88:00.0" "mlx5_3 0000:84:00.0"; do
-	set -- $h; fab_hca "$F" "$1" "$2" 1; fab_roce_ipv4 "$F" "$1" 1 "eth${1#mlx5_}" "192.0.2.2${1#mlx5_}"
-done
+while read -r name pci; do
+	fab_hca "$F" "$name" "$pci" 1; fab_roce_ipv4 "$F" "$name" 1 "eth${name#mlx5_}" "192.0.2.2${name#mlx5_}"
+done <<'HCAS'
+mlx5_0 0000:04:00.0
+mlx5_1 0000:04:00.1
+mlx5_2 0000:88:00.0
+mlx5_3 0000:84:00.0
+HCAS
 fab_gdr "$F"
 cc -O2 -o "$T/timeit" "$S/bench/timeit.c"
-args=(--config /dev/null -r "$F" -t "$TW" --gpus 2,3 --format env)
+args=(--config /dev/null -r "$F" -t "$TW" --gpus "2,3" --format env)
 live=(--config /dev/null -r "$F" --set "TopologyCache=$T/cache-rc/topology.xml" --gpus 0 --format env)
 "$B/prolog/roce-check" "${live[@]}" >/dev/null || true    # write the cache once
 echo "== roce-check (fork + exec + collect + check + locality + plan), $N runs each, round-robin"
