@@ -11,6 +11,7 @@
 #include "locality.h"
 #include "pciaddr.h"
 #include "printable.h"
+#include "topo.h"
 
 #include <hwloc.h>
 #include <stdint.h>

@@ -20,7 +20,8 @@
 #include "error.h"
 #include "model.h"
 #include "policy.h"
-#include "topo.h"
+
+struct roce_topo;                    /* topo.h: a loaded topology */
 
 #define ROCE_LOCALITY_GPU_MAX 64         /* NVIDIA PCI functions per node we look at */
 #define ROCE_LOCALITY_HCA_MAX 64         /* RDMA devices per node we look at */

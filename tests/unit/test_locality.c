@@ -10,6 +10,7 @@
 #include "config.h"
 #include "unit.h"
 #include "locality.h"
+#include "topo.h"
 #include "topofix.h"
 
 #include <errno.h>
