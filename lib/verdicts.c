@@ -36,6 +36,16 @@ void roce_verdict_list_free(struct roce_verdict_list *l)
 	l->n = l->cap = 0;
 }
 
+/* dst = src cut to len - 1 bytes, as snprintf(dst, len, "%s", src) would:
+ * a busy node gives a hundred verdicts, and the format machinery was a
+ * fifth of their cost. */
+static void set_text(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* Append one verdict; message is fmt's text.  Returns 0, -1 on ENOMEM. */
 static int verdict(struct roce_verdict_list *out, const char *subject, const char *code,
                    enum roce_severity sev, const char *fix, const char *fmt, ...)
@@ -55,13 +65,13 @@ static int verdict(struct roce_verdict_list *out, const char *subject, const cha
 	struct roce_job_verdict *v = &out->v[out->n++];
 	va_list ap;
 	memset(v, 0, sizeof(*v));
-	snprintf(v->code, sizeof(v->code), "%s", code);
+	set_text(v->code, sizeof(v->code), code);
 	v->severity = sev;
-	snprintf(v->subject, sizeof(v->subject), "%s", subject);
+	set_text(v->subject, sizeof(v->subject), subject);
 	va_start(ap, fmt);
 	vsnprintf(v->message, sizeof(v->message), fmt, ap);
 	va_end(ap);
-	snprintf(v->fix, sizeof(v->fix), "%s", fix);
+	set_text(v->fix, sizeof(v->fix), fix);
 	return 0;
 }
 
