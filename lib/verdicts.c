@@ -341,7 +341,7 @@ static int rule_congestion(const struct port_facts *f, struct roce_verdict_list 
 	"spreads pauses through the fabric; check the switch's PFC watchdog and the hosts that paused"
 #define FIX_PFC_PAUSES "lossless flow control at work; many pauses mean congestion that ECN did not resolve"
 /* Pauses on priority p: a storm above ROCE_PAUSE_STORM_RATE, else ordinary pauses. */
-static int pfc_priority_verdict(const struct port_facts *f, int p, struct roce_verdict_list *out)
+static int pfc_priority_verdict(const struct port_facts *f, unsigned p, struct roce_verdict_list *out)
 {
 	uint64_t rx = f->pd->pfc_indications[p], tx = f->pd->pfc_requests[p];
 	if (!rx && !tx)
@@ -349,23 +349,23 @@ static int pfc_priority_verdict(const struct port_facts *f, int p, struct roce_v
 	double rate = f->d->seconds > 0 ? (double)(rx > tx ? rx : tx) / f->d->seconds : 0;
 	/* The subject names the priority, so (subject, code) stays unique per node. */
 	char prio_subject[96], fix[sizeof(out->v->fix)];
-	snprintf(prio_subject, sizeof(prio_subject), "%.80s prio %d", f->subject, p);
+	snprintf(prio_subject, sizeof(prio_subject), "%.80s prio %u", f->subject, p);
 	if (rate > ROCE_PAUSE_STORM_RATE) {
 		snprintf(fix, sizeof(fix), FIX_PAUSE_STORM,
 		         tx > rx ? "this NIC paused its switch" : "the switch paused this NIC");
 		return verdict(out, prio_subject, "pause_storm", ROCE_SEV_WARN, fix,
-		               "PFC pause storm on priority %d: %" PRIu64 " pause frames received, %" PRIu64
+		               "PFC pause storm on priority %u: %" PRIu64 " pause frames received, %" PRIu64
 		               " sent (%.0f per second)", p, rx, tx, rate);
 	}
 	return verdict(out, prio_subject, "pfc_pauses", ROCE_SEV_INFO, FIX_PFC_PAUSES,
-	               "PFC on priority %d: %" PRIu64 " pause frames received, %" PRIu64 " sent", p, rx, tx);
+	               "PFC on priority %u: %" PRIu64 " pause frames received, %" PRIu64 " sent", p, rx, tx);
 }
 
 static int rule_pfc(const struct port_facts *f, struct roce_verdict_list *out)
 {
 	if (f->pd->pfc_status == ROCE_DELTA_UNREAD)
 		return 0;
-	for (int p = 0; p < ROCE_PRIOS; p++)
+	for (unsigned p = 0; p < ROCE_PRIOS; p++)
 		if (pfc_priority_verdict(f, p, out) < 0)
 			return -1;
 	return 0;
