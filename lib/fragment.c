@@ -254,8 +254,8 @@ static const char *delta_status_name(int s) { return roce_delta_status_name((enu
 static const char *presence_name(int p) { return roce_port_presence_name((enum roce_port_presence)p); }
 static const char *severity_name(int s) { return roce_verdict_severity_name((enum roce_severity)s); }
 
-/* Every string kept is an escaped copy (fragments are hostile: fragment.h),
- * or -1 with err set. */
+/* An escaped copy of s in *dst, as every string kept from a fragment (they
+ * are hostile: fragment.h); -1 with err set on ENOMEM. */
 static int keep(char **dst, const char *s, struct roce_error *err)
 {
 	if ((*dst = roce_printable_dup(s)))
