@@ -91,18 +91,11 @@ static json_object *u64s(const uint64_t *v)
 	return a;
 }
 
-static json_object *port_json(const struct roce_fragment_port *p)
+/* "counters" (null when unread), "counter_status" (only those not "ok")
+ * and "counter_why" (only unread ones with a reason) into port object o. */
+static void counters_json(json_object *o, const struct roce_fragment_port *p)
 {
-	json_object *o = json_object_new_object(), *c = json_object_new_object(),
-	            *st = json_object_new_object(), *why = json_object_new_object();
-	json_object_object_add(o, "device", json_object_new_string(p->device));
-	json_object_object_add(o, "port", json_object_new_int((int)p->port));
-	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
-	json_object_object_add(o, "presence", json_object_new_string(roce_port_presence_name(p->presence)));
-	json_object_object_add(o, "reset", json_object_new_boolean(p->reset));
-	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
-	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
-	json_object_object_add(o, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
+	json_object *c = json_object_new_object(), *st = json_object_new_object(), *why = json_object_new_object();
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const char *name = roce_counter_defs[i].report_name;
 		if (p->cs[i] == ROCE_DELTA_UNREAD) {
@@ -118,6 +111,10 @@ static json_object *port_json(const struct roce_fragment_port *p)
 	json_object_object_add(o, "counters", c);
 	json_object_object_add(o, "counter_status", st);
 	json_object_object_add(o, "counter_why", why);
+}
+
+static json_object *pfc_json(const struct roce_fragment_port *p)
+{
 	json_object *pfc = json_object_new_object();
 	json_object_object_add(pfc, "status", json_object_new_string(roce_delta_status_name(p->pfc_status)));
 	if (p->pfc_status == ROCE_DELTA_UNREAD) {
@@ -127,7 +124,22 @@ static json_object *port_json(const struct roce_fragment_port *p)
 		json_object_object_add(pfc, "requests", u64s(p->pfc_req));
 		json_object_object_add(pfc, "indications", u64s(p->pfc_ind));
 	}
-	json_object_object_add(o, "pfc", pfc);
+	return pfc;
+}
+
+static json_object *port_json(const struct roce_fragment_port *p)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "device", json_object_new_string(p->device));
+	json_object_object_add(o, "port", json_object_new_int((int)p->port));
+	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
+	json_object_object_add(o, "presence", json_object_new_string(roce_port_presence_name(p->presence)));
+	json_object_object_add(o, "reset", json_object_new_boolean(p->reset));
+	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
+	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
+	json_object_object_add(o, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
+	counters_json(o, p);
+	json_object_object_add(o, "pfc", pfc_json(p));
 	return o;
 }
 
@@ -205,6 +217,23 @@ static int port_from_delta(struct roce_fragment_port *p, const struct roce_port_
 	return 0;
 }
 
+/* The node's own values; the strings are m's, not copies. */
+static void node_from_meta(struct roce_fragment *n, const struct roce_fragment_meta *m, const struct roce_delta *d)
+{
+	memset(n, 0, sizeof(*n));
+	n->name = (char *)m->node;
+	n->uid = (long)m->job_uid;
+	n->start_ns = m->start_ns;
+	n->end_ns = m->end_ns;
+	n->seconds = d->seconds;
+	n->shared = (char **)m->shared_with;
+	n->n_shared = m->n_shared;
+	n->gid_index = d->gid_index;
+	n->traffic_class = d->traffic_class;
+	n->pfc_priority = m->pfc_priority;
+	n->note = (char *)m->note;
+}
+
 /* The fragment is written through struct roce_fragment, as the report prints
  * it, so both JSON forms come from one writer.  n borrows m's and v's
  * strings: only what port_from_delta copied is freed here. */
@@ -213,18 +242,7 @@ json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struc
 {
 	struct roce_fragment n;
 	json_object *o = NULL;
-	memset(&n, 0, sizeof(n));
-	n.name = (char *)m->node;
-	n.uid = (long)m->job_uid;
-	n.start_ns = m->start_ns;
-	n.end_ns = m->end_ns;
-	n.seconds = d->seconds;
-	n.shared = (char **)m->shared_with;
-	n.n_shared = m->n_shared;
-	n.gid_index = d->gid_index;
-	n.traffic_class = d->traffic_class;
-	n.pfc_priority = m->pfc_priority;
-	n.note = (char *)m->note;
+	node_from_meta(&n, m, d);
 	if (d->n_ports && !(n.ports = calloc(d->n_ports, sizeof(*n.ports))))
 		return NULL;
 	for (size_t i = 0; i < d->n_ports; i++) {
@@ -234,10 +252,9 @@ json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struc
 	}
 	if (v->n && !(n.verdicts = calloc(v->n, sizeof(*n.verdicts))))
 		goto out;
-	for (size_t i = 0; i < v->n; i++) {
+	for (size_t i = 0; i < v->n; i++)
 		n.verdicts[i] = (struct roce_fragment_verdict){ v->v[i].code, v->v[i].subject, v->v[i].message,
 		                                                v->v[i].fix, (uint8_t)v->v[i].severity };
-	}
 	n.n_verdicts = v->n;
 	o = roce_fragment_to_json(&n, m->job_id, true);
 out:
