@@ -18,8 +18,8 @@
 #include "check.h"
 #include "collect.h"
 #include "counters.h"
+#include "fragment.h"
 #include "jobreport.h"
-#include "report.h"
 
 /* CPU time of this process: what the node pays, without waits on the disk
  * (fsync) or on other processes competing for the CPU. */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/report.sh BUILDDIR - the job report's costs:
+# bench/report.sh BUILDDIR [BEFORE_BUILDDIR] - the job report's costs:
 #  1. roce-report merging 1024, 2048 and 4096 node fragments (8 RoCE ports
 #     each, made by a real roce-epilog and copied under other node names):
 #     median wall time and max RSS of 5 runs per size and format.  RSS per
@@ -8,9 +8,14 @@
 #     network namespace with 10 veths when root, so netlink answers): median
 #     wall and user+sys of 21 runs; then the same in process, phase by phase
 #     (bench/report-phases.c: what the SPANK plugin pays, no exec).
+# With BEFORE_BUILDDIR (e.g. a build of main), every measurement is taken
+# for both builds in turn (before, after, before, after, ...) on the same
+# fragments, so machine noise hits both alike; each row shows both medians
+# and after/before.
 # Times come from bench/report-time.c (fork/exec/wait4 around one run).
 set -u
-B=${1:?usage: bench/report.sh BUILDDIR}
+B=${1:?usage: bench/report.sh BUILDDIR [BEFORE_BUILDDIR]}
+A=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib/fabric.sh"
 . "$top/tests/lib/netns.sh"
@@ -23,6 +28,17 @@ TIME=$T/report-time
 ${CC:-cc} -O2 -o "$TIME" "$top/bench/report-time.c" || { echo "cannot build bench/report-time.c"; exit 1; }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+# The builds measured: "after" alone, or "before after" taken in turn.
+builds="after"
+declare -A dir=([after]=$B)
+if [ -n "$A" ]; then
+	builds="before after"
+	dir[before]=$A
+	echo "before: $A"
+	echo "after:  $B"
+fi
 
 INNS=""
 if netns_available && netns_create "$NS"; then
@@ -58,51 +74,92 @@ make_fragments() { # N DIR
 		}' "$TEMPLATE"
 }
 
-printf '\n%-6s %-11s %10s %10s %12s %14s\n' nodes format "wall ms" "cpu ms" "max RSS KiB" "RSS/node KiB"
+# --- roce-report: the merge
+declare -A wall cpu rss
+if [ -n "$A" ]; then
+	printf '\n%-6s %-11s %25s %25s %23s\n' "" "" "wall ms" "cpu ms" "max RSS KiB"
+	printf '%-6s %-11s %9s %9s %5s %9s %9s %5s %8s %8s %5s\n' nodes format \
+		before after ratio before after ratio before after ratio
+else
+	printf '\n%-6s %-11s %10s %10s %12s %14s\n' nodes format "wall ms" "cpu ms" "max RSS KiB" "RSS/node KiB"
+fi
 for n in 1024 2048 4096; do
 	make_fragments "$n" "$T/r$n"
 	for fmt in text json prometheus; do
-		: >"$T/times"; : >"$T/cpu"; : >"$T/rss"
+		for b in $builds; do : >"$T/times.$b"; : >"$T/cpu.$b"; : >"$T/rss.$b"; done
 		for _ in $(seq "$RUNS"); do
-			"$TIME" "$B/prolog/roce-report" 777 --report-dir "$T/r$n" --format "$fmt" \
-				2>"$T/err" | tail -n 1 >"$T/one"
-			read -r ms cpu kb <"$T/one"
-			echo "$ms" >>"$T/times"; echo "$cpu" >>"$T/cpu"; echo "$kb" >>"$T/rss"
+			for b in $builds; do
+				"$TIME" "${dir[$b]}/prolog/roce-report" 777 --report-dir "$T/r$n" --format "$fmt" \
+					2>"$T/err" | tail -n 1 >"$T/one"
+				read -r ms cpu kb <"$T/one"
+				echo "$ms" >>"$T/times.$b"; echo "$cpu" >>"$T/cpu.$b"; echo "$kb" >>"$T/rss.$b"
+			done
 		done
-		printf '%-6s %-11s %10s %10s %12s %14s\n' "$n" "$fmt" "$(median <"$T/times")" "$(median <"$T/cpu")" \
-			"$(median <"$T/rss")" "$(median <"$T/rss" | awk -v n="$n" '{printf "%.2f", $1 / n}')"
+		for b in $builds; do
+			wall[$b]=$(median <"$T/times.$b"); cpu[$b]=$(median <"$T/cpu.$b"); rss[$b]=$(median <"$T/rss.$b")
+		done
+		if [ -n "$A" ]; then
+			printf '%-6s %-11s %9s %9s %5s %9s %9s %5s %8s %8s %5s\n' "$n" "$fmt" \
+				"${wall[before]}" "${wall[after]}" "$(ratio "${wall[after]}" "${wall[before]}")" \
+				"${cpu[before]}" "${cpu[after]}" "$(ratio "${cpu[after]}" "${cpu[before]}")" \
+				"${rss[before]}" "${rss[after]}" "$(ratio "${rss[after]}" "${rss[before]}")"
+		else
+			printf '%-6s %-11s %10s %10s %12s %14s\n' "$n" "$fmt" "${wall[after]}" "${cpu[after]}" \
+				"${rss[after]}" "$(awk -v m="${rss[after]}" -v n="$n" 'BEGIN {printf "%.2f", m / n}')"
+		fi
 	done
 	rm -rf "$T/r$n"
 done
 
 # --- prolog + epilog on a 10-HCA node
 R=$T/sys10; mkdir -p "$R"; fab_example "$R" 10
-printf 'ReportDir=%s\nStateDir=%s\n' "$T/reports" "$T/state" >"$T/roce.conf"
-: >"$T/pw"; : >"$T/pc"; : >"$T/ew"; : >"$T/ec"
+for b in $builds; do
+	printf 'ReportDir=%s\nStateDir=%s\n' "$T/reports.$b" "$T/state.$b" >"$T/roce.$b.conf"
+	: >"$T/pw.$b"; : >"$T/pc.$b"; : >"$T/ew.$b"; : >"$T/ec.$b"
+done
 for i in $(seq 21); do
 	export SLURM_JOB_ID=$((1000 + i))
-	$INNS "$TIME" "$B/prolog/roce-prolog" --config "$T/roce.conf" --sysfs-root "$R" >"$T/one"
-	read -r w c _ <"$T/one"; echo "$w" >>"$T/pw"; echo "$c" >>"$T/pc"
-	$INNS "$TIME" "$B/prolog/roce-epilog" --config "$T/roce.conf" --sysfs-root "$R" >"$T/one"
-	read -r w c _ <"$T/one"; echo "$w" >>"$T/ew"; echo "$c" >>"$T/ec"
+	for b in $builds; do
+		$INNS "$TIME" "${dir[$b]}/prolog/roce-prolog" --config "$T/roce.$b.conf" --sysfs-root "$R" >"$T/one"
+		read -r w c _ <"$T/one"; echo "$w" >>"$T/pw.$b"; echo "$c" >>"$T/pc.$b"
+		$INNS "$TIME" "${dir[$b]}/prolog/roce-epilog" --config "$T/roce.$b.conf" --sysfs-root "$R" >"$T/one"
+		read -r w c _ <"$T/one"; echo "$w" >>"$T/ew.$b"; echo "$c" >>"$T/ec.$b"
+	done
 done
 echo
 echo "10-HCA node (netlink: $([ -n "$INNS" ] && echo "veths in a netns" || echo "host netdevs")), median of 21, milliseconds:"
-printf '  roce-prolog  wall %s  user+sys %s\n' "$(median <"$T/pw")" "$(median <"$T/pc")"
-printf '  roce-epilog  wall %s  user+sys %s\n' "$(median <"$T/ew")" "$(median <"$T/ec")"
+for b in $builds; do
+	label=""; [ -n "$A" ] && label="$b "
+	printf '  %sroce-prolog  wall %s  user+sys %s\n' "$label" "$(median <"$T/pw.$b")" "$(median <"$T/pc.$b")"
+	printf '  %sroce-epilog  wall %s  user+sys %s\n' "$label" "$(median <"$T/ew.$b")" "$(median <"$T/ec.$b")"
+done
 
-PH=$T/report-phases
-if ${CC:-cc} -O2 -I"$B" -I"$top/lib" -o "$PH" "$top/bench/report-phases.c" "$B/lib/.libs/libroce.a" \
-	$(pkg-config --libs json-c libmnl hwloc libibverbs) 2>"$T/cc.err"; then
+# --- the same in process, phase by phase: each build's own report-phases.c
+phases_built=""
+for b in $builds; do
+	src=$(sed -n 's/^abs_top_srcdir = //p' "${dir[$b]}/Makefile")
+	# shellcheck disable=SC2046
+	if ${CC:-cc} -O2 -I"${dir[$b]}" -I"$src/lib" -o "$T/report-phases.$b" "$src/bench/report-phases.c" \
+		"${dir[$b]}/lib/.libs/libroce.a" $(pkg-config --libs json-c libmnl hwloc libibverbs) 2>"$T/cc.err"; then
+		phases_built="$phases_built $b"
+	else
+		echo "report-phases ($b) not built: $(head -3 "$T/cc.err")"
+	fi
+done
+if [ -n "$phases_built" ]; then
 	echo
 	echo "in process, median CPU time of 101 rounds (prolog = collect + check + snapshot + state file):"
 	echo " StateDir and ReportDir in $T ($(stat -f -c %T "$T")):"
-	$INNS "$PH" "$R" "$T/pstate" "$T/preports" 101
+	for b in $phases_built; do
+		[ -n "$A" ] && echo "  $b:"
+		$INNS "$T/report-phases.$b" "$R" "$T/pstate.$b" "$T/preports.$b" 101
+	done
 	if [ -d /dev/shm ] && SHM=$(mktemp -d /dev/shm/roce-bench.XXXXXX); then
 		echo " StateDir on tmpfs (/dev/shm, like /run), ReportDir in $T:"
-		$INNS "$PH" "$R" "$SHM/state" "$T/preports2" 101
+		for b in $phases_built; do
+			[ -n "$A" ] && echo "  $b:"
+			$INNS "$T/report-phases.$b" "$R" "$SHM/state.$b" "$T/preports2.$b" 101
+		done
 		rm -rf "$SHM"
 	fi
-else
-	echo "report-phases not built: $(head -3 "$T/cc.err")"
 fi

@@ -8,6 +8,9 @@
 #include "config.h"
 #include "fuzz.h"
 #include "report.h"
+#include "report_json.h"
+#include "report_prometheus.h"
+#include "report_text.h"
 
 #define JOB "4242"
 
@@ -53,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	roce_report_sort(&r);
 	(void)roce_report_job_uid(&r);
-	roce_report_print_text(null, &r, NULL);
-	roce_report_print_prometheus(null, &r);
+	roce_report_text_print(null, &r, NULL);
+	roce_report_prometheus_print(null, &r);
 	json_object *j = roce_report_json(&r, NULL);
 	FUZZ_CHECK(j, "no JSON report");
 	json_object_put(j);
@@ -62,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t slen = 0;
 	FILE *mem = open_memstream(&streamed, &slen);
 	if (mem) {
-		roce_report_print_json(mem, &r, NULL);
+		roce_report_json_print(mem, &r, NULL);
 		fclose(mem);
 		while (slen > 0 && (streamed[slen - 1] == '\n' || streamed[slen - 1] == ' '))
 			slen--;

@@ -24,7 +24,7 @@
 #include <libmnl/libmnl.h>
 
 #include "counters.h"
-#include "report.h"
+#include "fragment.h"
 
 static const char *top;
 static int n_written;

@@ -4,10 +4,10 @@
 #include "check.h"
 #include "collect.h"
 #include "counters.h"
+#include "fragment.h"
 #include "hostname.h"
 #include "jsonin.h"
 #include "readfile.h"
-#include "report.h"
 #include "safefile.h"
 #include "worker.h"
 
@@ -35,7 +35,7 @@ static bool state_name_job(const char *name, char *job, size_t len)
 		return false;
 	memcpy(job, name, n - 5);
 	job[n - 5] = '\0';
-	return roce_job_id_ok(job);
+	return roce_fragment_job_id_ok(job);
 }
 
 struct idlist {
@@ -143,7 +143,7 @@ static void take_markers(int sfd, const char *job_id, struct idlist *shared)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		const char *other = e->d_name + strlen(prefix);
-		if (roce_job_id_ok(other))
+		if (roce_fragment_job_id_ok(other))
 			idlist_add(shared, other);
 		unlinkat(sfd, e->d_name, 0);
 	}
@@ -162,7 +162,7 @@ struct job_ctx {
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root,
                         const char *job_id, const char *node, uid_t uid, struct roce_error *err)
 {
-	if (!roce_job_id_ok(job_id)) {
+	if (!roce_fragment_job_id_ok(job_id)) {
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
 		return -1;
 	}
@@ -170,7 +170,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 		roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
 		return -1;
 	}
-	if (!roce_node_name_ok(node)) {
+	if (!roce_fragment_node_name_ok(node)) {
 		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
 		return -1;
 	}
@@ -457,7 +457,7 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 {
 	struct roce_error e = { "" };
 	char name[ROCE_JOBID_MAX + 8];
-	if (!roce_job_id_ok(job_id))
+	if (!roce_fragment_job_id_ok(job_id))
 		return;
 	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)

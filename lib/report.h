@@ -1,110 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.h - per-job fabric report: verdicts from a counter delta, the
- * per-node JSON fragment, and the merge of every node's fragment into one
- * job report printed as text, JSON or Prometheus exposition.
+ * report.h - a job's fabric report: every node's fragment merged and
+ * sorted, and the groups the printers show (verdict code -> nodes, the
+ * values that should agree across nodes -> nodes).  Pure: reportdir.h reads
+ * the fragments from ReportDir; the printers are report_text.h,
+ * report_json.h and report_prometheus.h.
  *
- * Pure: no file system access except roce_report_load_dir().  Node lists
- * are compressed by a caller-supplied function (roce-report uses libslurm's
- * hostlist; lib/ does not link libslurm because the SPANK plugin, which
- * links lib/, runs inside slurmd).
+ * Node lists are compressed by a caller-supplied function (roce-report uses
+ * libslurm's hostlist; lib/ does not link libslurm because the SPANK
+ * plugin, which links lib/, runs inside slurmd).
  */
 #ifndef ROCE_REPORT_H
 #define ROCE_REPORT_H
 
 #include <json-c/json.h>
-#include <stdio.h>
-#include <sys/types.h>
-#include "counters.h"
 #include "error.h"
-
-#define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
-#define ROCE_JOBID_MAX 24
-/* Average PFC pause frames per second on one priority above which we call it a storm. */
-#define ROCE_PAUSE_STORM_RATE 10000.0
-
-enum roce_severity { ROCE_SEV_INFO = 0, ROCE_SEV_WARN, ROCE_SEV_FAIL };
-const char *roce_severity_name(enum roce_severity s);
-
-struct roce_job_verdict {
-	char code[32];           /* "packet_loss", "link_down", ... */
-	enum roce_severity severity;
-	char subject[96];        /* "mlx5_0:1", or "node" */
-	char message[320];       /* what the counters say, with numbers */
-	char fix[320];           /* likely cause and what to check */
-};
-
-struct roce_verdict_list {
-	struct roce_job_verdict *v;
-	size_t n, cap;
-};
-void roce_verdict_list_free(struct roce_verdict_list *l);
-
-/* Everything about the node's job that is not a counter. */
-struct roce_fragment_meta {
-	const char *job_id;
-	const char *node;
-	uid_t job_uid;
-	int64_t start_ns, end_ns;    /* CLOCK_REALTIME; 0 = unknown */
-	const char *const *shared_with; /* other job ids on this node during the job */
-	size_t n_shared;
-	int pfc_priority;            /* policy's PFC priority, -1 none */
-	const char *note;            /* e.g. "no prolog snapshot", may be NULL */
-	bool no_start;               /* there was no usable prolog snapshot (note says why) */
-};
-
-/* Verdicts for one node.  Returns 0, -1 on ENOMEM. */
-int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragment_meta *m,
-                             struct roce_verdict_list *out);
-
-/* The node's fragment (schema ROCE_FRAGMENT_SCHEMA). */
-json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
-                                 const struct roce_verdict_list *v);
-
-/* ---------------------------------------------------------------- merge */
-
-/* Compact per-node data kept while merging: linear in nodes x ports. */
-struct roce_report_port;
-struct roce_report_node;
+#include "fragment.h"
 
 struct roce_job_report {
 	char job_id[ROCE_JOBID_MAX];
-	struct roce_report_node *nodes;
+	struct roce_fragment *nodes; /* linear in nodes x ports */
 	size_t n_nodes, cap_nodes;
-	char **errors;               /* fragments that could not be used, and why */
+	char **errors;               /* fragments that could not be used, and why (escaped) */
 	size_t n_errors;
 };
 
 void roce_report_init(struct roce_job_report *r, const char *job_id);
 void roce_report_free(struct roce_job_report *r);
 
-/* Add one parsed fragment; source names it in errors.  A fragment of another
- * job, a duplicate node or a malformed fragment is recorded in r->errors and
- * skipped (returns -1 with err set); ENOMEM also returns -1. */
+/* Add one fragment as JSON; source names it in errors.  A fragment of
+ * another job or a malformed one is recorded in r->errors and skipped
+ * (returns -1 with err set); ENOMEM also returns -1. */
 int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
-
-/* Read every "<node>.json" in dir (dot files are temporaries and ignored).
- * -1 only when dir itself cannot be read (err says why). */
-int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err);
+/* Add a parsed fragment: the report takes *f over (and empties it, also on
+ * failure).  -1 with err on ENOMEM. */
+int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struct roce_error *err);
+/* Record that source could not be used: "source: why", escaped. */
+void roce_report_error(struct roce_job_report *r, const char *source, const char *why);
 
 /* The uid recorded by the fragments: -1 when none or when they disagree. */
 long roce_report_job_uid(const struct roce_job_report *r);
 
-/* Sort nodes by name (natural order) before printing. */
+/* Sort nodes by name (natural order) and drop a second fragment of a node
+ * (recorded as an error).  Call once, before printing. */
 void roce_report_sort(struct roce_job_report *r);
+
+/* The longest time of any node (its prolog to its epilog), -1 when no node. */
+double roce_report_seconds(const struct roce_job_report *r);
+
+/* ---------------------------------------------------------------- for printers */
 
 /* Compress a list of node names ("n1","n2","n3" -> "n[1-3]"); returns a
  * malloc'd string.  NULL = join with commas. */
 typedef char *(*roce_nodelist_fn)(const char *const *names, size_t n);
 
-int roce_report_print_text(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
-json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist);
-/* The same document streamed node by node (memory: one node's JSON at a time). */
-int roce_report_print_json(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
-int roce_report_print_prometheus(FILE *out, const struct roce_job_report *r);
+/* Every node of the report, compressed by fn (or joined); malloc'd, NULL on ENOMEM. */
+char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn);
 
-/* A job id as Slurm's prolog gives it: 1-10 digits, no leading zero, <= 4294967295. */
-bool roce_job_id_ok(const char *s);
-/* A node name usable as a file name: [A-Za-z0-9._-], 1-63 bytes, not starting with '.' or '-'. */
-bool roce_node_name_ok(const char *s);
+/* Nodes that share a value: a verdict code, or an MTU such as "4096". */
+struct roce_report_group {
+	char *key;
+	int severity;                /* the worst of the group (verdict groups) */
+	const char **names;          /* the report's node names, in node order */
+	size_t n;
+};
+
+struct roce_report_groups {
+	struct roce_report_group *g;
+	size_t n;
+};
+void roce_report_groups_free(struct roce_report_groups *gs);
+/* The group's nodes, compressed as roce_report_nodelist. */
+char *roce_report_group_nodelist(const struct roce_report_group *g, roce_nodelist_fn fn);
+
+/* Verdict code -> the nodes that have it; worst severity first, then by
+ * code.  -1 on ENOMEM (gs then holds what was grouped). */
+int roce_report_verdict_groups(const struct roce_job_report *r, struct roce_report_groups *gs);
+/* The fix text of code's first verdict in node order ("" when none). */
+const char *roce_report_verdict_fix(const struct roce_job_report *r, const char *code);
+
+/* What must be the same on every node of a job for RDMA to work across them. */
+enum roce_report_consistency { ROCE_CONS_GID, ROCE_CONS_MTU, ROCE_CONS_PFC, ROCE_CONS_N };
+/* The JSON key ("gid_index") and the text report's title ("RoCE v2 GID index"). */
+const char *roce_report_consistency_name(enum roce_report_consistency k);
+const char *roce_report_consistency_title(enum roce_report_consistency k);
+/* Value (as text) -> nodes, in order of first appearance; one group = consistent. */
+int roce_report_consistency_groups(const struct roce_job_report *r, enum roce_report_consistency k,
+                                   struct roce_report_groups *gs);
 
 #endif

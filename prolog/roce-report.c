@@ -10,8 +10,11 @@
 #include "config.h"
 #include "policy.h"
 #include "report.h"
+#include "report_json.h"
+#include "report_prometheus.h"
+#include "report_text.h"
+#include "reportdir.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
@@ -23,7 +26,6 @@
 #include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_NONE = 1, EXIT_USAGE = 2, EXIT_REFUSED = 3 };
-enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 
 static void usage(FILE *out)
 {
@@ -105,10 +107,44 @@ static bool is_admin(const char *report_dir, char *group_name, size_t len)
 	return in_group(st.st_gid);
 }
 
+static int print_text(const struct roce_job_report *r)
+{
+	return roce_report_text_print(stdout, r, slurm_nodelist);
+}
+
+static int print_json(const struct roce_job_report *r)
+{
+	return roce_report_json_print(stdout, r, slurm_nodelist);
+}
+
+static int print_prometheus(const struct roce_job_report *r)
+{
+	return roce_report_prometheus_print(stdout, r);
+}
+
+/* --format: the first is the default. */
+static const struct format {
+	const char *name;
+	int (*print)(const struct roce_job_report *r);
+	bool errors_to_stderr;       /* also list unusable fragments on stderr: a program reads the output */
+} formats[] = {
+	{ "text", print_text, false },
+	{ "json", print_json, true },
+	{ "prometheus", print_prometheus, true },
+};
+
 struct args {
 	const char *job_id, *report_dir, *config;
-	enum format format;
+	const struct format *format;
 };
+
+static const struct format *format_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
@@ -120,18 +156,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	a->format = &formats[0];
 	while ((c = getopt_long(argc, argv, "d:c:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->report_dir = optarg; break;
 		case 'c': a->config = optarg; break;
 		case 'f':
-			if (strcmp(optarg, "text") == 0)
-				a->format = FMT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				a->format = FMT_JSON;
-			else if (strcmp(optarg, "prometheus") == 0)
-				a->format = FMT_PROMETHEUS;
-			else {
+			if (!(a->format = format_named(optarg))) {
 				fprintf(stderr, "roce-report: --format must be text, json or prometheus, not \"%s\"\n", optarg);
 				return -1;
 			}
@@ -145,7 +176,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->job_id = argv[optind];
-	if (!roce_job_id_ok(a->job_id)) {
+	if (!roce_fragment_job_id_ok(a->job_id)) {
 		fprintf(stderr, "roce-report: \"%s\" is not a job id (digits; for an array task use its job id, "
 		                "squeue -o %%A)\n", a->job_id);
 		return -1;
@@ -153,64 +184,77 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static int print_report(const struct roce_job_report *r, enum format format)
+/* ReportDir from --report-dir or roce.conf, into report_dir. */
+static int find_report_dir(const struct args *a, char *report_dir, size_t len)
 {
-	if (format == FMT_JSON)
-		return roce_report_print_json(stdout, r, slurm_nodelist);
-	if (format == FMT_PROMETHEUS)
-		return roce_report_print_prometheus(stdout, r);
-	return roce_report_print_text(stdout, r, slurm_nodelist);
+	struct roce_policy policy;
+	struct roce_error err = { "" };
+	if (a->report_dir) {
+		snprintf(report_dir, len, "%s", a->report_dir);
+		return 0;
+	}
+	roce_policy_defaults(&policy);
+	if (roce_policy_load(&policy, a->config ? a->config : ROCE_DEFAULT_CONFIG, a->config == NULL, &err) < 0) {
+		fprintf(stderr, "roce-report: %s\n", err.msg);
+		return -1;
+	}
+	snprintf(report_dir, len, "%s", policy.report_dir);
+	return 0;
+}
+
+/* The job's fragments into r, and whether this user may see them: EXIT_OK,
+ * or the exit status after saying why not. */
+static int load(const struct args *a, const char *report_dir, struct roce_job_report *r)
+{
+	struct roce_error err = { "" };
+	char dir[PATH_MAX], group[64];
+	if (snprintf(dir, sizeof(dir), "%s/%s", report_dir, a->job_id) >= (int)sizeof(dir)) {
+		fprintf(stderr, "roce-report: report directory path too long\n");
+		return EXIT_USAGE;
+	}
+	bool admin = is_admin(report_dir, group, sizeof(group));
+	if (roce_reportdir_load(r, dir, &err) < 0) {
+		fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
+		return EXIT_NONE;
+	}
+	/* The files' permissions are the real guard; this says it plainly and
+	 * also covers fragments a user could read but should not (e.g. copied). */
+	long owner = roce_report_job_uid(r);
+	bool unreadable = r->n_nodes == 0 && r->n_errors > 0;
+	if (!admin && ((r->n_nodes && owner != (long)getuid()) || unreadable)) {
+		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
+		                "and members of group %s only\n", a->job_id, group);
+		return EXIT_REFUSED;
+	}
+	if (r->n_nodes == 0) {
+		fprintf(stderr, "roce-report: no fragments in %s (is the job finished?)\n", dir);
+		return EXIT_NONE;
+	}
+	roce_report_sort(r);
+	return EXIT_OK;
+}
+
+static int print(const struct args *a, const struct roce_job_report *r)
+{
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	int rc = a->format->print(r) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
+	for (size_t i = 0; a->format->errors_to_stderr && i < r->n_errors; i++)
+		fprintf(stderr, "roce-report: fragment %s\n", r->errors[i]);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	struct roce_policy policy;
-	struct roce_error err = { "" };
 	struct roce_job_report r;
-	char dir[PATH_MAX], group[64];
+	char report_dir[PATH_MAX];
 
-	if (parse_args(argc, argv, &a) < 0)
+	if (parse_args(argc, argv, &a) < 0 || find_report_dir(&a, report_dir, sizeof(report_dir)) < 0)
 		return EXIT_USAGE;
-	roce_policy_defaults(&policy);
-	if (!a.report_dir &&
-	    roce_policy_load(&policy, a.config ? a.config : ROCE_DEFAULT_CONFIG, a.config == NULL, &err) < 0) {
-		fprintf(stderr, "roce-report: %s\n", err.msg);
-		return EXIT_USAGE;
-	}
-	const char *report_dir = a.report_dir ? a.report_dir : policy.report_dir;
-	if (snprintf(dir, sizeof(dir), "%s/%s", report_dir, a.job_id) >= (int)sizeof(dir)) {
-		fprintf(stderr, "roce-report: report directory path too long\n");
-		return EXIT_USAGE;
-	}
-	bool admin = is_admin(report_dir, group, sizeof(group));
-
 	roce_report_init(&r, a.job_id);
-	if (roce_report_load_dir(&r, dir, &err) < 0) {
-		fprintf(stderr, "roce-report: no report for job %s: %s\n", a.job_id, err.msg);
-		roce_report_free(&r);
-		return EXIT_NONE;
-	}
-	/* The files' permissions are the real guard; this says it plainly and
-	 * also covers fragments a user could read but should not (e.g. copied). */
-	long owner = roce_report_job_uid(&r);
-	bool unreadable = r.n_nodes == 0 && r.n_errors > 0;
-	if (!admin && ((r.n_nodes && owner != (long)getuid()) || unreadable)) {
-		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
-		                "and members of group %s only\n", a.job_id, group);
-		roce_report_free(&r);
-		return EXIT_REFUSED;
-	}
-	if (r.n_nodes == 0) {
-		fprintf(stderr, "roce-report: no fragments in %s (is the job finished?)\n", dir);
-		roce_report_free(&r);
-		return EXIT_NONE;
-	}
-	roce_report_sort(&r);
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	int rc = print_report(&r, a.format) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
-	for (size_t i = 0; a.format != FMT_TEXT && i < r.n_errors; i++)
-		fprintf(stderr, "roce-report: fragment %s\n", r.errors[i]);
+	int rc = load(&a, report_dir, &r);
+	if (rc == EXIT_OK)
+		rc = print(&a, &r);
 	roce_report_free(&r);
 	return rc;
 }

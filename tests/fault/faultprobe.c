@@ -45,7 +45,7 @@
 #include "model.h"
 #include "netlink.h"
 #include "policy.h"
-#include "report.h"
+#include "verdicts.h"
 
 static long mono_ms(void)
 {
@@ -244,8 +244,8 @@ static int cmd_delta(const char *start_root, const char *end_root)
 				       (unsigned long long)pd->c[c].value, pd->c[c].why);
 	}
 	for (size_t i = 0; i < v.n; i++)
-		printf("verdict=%s severity=%s subject=%s message=%s\n", v.v[i].code, roce_severity_name(v.v[i].severity),
-		       v.v[i].subject, v.v[i].message);
+		printf("verdict=%s severity=%s subject=%s message=%s\n", v.v[i].code,
+		       roce_verdict_severity_name(v.v[i].severity), v.v[i].subject, v.v[i].message);
 	roce_verdict_list_free(&v);
 	roce_delta_free(&d);
 	roce_snapshot_free(&a);

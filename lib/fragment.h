@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fragment.h - one node's part of a job's fabric report, both directions:
+ * the epilog's delta + verdicts -> the fragment JSON it writes to
+ * ReportDir/<job id>/<node>.json (schema ROCE_FRAGMENT_SCHEMA), and that
+ * JSON -> struct roce_fragment for the merge, checked strictly (jsonin.h).
+ * Also the two names a fragment is filed under: the job id and the node.
+ * Pure.
+ *
+ * Fragments may sit on a shared file system and are read by root: every
+ * string the parser keeps is escaped (printable.h), so no terminal escape
+ * or newline reaches an admin's screen or the exposition format.
+ */
+#ifndef ROCE_FRAGMENT_H
+#define ROCE_FRAGMENT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "counters.h"
+#include "error.h"
+#include "verdicts.h"
+
+#define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
+#define ROCE_JOBID_MAX 24
+
+/* One port of a fragment: compact, as the merge keeps thousands of them. */
+struct roce_fragment_port {
+	char *device, *netdev;
+	unsigned port;
+	uint8_t presence;            /* enum roce_port_presence */
+	bool reset;
+	int gid_index, active_mtu;
+	unsigned netdev_mtu;
+	uint8_t pfc_status;          /* enum roce_delta_status */
+	uint8_t pfc_enabled;         /* bitmap of priorities */
+	char *pfc_why;
+	uint64_t pfc_req[ROCE_PRIOS], pfc_ind[ROCE_PRIOS];
+	uint64_t c[ROCE_N_COUNTERS];
+	uint8_t cs[ROCE_N_COUNTERS]; /* enum roce_delta_status */
+	char **why;                  /* NULL, or ROCE_N_COUNTERS strings for UNREAD ones */
+};
+
+struct roce_fragment_verdict {
+	char *code, *subject, *message, *fix;
+	uint8_t severity;            /* enum roce_severity */
+};
+
+/* A node's fragment as the report keeps it (its job id is the report's). */
+struct roce_fragment {
+	char *name;
+	long uid;
+	double seconds;
+	int64_t start_ns, end_ns;
+	char **shared;               /* job ids */
+	size_t n_shared;
+	int gid_index, traffic_class, pfc_priority;
+	char *note;                  /* NULL when none */
+	struct roce_fragment_port *ports;
+	size_t n_ports;
+	struct roce_fragment_verdict *verdicts;
+	size_t n_verdicts;
+};
+
+/* The fragment the epilog writes; NULL on ENOMEM. */
+json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
+                                 const struct roce_verdict_list *v);
+
+/* f as JSON, as in the fragment ("schema" first when with_schema) and in
+ * the JSON report's nodes[] (without). */
+json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema);
+
+/* A fragment of job job_id into *f.  -1 with err naming the key and the
+ * problem (f is then empty): not an object, another schema or job, a value
+ * out of range.  Free f with roce_fragment_free. */
+int roce_fragment_parse(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err);
+void roce_fragment_free(struct roce_fragment *f);
+
+/* A job id as Slurm's prolog gives it: 1-10 digits, no leading zero, <= 4294967295. */
+bool roce_fragment_job_id_ok(const char *s);
+/* A node name usable as a file name: [A-Za-z0-9._-], 1-63 bytes, not starting with '.' or '-'. */
+bool roce_fragment_node_name_ok(const char *s);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reportdir.c - read the fragments of ReportDir/<job id>/ (reportdir.h says what is refused). */
+#include "config.h"
+#include "reportdir.h"
+#include "jsonin.h"
+#include "readfile.h"
+#include "safefile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FRAGMENT_MAX (16u << 20)   /* a node with 4096 ports is < 16 MiB */
+
+/* "<node>.json", not a dot file. */
+static bool fragment_file_name(const char *name)
+{
+	size_t n = strlen(name);
+	return name[0] != '.' && n >= 6 && strcmp(name + n - 5, ".json") == 0;
+}
+
+/* The fragment of node "x" is "x.json". */
+static bool names_agree(const struct roce_fragment *f, const char *file)
+{
+	char expect[80];
+	snprintf(expect, sizeof(expect), "%s.json", f->name);
+	return strcmp(expect, file) == 0;
+}
+
+static void load_one(struct roce_job_report *r, int dfd, const char *name)
+{
+	struct roce_error err;
+	struct roce_reading rd;
+	struct roce_fragment f;
+	size_t len = 0;
+	char *buf = roce_readfile(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &rd);
+	if (!buf) {
+		roce_error_set(&err, "cannot read: %s", strerror(errno));
+		roce_report_error(r, name, err.msg);
+		return;
+	}
+	json_object *frag = roce_jin_parse(buf, len, &err);
+	free(buf);
+	if (!frag || roce_fragment_parse(frag, r->job_id, &f, &err) < 0) {
+		roce_report_error(r, name, err.msg);
+	} else if (!names_agree(&f, name)) {
+		roce_fragment_free(&f);
+		roce_report_error(r, name, "the node name inside does not match the file name");
+	} else if (roce_report_append(r, &f, &err) < 0) {
+		roce_report_error(r, name, err.msg);
+	}
+	json_object_put(frag);
+}
+
+int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+{
+	int dfd = roce_safefile_open_dir(dir);
+	if (dfd < 0) {
+		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (fragment_file_name(e->d_name))
+			load_one(r, dirfd(d), e->d_name);
+	closedir(d);
+	return 0;
+}

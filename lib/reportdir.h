@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reportdir.h - a job's fragments read from ReportDir/<job id>/ into a
+ * report: the one place the report reads files.  Not pure.
+ *
+ * roce-report may run as root over a directory every node writes: each
+ * "<node>.json" is read without following symlinks and at most 16 MiB, and
+ * must hold the fragment of that node (a copied file would pose as another
+ * node).  A file that fails any of that is recorded in r->errors by name
+ * and skipped; nothing else is read (dot files are the epilog's
+ * temporaries).
+ */
+#ifndef ROCE_REPORTDIR_H
+#define ROCE_REPORTDIR_H
+
+#include "error.h"
+#include "report.h"
+
+/* Add every fragment in dir to r.  -1 only when dir itself cannot be read
+ * (err says why). */
+int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err);
+
+#endif

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_fragment.c - the fragment schema both ways, and the names it is filed under. */
+#include "config.h"
+#include "unit.h"
+#include "fixtures_report.h"
+
+#include "fragment.h"
+
+static void t_names(void **state)
+{
+	(void)state;
+	assert_true(roce_fragment_job_id_ok("1"));
+	assert_true(roce_fragment_job_id_ok("4294967295"));
+	assert_false(roce_fragment_job_id_ok("4294967296"));
+	assert_false(roce_fragment_job_id_ok("0"));
+	assert_false(roce_fragment_job_id_ok("012"));
+	assert_false(roce_fragment_job_id_ok("12_3"));
+	assert_false(roce_fragment_job_id_ok("../1"));
+	assert_false(roce_fragment_job_id_ok(""));
+	assert_false(roce_fragment_job_id_ok(NULL));
+	assert_true(roce_fragment_node_name_ok("node-01.a_b"));
+	assert_false(roce_fragment_node_name_ok(".hidden"));
+	assert_false(roce_fragment_node_name_ok("a/b"));
+	assert_false(roce_fragment_node_name_ok("n\n1"));
+	assert_false(roce_fragment_node_name_ok(""));
+}
+
+static void t_fragment_schema(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	make_delta(&d, 1, 10);
+	d.ports[0].c[ROCE_C_PORT_XMIT_DATA].value = 4000;   /* already bytes */
+	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].status = ROCE_DELTA_WRAPPED;
+	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 16;
+	d.ports[0].c[ROCE_C_ROCE_ADP_RETRANS].status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[0].c[ROCE_C_ROCE_ADP_RETRANS].why, ROCE_WHY_MAX, "start: missing");
+	json_object *f = fragment("n1", &d, NULL), *port, *c, *m;
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "schema")), ROCE_FRAGMENT_SCHEMA);
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "name")), "n1");
+	assert_int_equal(json_object_get_int(json_object_object_get(f, "job_uid")), 1000);
+	port = json_object_array_get_idx(json_object_object_get(f, "ports"), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(port, "device")), "mlx5_0");
+	c = json_object_object_get(port, "counters");
+	assert_int_equal(json_object_get_int64(json_object_object_get(c, "port_xmit_bytes")), 4000);
+	assert_false(json_object_object_get_ex(c, "port_xmit_data", &m));
+	assert_true(json_object_object_get_ex(c, "roce_adp_retrans", &m));
+	assert_null(m);   /* unread: null, never 0 */
+	assert_int_equal(json_object_get_int(json_object_object_get(c, "out_of_sequence")), 16);
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(port, "counter_status"),
+	                                                                  "out_of_sequence")), "wrapped");
+	json_object_put(f);
+	roce_delta_free(&d);
+}
+
+/* Parsed and written again, a fragment is the same document: the reader
+ * and the writer agree on every key. */
+static void t_round_trip(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_fragment n;
+	struct roce_error err;
+	const char *shared[] = { "4243" };
+	struct roce_fragment_meta m = meta("n1");
+	m.shared_with = shared;
+	m.n_shared = 1;
+	m.note = "a note";
+	make_delta(&d, 2, 10);
+	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 12;
+	d.ports[1].presence = ROCE_PORT_APPEARED;
+	d.ports[1].pfc_status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[1].pfc_why, sizeof(d.ports[1].pfc_why), "end: no DCB");
+	d.ports[1].c[ROCE_C_NP_CNP_SENT].status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[1].c[ROCE_C_NP_CNP_SENT].why, ROCE_WHY_MAX, "start: missing");
+	json_object *f = fragment("n1", &d, &m);
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_string_equal(n.name, "n1");
+	assert_int_equal(n.n_ports, 2);
+	assert_true(n.n_verdicts > 0);
+	json_object *again = roce_fragment_to_json(&n, "4242", true);
+	assert_true(json_object_equal(again, f));
+	json_object_put(again);
+	/* the report's nodes[] form: the same without the schema */
+	again = roce_fragment_to_json(&n, "4242", false);
+	assert_false(json_object_object_get_ex(again, "schema", NULL));
+	json_object_object_del(f, "schema");
+	assert_true(json_object_equal(again, f));
+	json_object_put(again);
+	roce_fragment_free(&n);
+	json_object_put(f);
+	roce_delta_free(&d);
+}
+
+/* Parse text as a fragment of job 4242; returns the parser's verdict and
+ * leaves its message in err. */
+static int parse_text(const char *text, struct roce_error *err)
+{
+	struct roce_fragment n;
+	json_object *o = json_tokener_parse(text);
+	assert_non_null(o);
+	int rc = roce_fragment_parse(o, "4242", &n, err);
+	if (rc == 0)
+		roce_fragment_free(&n);
+	else
+		assert_null(n.name);   /* emptied on failure */
+	json_object_put(o);
+	return rc;
+}
+
+static void t_refused(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_error err;
+	make_delta(&d, 1, 10);
+	json_object *f = fragment("n1", &d, NULL);
+	char *good = strdup(json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(f);
+	roce_delta_free(&d);
+
+	assert_int_equal(parse_text(good, &err), 0);
+	assert_int_equal(parse_text("[1]", &err), -1);
+	assert_string_equal(err.msg, "not a JSON object");
+	struct { const char *from, *to, *why; } bad[] = {
+		{ "slurm-roce/fragment/1", "slurm-roce/fragment/2", "unknown schema \"slurm-roce/fragment/2\"" },
+		{ "\"job_id\":\"4242\"", "\"job_id\":\"7\"", "fragment of job 7, not 4242" },
+		{ "\"name\":\"n1\"", "\"name\":\"a/b\"", "\"name\" is not a node name" },
+		{ "\"port\":1,", "\"port\":300,", "ports[0]: " },
+		{ "\"out_of_sequence\":0", "\"out_of_sequence\":-1", "ports[0]: counter out_of_sequence is not a counter value" },
+		{ "\"shared_with\":[]", "\"shared_with\":[\"x\"]", "shared_with[0] is not a job id" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[16384];
+		const char *at = strstr(good, bad[i].from);
+		assert_non_null(at);
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, bad[i].to, at + strlen(bad[i].from));
+		assert_int_equal(parse_text(text, &err), -1);
+		assert_non_null(strstr(err.msg, bad[i].why));
+	}
+	free(good);
+}
+
+/* Strings from a fragment are kept escaped: no terminal escape survives. */
+static void t_escaped(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_fragment n;
+	struct roce_error err;
+	struct roce_fragment_meta m = meta("n1");
+	m.note = "\x1b[2Jcleared\n";
+	make_delta(&d, 1, 10);
+	json_object *f = fragment("n1", &d, &m);
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_string_equal(n.note, "\\x1b[2Jcleared\\n");
+	roce_fragment_free(&n);
+	json_object_put(f);
+	roce_delta_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_names),
+		cmocka_unit_test(t_fragment_schema),
+		cmocka_unit_test(t_round_trip),
+		cmocka_unit_test(t_refused),
+		cmocka_unit_test(t_escaped),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_reportdir.c - a job's fragments read from a directory written here. */
+#include "config.h"
+#include "unit.h"
+#include "fixtures_report.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include "reportdir.h"
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void t_load_dir(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_reportdir.XXXXXX", cmd[64];
+	struct roce_error err;
+	struct roce_job_report r;
+	struct roce_delta d;
+	assert_non_null(mkdtemp(dir));
+	make_delta(&d, 1, 10);
+	json_object *f = fragment("n1", &d, NULL);
+	write_file(dir, "n1.json", json_object_to_json_string(f));
+	write_file(dir, "n2.json", json_object_to_json_string(f));   /* n1's content under n2's name */
+	write_file(dir, ".n3.json.0123456789abcdef", "{\"partial");    /* an epilog's temporary */
+	write_file(dir, "n4.json", "{\"schema\": \"slurm-roce/fragment/1\", \"job_id\": \"4242\"");
+	write_file(dir, "n6.txt", "not a fragment");                  /* not *.json: not read */
+	char target[PATH_MAX];
+	snprintf(target, sizeof(target), "%s/n1.json", dir);
+	char link[PATH_MAX];
+	snprintf(link, sizeof(link), "%s/n5.json", dir);
+	assert_int_equal(symlink(target, link), 0);
+	json_object_put(f);
+	roce_delta_free(&d);
+
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_reportdir_load(&r, dir, &err), 0);
+	roce_report_sort(&r);
+	assert_int_equal(r.n_nodes, 1);
+	assert_int_equal(r.n_errors, 3);
+	char all[2048] = "";
+	for (size_t i = 0; i < r.n_errors; i++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s\n", r.errors[i]);
+	assert_non_null(strstr(all, "n2.json: the node name inside does not match"));
+	assert_non_null(strstr(all, "n4.json: not valid JSON"));
+	assert_non_null(strstr(all, "n5.json: cannot read"));   /* symlinks are not followed */
+	roce_report_free(&r);
+
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_reportdir_load(&r, "/nonexistent/4242", &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/4242"));
+	roce_report_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_load_dir),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}

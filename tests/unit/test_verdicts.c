@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_verdicts.c - the verdict rules over deltas built in memory. */
+#include "config.h"
+#include "unit.h"
+#include "fixtures_report.h"
+
+#include "verdicts.h"
+
+static const struct roce_job_verdict *find(const struct roce_verdict_list *l, const char *code)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].code, code) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+static void t_clean_job_no_verdicts(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = meta("n1");
+	make_delta(&d, 2, 10);
+	d.ports[0].c[ROCE_C_PORT_XMIT_DATA].value = 1 << 30;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_int_equal(v.n, 0);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+static void t_verdicts(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	const char *shared[] = { "4243" };
+	struct roce_fragment_meta m = meta("n1");
+	m.shared_with = shared;
+	m.n_shared = 1;
+	make_delta(&d, 2, 10);
+	struct roce_port_delta *p = &d.ports[0];
+	p->c[ROCE_C_OUT_OF_SEQUENCE].value = 12;
+	p->c[ROCE_C_LOCAL_ACK_TIMEOUT_ERR].value = 2;
+	p->c[ROCE_C_RP_CNP_IGNORED].value = 50;
+	p->c[ROCE_C_LINK_DOWNED].value = 1;
+	p->c[ROCE_C_NP_CNP_SENT].value = 9;
+	p->pfc_indications[3] = 200000;   /* 20000/s over 10 s: a storm */
+	d.ports[1].pfc_requests[3] = 10;  /* 1/s: ordinary pauses */
+	d.ports[1].reset = true;
+	d.ports[1].c[ROCE_C_PACKET_SEQ_ERR].status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[1].c[ROCE_C_PACKET_SEQ_ERR].why, ROCE_WHY_MAX, "end: missing: no hw_counters");
+
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	const struct roce_job_verdict *x;
+	assert_non_null(x = find(&v, "packet_loss"));
+	assert_int_equal(x->severity, ROCE_SEV_WARN);
+	assert_string_equal(x->subject, "mlx5_0:1");
+	assert_non_null(strstr(x->message, "out_of_sequence 12"));
+	assert_non_null(strstr(x->fix, "PFC is on for priority 3"));
+	assert_non_null(x = find(&v, "rdma_timeouts"));
+	assert_non_null(strstr(x->message, "2 RDMA transport timeouts"));
+	assert_non_null(x = find(&v, "ecn_reaction_disabled"));
+	assert_non_null(strstr(x->fix, "/sys/class/net/eth0/ecn/roce_rp/enable"));
+	assert_non_null(x = find(&v, "link_down"));
+	assert_int_equal(x->severity, ROCE_SEV_FAIL);
+	assert_non_null(x = find(&v, "congestion"));
+	assert_int_equal(x->severity, ROCE_SEV_INFO);
+	assert_non_null(x = find(&v, "pause_storm"));
+	assert_string_equal(x->subject, "mlx5_0:1 prio 3");
+	assert_non_null(strstr(x->message, "20000 per second"));
+	assert_non_null(strstr(x->fix, "the switch paused this NIC"));
+	assert_non_null(x = find(&v, "pfc_pauses"));
+	assert_string_equal(x->subject, "mlx5_1:1 prio 3");
+	assert_non_null(x = find(&v, "shared_node"));
+	assert_non_null(strstr(x->message, "4243"));
+	assert_non_null(x = find(&v, "counter_reset"));
+	assert_string_equal(x->subject, "mlx5_1:1");
+	assert_non_null(x = find(&v, "counters_unread"));
+	assert_non_null(strstr(x->message, "1 of"));
+	assert_null(find(&v, "retries_exceeded"));
+	roce_verdict_list_free(&v);
+
+	/* vanished port: one verdict, no counter noise */
+	d.ports[1].presence = ROCE_PORT_VANISHED;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(find(&v, "port_vanished"));
+	assert_null(find(&v, "counter_reset"));
+	assert_null(find(&v, "counters_unread"));
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+/* The order of the verdicts is the rules' order: node rules first, then
+ * each port's; it is what the fragment and the report show. */
+static void t_order(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	const char *shared[] = { "4243", "4244" };
+	struct roce_fragment_meta m = meta("n1");
+	m.shared_with = shared;
+	m.n_shared = 2;
+	make_delta(&d, 1, 10);
+	d.ports[0].c[ROCE_C_NP_CNP_SENT].value = 1;
+	d.ports[0].c[ROCE_C_LINK_DOWNED].value = 1;
+	d.ports[0].pfc_requests[5] = 2;
+	d.ports[0].pfc_requests[1] = 1;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_int_equal(v.n, 5);
+	assert_string_equal(v.v[0].code, "shared_node");
+	assert_string_equal(v.v[0].subject, "node");
+	assert_non_null(strstr(v.v[0].message, "job(s) 4243, 4244 during"));
+	assert_string_equal(v.v[1].code, "link_down");
+	assert_string_equal(v.v[2].code, "congestion");
+	assert_string_equal(v.v[3].subject, "mlx5_0:1 prio 1");
+	assert_string_equal(v.v[4].subject, "mlx5_0:1 prio 5");
+	assert_non_null(strstr(v.v[4].fix, "lossless flow control at work"));
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+/* No prolog snapshot: one node verdict with the note, no per-port noise. */
+static void t_no_start(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = meta("n1");
+	m.no_start = true;
+	m.note = "no prolog snapshot: StateDir/4242.json missing";
+	make_delta(&d, 1, 0);
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		d.ports[0].c[i].status = ROCE_DELTA_UNREAD;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(v.v[0].code, "no_prolog_snapshot");
+	assert_string_equal(v.v[0].message, "no counts for this node: no prolog snapshot: StateDir/4242.json missing");
+	assert_non_null(strstr(v.v[0].fix, "PrologFlags=Alloc"));
+	roce_verdict_list_free(&v);
+
+	/* no ports at all, no meta */
+	d.n_ports = 0;
+	assert_int_equal(roce_verdicts_from_delta(&d, NULL, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(v.v[0].code, "no_roce_ports");
+	roce_verdict_list_free(&v);
+	d.n_ports = 1;
+	roce_delta_free(&d);
+}
+
+/* Which fix counters_unread gives: only mlx5's hw_counters/ missing, or more. */
+static void t_unread_fix(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	make_delta(&d, 1, 10);
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		if (roce_counter_defs[i].hw)
+			d.ports[0].c[i].status = ROCE_DELTA_UNREAD;
+	assert_int_equal(roce_verdicts_from_delta(&d, NULL, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_non_null(strstr(v.v[0].fix, "hw_counters/ are mlx5's"));
+	roce_verdict_list_free(&v);
+	d.ports[0].c[ROCE_C_LINK_DOWNED].status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[0].c[ROCE_C_LINK_DOWNED].why, ROCE_WHY_MAX, "end: EIO");
+	assert_int_equal(roce_verdicts_from_delta(&d, NULL, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_non_null(strstr(v.v[0].fix, "the reason above names the file"));
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+static void t_severity_names(void **state)
+{
+	(void)state;
+	assert_string_equal(roce_verdict_severity_name(ROCE_SEV_INFO), "info");
+	assert_string_equal(roce_verdict_severity_name(ROCE_SEV_WARN), "warn");
+	assert_string_equal(roce_verdict_severity_name(ROCE_SEV_FAIL), "fail");
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_clean_job_no_verdicts),
+		cmocka_unit_test(t_verdicts),
+		cmocka_unit_test(t_order),
+		cmocka_unit_test(t_no_start),
+		cmocka_unit_test(t_unread_fix),
+		cmocka_unit_test(t_severity_names),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
