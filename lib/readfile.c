@@ -36,28 +36,74 @@ static int fail_errno(struct roce_reading *r, int err, const char *what, struct 
 	return -1;
 }
 
-/* Open dfd/path for reading: a regular file (trusted when asked) or -1. */
+static const char *file_type(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFDIR: return "a directory";
+	case S_IFLNK: return "a symbolic link";
+	}
+	return "of no known type";
+}
+
+/* The file pfd (O_PATH) stands for, opened for reading: through
+ * /proc/self/fd, the very inode examined whatever became of its name.
+ * Without /proc (a chroot), the name again, accepted only if it is still
+ * the same file. */
+static int reopen(int pfd, int dfd, const struct name *file, int flags, const struct stat *st)
+{
+	const int how = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	char proc[40];
+	struct stat now;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	int fd = open(proc, how);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	fd = openat(dfd, file->path, how | (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+/* Open dfd/path for reading: a regular file (trusted when asked) or -1.
+ * What it is comes first, from an O_PATH descriptor, which opens nothing: a
+ * FIFO's blocked writer is never released, a device's driver never called
+ * (/dev/watchdog armed, /dev/kmsg read). */
 static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
 {
-	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	                               (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
-	if (fd < 0)
+	int pfd = openat(dfd, file->path, O_PATH | O_CLOEXEC | (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	if (pfd < 0)
 		return fail_errno(r, errno, "open", file);
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
-		close(fd);
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file", shown(file));
+	if (fstat(pfd, st) < 0 || S_ISLNK(st->st_mode)) {
+		/* A symlink here was not to be followed: what open(O_NOFOLLOW) says. */
+		int e = S_ISLNK(st->st_mode) ? ELOOP : errno;
+		close(pfd);
+		return fail_errno(r, e, "open", file);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(pfd);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(file), file_type(st->st_mode));
 		errno = EINVAL;
 		return -1;
 	}
 	if ((flags & ROCE_READFILE_TRUSTED) &&
 	    ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))) {
-		close(fd);
+		close(pfd);
 		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", shown(file),
 		                 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 		errno = EPERM;
 		return -1;
 	}
-	return fd;
+	int fd = reopen(pfd, dfd, file, flags, st);
+	int e = errno;
+	close(pfd);
+	return fd >= 0 ? fd : fail_errno(r, e, "open", file);
 }
 
 /* Fill buf[*got..size) until EOF: 0 at EOF, 1 when buf is full and (probed
@@ -147,25 +193,31 @@ static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                     struct roce_reading *r)
 {
+	struct stat st;
+	return roce_readfile_stat(dfd, dir, path, max, flags, len, &st, r);
+}
+
+char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
+                         struct stat *st, struct roce_reading *r)
+{
 	struct name file;   /* no initializer: buf is written only when a message needs it */
 	file.dir = dir;
 	file.path = path;
-	struct stat st;
 	size_t got;
 	int more;
 
-	int fd = open_regular(dfd, &file, flags, &st, r);
+	int fd = open_regular(dfd, &file, flags, st, r);
 	if (fd < 0)
 		return NULL;
 	/* st_size is only a hint (0 for /proc files): read to the end, up to max. */
-	char *buf = read_grow(fd, (size_t)st.st_size, max, &got, &more);
+	char *buf = read_grow(fd, (size_t)st->st_size, max, &got, &more);
 	int e = errno;
 	close(fd);
 	if (more < 0) {
 		fail_errno(r, e, "read", &file);
 	} else if (more > 0) {
 		too_long(r, &file, max);
-	} else if (st.st_size > 0 && got > (size_t)st.st_size) {
+	} else if (st->st_size > 0 && got > (size_t)st->st_size) {
 		/* Being written in place: not a finished file. */
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: grew while being read", shown(&file));
 		errno = EAGAIN;

@@ -4,12 +4,14 @@
  *
  * The one way the project reads a file it did not just create (sysfs
  * values, topology XML and its cache, report fragments, state files, stuck
- * markers): opened O_NONBLOCK|O_NOCTTY (a FIFO never blocks, a tty never
- * becomes ours), anything but a regular file refused after fstat, read to
- * its end but never past the caller's bound.  Failures fill a struct
+ * markers): looked at through an O_PATH descriptor first, so that anything
+ * but a regular file is refused without being opened (a FIFO's writer is
+ * not released, no device driver is called); then opened through that
+ * descriptor (the same file, whatever happened to its name), O_NONBLOCK|
+ * O_NOCTTY, read to its end but never past the caller's bound.  Failures fill a struct
  * roce_reading (model.h) naming the file and set errno:
  *   MISSING / UNREADABLE / UNSUPPORTED  open or read failed (r->err = errno)
- *   MALFORMED  not a regular file (EINVAL), longer than the bound (EFBIG),
+ *   MALFORMED  not a regular file (EINVAL: "... (a FIFO)"), longer than the bound (EFBIG),
  *              grew while being read (EAGAIN)
  *   UNREADABLE with ROCE_READFILE_TRUSTED: not trusted (EPERM)
  * Files are named in messages as "dir/path" (dir NULL: as path).
@@ -18,6 +20,7 @@
 #define ROCE_READFILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include "model.h"
 
@@ -33,5 +36,8 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
  * *len (may be NULL) gets its length.  NULL on failure (r set). */
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                     struct roce_reading *r);
+/* The same, and *st = what the file was when read (its owner, say). */
+char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
+                         struct stat *st, struct roce_reading *r);
 
 #endif

@@ -904,11 +904,9 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 
 int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err)
 {
-	int dfd = roce_safefile_open_dir(dir);
-	if (dfd < 0) {
-		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
+	if (dfd < 0)
 		return -1;
-	}
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
