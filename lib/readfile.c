@@ -49,20 +49,12 @@ static const char *file_type(mode_t mode)
 	return "of no known type";
 }
 
-/* The file pfd (O_PATH) stands for, opened for reading: through
- * /proc/self/fd, the very inode examined whatever became of its name.
- * Without /proc (a chroot), the name again, accepted only if it is still
- * the same file. */
-static int reopen(int pfd, int dfd, const struct name *file, int flags, const struct stat *st)
+/* dfd/path opened for reading, if it is still the file st describes. */
+static int open_same(int dfd, const struct name *file, int flags, const struct stat *st)
 {
-	const int how = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
-	char proc[40];
 	struct stat now;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	int fd = open(proc, how);
-	if (fd >= 0 || errno != ENOENT)
-		return fd;
-	fd = openat(dfd, file->path, how | (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	                                     (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
 	if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
 		close(fd);
 		errno = ESTALE;
@@ -71,39 +63,74 @@ static int reopen(int pfd, int dfd, const struct name *file, int flags, const st
 	return fd;
 }
 
-/* Open dfd/path for reading: a regular file (trusted when asked) or -1.
- * What it is comes first, from an O_PATH descriptor, which opens nothing: a
- * FIFO's blocked writer is never released, a device's driver never called
- * (/dev/watchdog armed, /dev/kmsg read). */
+/* The file pfd (O_PATH) stands for, opened for reading through
+ * /proc/self/fd: the very inode examined, whatever became of its name.
+ * Without /proc (a chroot): the name again, if still the same file. */
+static int reopen(int pfd, int dfd, const struct name *file, int flags, const struct stat *st)
+{
+	char proc[40];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	int fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	return fd >= 0 || errno != ENOENT ? fd : open_same(dfd, file, flags, st);
+}
+
+/* What dfd/path is, before anything opens it: *pfd an O_PATH descriptor of
+ * it for a file where others may plant one (NOFOLLOW), else -1 and fstatat
+ * only.  -1 with errno when it cannot be looked at. */
+static int look(int dfd, const struct name *file, int flags, struct stat *st, int *pfd)
+{
+	*pfd = -1;
+	if (!(flags & ROCE_READFILE_NOFOLLOW))
+		return fstatat(dfd, file->path, st, 0);
+	if ((*pfd = openat(dfd, file->path, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(*pfd, st) == 0 && !S_ISLNK(st->st_mode))
+		return 0;
+	/* A symlink here was not to be followed: what open(O_NOFOLLOW) says. */
+	int e = S_ISLNK(st->st_mode) ? ELOOP : errno;
+	close(*pfd);
+	errno = e;
+	return -1;
+}
+
+/*
+ * Open dfd/path for reading: a regular file (trusted when asked) or -1.
+ * What it is comes first, and nothing else is ever opened: a FIFO's blocked
+ * writer is not released, no device driver is called (/dev/watchdog armed,
+ * /dev/kmsg read).  Where others may plant files (NOFOLLOW: fragments,
+ * state, markers, the cache) the file opened is the very one examined,
+ * through its O_PATH descriptor.  Elsewhere (sysfs values by the thousand,
+ * /proc, the admin's files; only the kernel or root names files there) a
+ * cheaper fstatat, and the file opened must be the one examined.
+ */
 static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
 {
-	int pfd = openat(dfd, file->path, O_PATH | O_CLOEXEC | (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
-	if (pfd < 0)
+	int pfd, e;
+	if (look(dfd, file, flags, st, &pfd) < 0)
 		return fail_errno(r, errno, "open", file);
-	if (fstat(pfd, st) < 0 || S_ISLNK(st->st_mode)) {
-		/* A symlink here was not to be followed: what open(O_NOFOLLOW) says. */
-		int e = S_ISLNK(st->st_mode) ? ELOOP : errno;
-		close(pfd);
-		return fail_errno(r, e, "open", file);
-	}
 	if (!S_ISREG(st->st_mode)) {
-		close(pfd);
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(file), file_type(st->st_mode));
 		errno = EINVAL;
-		return -1;
+		goto refused;
 	}
 	if ((flags & ROCE_READFILE_TRUSTED) &&
 	    ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))) {
-		close(pfd);
 		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", shown(file),
 		                 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 		errno = EPERM;
-		return -1;
+		goto refused;
 	}
-	int fd = reopen(pfd, dfd, file, flags, st);
-	int e = errno;
-	close(pfd);
+	int fd = pfd >= 0 ? reopen(pfd, dfd, file, flags, st) : open_same(dfd, file, flags, st);
+	e = errno;
+	if (pfd >= 0)
+		close(pfd);
 	return fd >= 0 ? fd : fail_errno(r, e, "open", file);
+refused:
+	e = errno;
+	if (pfd >= 0)
+		close(pfd);
+	errno = e;
+	return -1;
 }
 
 /* Fill buf[*got..size) until EOF: 0 at EOF, 1 when buf is full and (probed

@@ -4,11 +4,10 @@
  *
  * The one way the project reads a file it did not just create (sysfs
  * values, topology XML and its cache, report fragments, state files, stuck
- * markers): looked at through an O_PATH descriptor first, so that anything
- * but a regular file is refused without being opened (a FIFO's writer is
- * not released, no device driver is called); then opened through that
- * descriptor (the same file, whatever happened to its name), O_NONBLOCK|
- * O_NOCTTY, read to its end but never past the caller's bound.  Failures fill a struct
+ * markers): looked at first, so that anything but a regular file is
+ * refused without being opened (a FIFO's writer is not released, no device
+ * driver is called); then opened O_NONBLOCK|O_NOCTTY, the file examined and
+ * no other, and read to its end but never past the caller's bound.  Failures fill a struct
  * roce_reading (model.h) naming the file and set errno:
  *   MISSING / UNREADABLE / UNSUPPORTED  open or read failed (r->err = errno)
  *   MALFORMED  not a regular file (EINVAL: "... (a FIFO)"), longer than the bound (EFBIG),
@@ -24,7 +23,12 @@
 #include <sys/types.h>
 #include "model.h"
 
-#define ROCE_READFILE_NOFOLLOW 0x1   /* refuse a symlink as the last component (ELOOP) */
+/* A file in a directory others may write: a symlink as the last component
+ * is refused (ELOOP), and the file is opened through the O_PATH descriptor
+ * it was examined with (no window for a swap, even with NFS attribute
+ * caching).  Without it (sysfs, /proc, the admin's files) an fstatat is
+ * the look, and the file opened must be the same. */
+#define ROCE_READFILE_NOFOLLOW 0x1
 #define ROCE_READFILE_TRUSTED 0x2    /* owned by root or this euid, writable by nobody else */
 
 /* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size >= 1 bytes): at
