@@ -323,6 +323,7 @@ struct roce_report_verdict {
 struct roce_report_node {
 	char *name;
 	long uid;
+	long file_owner;         /* uid owning the fragment file; -1 not from a file */
 	double seconds;
 	int64_t start_ns, end_ns;
 	char **shared;
@@ -871,19 +872,32 @@ int roce_report_add(struct roce_job_report *r, json_object *frag, const char *so
 		r->nodes = grown;
 		r->cap_nodes = cap;
 	}
+	n.file_owner = -1;
 	r->nodes[r->n_nodes++] = n;
 	return 0;
+}
+
+/* Drop the last node added, as a named error. */
+static void drop_last(struct roce_job_report *r, const char *name, const char *why)
+{
+	node_free(&r->nodes[--r->n_nodes]);
+	add_error(r, name, why);
 }
 
 static void load_one(struct roce_job_report *r, int dfd, const char *name)
 {
 	struct roce_error err;
 	struct roce_reading rd;
+	struct stat st;
 	char base[80];
 	size_t len = 0;
-	char *buf = roce_readfile(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &rd);
+	char *buf = roce_readfile_stat(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &st, &rd);
 	if (!buf) {
-		roce_error_set(&err, "cannot read: %s", strerror(errno));
+		/* "<name> is not a regular file (a FIFO)": never opened */
+		if (rd.status == ROCE_MALFORMED && errno == EINVAL && strrchr(rd.why, '('))
+			roce_error_set(&err, "not a regular file %s", strrchr(rd.why, '('));
+		else
+			roce_error_set(&err, "cannot read: %s", strerror(errno));
 		add_error(r, name, err.msg);
 		return;
 	}
@@ -891,11 +905,18 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 	if (!frag) {
 		add_error(r, name, err.msg);
 	} else if (roce_report_add(r, frag, name, &err) == 0) {
+		struct roce_report_node *n = &r->nodes[r->n_nodes - 1];
 		/* The file name and the node name must agree, or a copied file would pose as another node. */
-		snprintf(base, sizeof(base), "%s.json", r->nodes[r->n_nodes - 1].name);
+		snprintf(base, sizeof(base), "%s.json", n->name);
 		if (strcmp(base, name) != 0) {
-			node_free(&r->nodes[--r->n_nodes]);
-			add_error(r, name, "the node name inside does not match the file name");
+			drop_last(r, name, "the node name inside does not match the file name");
+		} else if (st.st_uid != 0 && (long)st.st_uid != n->uid) {
+			/* Without ACLs a fragment belongs to its job's user, who can
+			 * rewrite it; anyone else's file says what they chose. */
+			roce_error_set(&err, "owned by uid %u, neither root nor its job_uid %ld", (unsigned)st.st_uid, n->uid);
+			drop_last(r, name, err.msg);
+		} else {
+			n->file_owner = (long)st.st_uid;
 		}
 	}
 	json_object_put(frag);
@@ -926,13 +947,34 @@ int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce
 
 long roce_report_job_uid(const struct roce_job_report *r)
 {
-	long uid = -1;
+	/* The newest fragment root wrote says whose job this instance is: what
+	 * root wrote nobody else could change.  Without any (no ACLs, every
+	 * fragment its user's), the newest of all. */
+	const struct roce_report_node *best = NULL;
 	for (size_t i = 0; i < r->n_nodes; i++) {
-		if (uid >= 0 && r->nodes[i].uid != uid)
-			return -1;
-		uid = r->nodes[i].uid;
+		const struct roce_report_node *n = &r->nodes[i];
+		bool root = n->file_owner == 0, best_root = best && best->file_owner == 0;
+		if (!best || (root && !best_root) || (root == best_root && n->end_ns > best->end_ns))
+			best = n;
 	}
-	return uid;
+	return best ? best->uid : -1;
+}
+
+void roce_report_keep_uid(struct roce_job_report *r, long uid)
+{
+	char why[96], file[80];
+	size_t w = 0;
+	for (size_t i = 0; i < r->n_nodes; i++) {
+		if (r->nodes[i].uid == uid) {
+			r->nodes[w++] = r->nodes[i];
+			continue;
+		}
+		snprintf(why, sizeof(why), "job_uid %ld is not the job's (uid %ld)", r->nodes[i].uid, uid);
+		snprintf(file, sizeof(file), "%s.json", r->nodes[i].name);
+		add_error(r, file, why);
+		node_free(&r->nodes[i]);
+	}
+	r->n_nodes = w;
 }
 
 static int node_cmp(const void *a, const void *b)

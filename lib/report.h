@@ -82,12 +82,19 @@ void roce_report_free(struct roce_job_report *r);
  * skipped (returns -1 with err set); ENOMEM also returns -1. */
 int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
 
-/* Read every "<node>.json" in dir (dot files are temporaries and ignored).
- * -1 only when dir itself cannot be read (err says why). */
+/* Read every "<node>.json" in dir (dot files are temporaries and ignored),
+ * dir resolved without following a link (safefile.h).  Named in r->errors
+ * and not used: what is not a regular file (never opened), a fragment whose
+ * file is owned by neither root nor its job_uid.  -1 only when dir itself
+ * cannot be read (err says why). */
 int roce_report_load_dir(struct roce_job_report *r, const char *dir, struct roce_error *err);
 
-/* The uid recorded by the fragments: -1 when none or when they disagree. */
+/* Whose job the fragments are: the job_uid of the newest one (end_ns) that
+ * root's file holds, else of the newest one; -1 when none. */
 long roce_report_job_uid(const struct roce_job_report *r);
+/* Drop the nodes whose job_uid is not uid (another instance of the job id),
+ * each named in r->errors. */
+void roce_report_keep_uid(struct roce_job_report *r, long uid);
 
 /* Sort nodes by name (natural order) before printing. */
 void roce_report_sort(struct roce_job_report *r);

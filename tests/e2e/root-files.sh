@@ -171,10 +171,10 @@ is "$(listing "${old:-/nonexistent}" 2>&1)" "n1.json n2.json " "reused job id: t
 # --- a job directory with other instances' fragments (as earlier versions
 # left them): roce-report drops them by name instead of refusing the job
 JOB_PRELOAD=$NOACL
-C=$(conf a "$T/areports" "$T/state")
-job prolog "$C" 78 n1 "$L"; job epilog "$C" 78 n1 "$L"
 C=$(conf b "$T/breports" "$T/state")
 for n in n2 n3; do job prolog "$C" 78 "$n" "$E"; job epilog "$C" 78 "$n" "$E"; done
+C=$(conf a "$T/areports" "$T/state")
+job prolog "$C" 78 n1 "$L"; job epilog "$C" 78 n1 "$L"
 JOB_PRELOAD=""
 M=$T/mreports/78
 mkdir -p "$M"

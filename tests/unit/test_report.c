@@ -4,6 +4,7 @@
 #include "unit.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,6 +352,18 @@ static void t_load_dir(void **state)
 	char link[PATH_MAX];
 	snprintf(link, sizeof(link), "%s/n5.json", dir);
 	assert_int_equal(symlink(target, link), 0);
+	/* a FIFO (never opened) and, as root, a fragment of uid 1000's job whose
+	 * file someone else owns (on a file system without ACLs they could write it) */
+	snprintf(target, sizeof(target), "%s/n6.json", dir);
+	assert_int_equal(mkfifo(target, 0644), 0);
+	bool root = geteuid() == 0;
+	if (root) {
+		json_object *f7 = fragment("n7", &d, NULL);
+		write_file(dir, "n7.json", json_object_to_json_string(f7));
+		json_object_put(f7);
+		snprintf(target, sizeof(target), "%s/n7.json", dir);
+		assert_int_equal(chown(target, 5000, 5000), 0);
+	}
 	json_object_put(f);
 	roce_delta_free(&d);
 
@@ -358,14 +371,26 @@ static void t_load_dir(void **state)
 	assert_int_equal(roce_report_load_dir(&r, dir, &err), 0);
 	roce_report_sort(&r);
 	assert_int_equal(r.n_nodes, 1);
-	assert_int_equal(r.n_errors, 3);
+	assert_int_equal(r.n_errors, root ? 5 : 4);
 	char all[2048] = "";
 	for (size_t i = 0; i < r.n_errors; i++)
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s\n", r.errors[i]);
 	assert_non_null(strstr(all, "n2.json: the node name inside does not match"));
 	assert_non_null(strstr(all, "n4.json: not valid JSON"));
 	assert_non_null(strstr(all, "n5.json: cannot read"));   /* symlinks are not followed */
+	assert_non_null(strstr(all, "n6.json: not a regular file (a FIFO)"));
+	if (root)
+		assert_non_null(strstr(all, "n7.json: owned by uid 5000, neither root nor its job_uid 1000"));
 	roce_report_free(&r);
+	/* the job directory itself through a symlink: not followed */
+	char linked[PATH_MAX];
+	snprintf(linked, sizeof(linked), "%s.link", dir);
+	assert_int_equal(symlink(dir, linked), 0);
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_report_load_dir(&r, linked, &err), -1);
+	assert_non_null(strstr(err.msg, "is a symbolic link"));
+	roce_report_free(&r);
+	unlink(linked);
 
 	roce_report_init(&r, "4242");
 	assert_int_equal(roce_report_load_dir(&r, "/nonexistent/4242", &err), -1);
@@ -373,6 +398,67 @@ static void t_load_dir(void **state)
 	roce_report_free(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* Fragments of two instances of job 4242 (the id given again to another
+ * user): whose job it is, and the other instance's fragments dropped by name. */
+static void t_instances(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	struct roce_fragment_meta m[3] = { meta("n1"), meta("n2"), meta("n3") };
+	m[1].job_uid = 2000;   /* the later user, on n2 and n3 */
+	m[2].job_uid = 2000;
+	m[1].end_ns = m[2].end_ns = 99000000000;
+	roce_report_init(&r, "4242");
+	make_delta(&d, 1, 10);
+	for (int i = 0; i < 3; i++) {
+		json_object *f = fragment(m[i].node, &d, &m[i]);
+		assert_int_equal(roce_report_add(&r, f, m[i].node, &err), 0);
+		json_object_put(f);
+	}
+	roce_delta_free(&d);
+	assert_int_equal(roce_report_job_uid(&r), 2000);   /* the newest */
+	roce_report_keep_uid(&r, 2000);
+	roce_report_sort(&r);
+	assert_int_equal(r.n_nodes, 2);
+	assert_int_equal(r.n_errors, 1);
+	assert_string_equal(r.errors[0], "n1.json: job_uid 1000 is not the job's (uid 2000)");
+	roce_report_keep_uid(&r, 3000);   /* nobody's: all dropped, each named */
+	assert_int_equal(r.n_nodes, 0);
+	assert_int_equal(r.n_errors, 3);
+	assert_int_equal(roce_report_job_uid(&r), -1);
+	roce_report_free(&r);
+}
+
+/* json-c reads "seconds": Infinity; a fragment saying so is refused, not printed as inf. */
+static void t_non_finite(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	make_delta(&d, 1, 10);
+	json_object *f = fragment("n1", &d, NULL);
+	roce_delta_free(&d);
+	const char *text = json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN);
+	char *bad = malloc(strlen(text) + 32);
+	const char *at = strstr(text, "\"seconds\":");
+	assert_non_null(at);
+	const char *end = at + strlen("\"seconds\":") + strspn(at + strlen("\"seconds\":"), "0123456789.e+-");
+	sprintf(bad, "%.*s\"seconds\":Infinity%s", (int)(at - text), text, end);
+	json_object_put(f);
+	f = json_tokener_parse(bad);
+	free(bad);
+	assert_non_null(f);   /* json-c takes it ... */
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_report_add(&r, f, "n1.json", &err), -1);   /* ... we do not */
+	assert_non_null(strstr(err.msg, "\"seconds\" is not a finite number"));
+	assert_int_equal(r.n_nodes, 0);
+	json_object_put(f);
+	roce_report_free(&r);
 }
 
 int main(void)
@@ -385,6 +471,8 @@ int main(void)
 		cmocka_unit_test(t_merge),
 		cmocka_unit_test(t_prometheus),
 		cmocka_unit_test(t_load_dir),
+		cmocka_unit_test(t_instances),
+		cmocka_unit_test(t_non_finite),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
