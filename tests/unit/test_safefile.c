@@ -38,6 +38,19 @@ static int teardown(void **s)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The scratch directory must itself pass the walk (a TMPDIR in a group-
+ * writable build directory does not): else there is nothing to test here. */
+static void need_trusted_top(void)
+{
+	struct roce_error err;
+	int fd = roce_safefile_open_dir(NULL, top, ROCE_SAFEFILE_TRUSTED, 0, &err);
+	if (fd < 0) {
+		print_message("# skipped: %s\n", err.msg);
+		skip();
+	}
+	close(fd);
+}
+
 static const char *at(const char *rel)
 {
 	static char buf[4][PATH_MAX];
@@ -68,6 +81,7 @@ static unsigned mode_of(const char *path)
 static void creates_with_exact_modes(void **state)
 {
 	(void)state;
+	need_trusted_top();
 	struct roce_error err;
 	mode_t old = umask(077);
 	int fd = roce_safefile_open_dir("StateDir", at("a/b/state"), TRUSTED, 0700, &err);
@@ -88,6 +102,7 @@ static void creates_with_exact_modes(void **state)
 static void never_through_a_link(void **state)
 {
 	(void)state;
+	need_trusted_top();
 	assert_int_equal(mkdir(at("real"), 0755), 0);
 	assert_int_equal(symlink(at("real"), at("link")), 0);
 	REFUSED(at("link"), TRUSTED, at("link"), "is a symbolic link");
@@ -104,6 +119,7 @@ static void never_through_a_link(void **state)
 static void owners_and_modes(void **state)
 {
 	(void)state;
+	need_trusted_top();
 	struct roce_error err;
 	/* writable by others: refused as it is, never chmod'ed */
 	assert_int_equal(mkdir(at("open"), 0755), 0);
@@ -176,6 +192,7 @@ static int count_aside(const char *job)
 static void one_instance_per_job_dir(void **state)
 {
 	(void)state;
+	need_trusted_top();
 	struct roce_error err;
 	gid_t gid;
 	time_t now = time(NULL);
