@@ -42,19 +42,25 @@ fab_example "$R" 2
 E=4001 L=5001 ADMIN_GID=4242   # the earlier and the later user of a job id
 listing() { ls -A "$1" | tr '\n' ' '; }
 
+# state_refused WHAT JOBID CONF WHY TARGET LISTING: prolog and epilog with
+# that StateDir exit 0, the log says WHY, TARGET keeps mode 755 and LISTING
+state_refused() {
+	job prolog "$3" "$2"
+	is "$rc" 0 "$1: prolog exit 0"
+	like "$out" "$4" "$1: refused, the log names the path and why"
+	job epilog "$3" "$2"
+	is "$rc" 0 "$1: epilog exit 0"
+	is "$(stat -c %a "$5")" 755 "$1: the target's mode unchanged"
+	is "$(listing "$5")" "$6" "$1: nothing written or removed in the target"
+}
+
 # --- StateDir a symlink to a directory of root's: not followed
 mkdir -m 755 "$T/etc"
 echo keep >"$T/etc/keep"
 : >"$T/etc/5.with.6"   # a name the epilog's scan would remove from its StateDir
 ln -s "$T/etc" "$T/lstate"
-C=$(conf lstate "$T/reports" "$T/lstate")
-job prolog "$C" 811
-is "$rc" 0 "StateDir a symlink to a root directory: prolog exit 0"
-like "$out" "StateDir $T/lstate: $T/lstate is a symbolic link" "StateDir a symlink: refused, the log names the path and why"
-job epilog "$C" 811
-is "$rc" 0 "StateDir a symlink: epilog exit 0"
-is "$(stat -c %a "$T/etc")" 755 "StateDir a symlink: the target's mode unchanged"
-is "$(listing "$T/etc")" "5.with.6 keep " "StateDir a symlink: nothing written or removed in the target"
+state_refused "StateDir a symlink to a root directory" 811 "$(conf lstate "$T/reports" "$T/lstate")" \
+	"StateDir $T/lstate: $T/lstate is a symbolic link" "$T/etc" "5.with.6 keep "
 
 # --- StateDir in a directory a user owns: moved away and replaced by a symlink
 P=$T/svc
@@ -63,14 +69,8 @@ mkdir -m 755 "$T/etc2"
 : >"$T/etc2/5.with.6"
 as_user 5000 "" sh -c "mv '$P/state' '$P/old' && ln -s '$T/etc2' '$P/state'"
 ok "StateDir's parent owned by uid 5000: that user replaced StateDir with a symlink" test -L "$P/state"
-C=$(conf svc "$T/reports" "$P/state")
-job prolog "$C" 812
-is "$rc" 0 "StateDir replaced by the parent's owner: prolog exit 0"
-like "$out" "StateDir $P/state: $P is owned by uid 5000, not root" "StateDir replaced: refused, the log names the parent and its owner"
-job epilog "$C" 812
-is "$rc" 0 "StateDir replaced: epilog exit 0"
-is "$(stat -c %a "$T/etc2")" 755 "StateDir replaced: the target's mode unchanged"
-is "$(listing "$T/etc2")" "5.with.6 " "StateDir replaced: nothing written or removed in the target"
+state_refused "StateDir replaced by the parent's owner" 812 "$(conf svc "$T/reports" "$P/state")" \
+	"StateDir $P/state: $P is owned by uid 5000, not root" "$T/etc2" "5.with.6 "
 
 # --- an existing StateDir others can write: refused as it is, never chmod'ed
 mkdir "$T/wstate" && chmod 777 "$T/wstate"

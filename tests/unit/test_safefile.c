@@ -189,46 +189,45 @@ static int count_aside(const char *job)
 	return WEXITSTATUS(system(cmd));
 }
 
+/* report_dir/77 for uid 4001's job whose prolog ran at since: opened, and
+ * how many earlier instances are aside afterwards. */
+static int job_dir_77(time_t since)
+{
+	struct roce_error err;
+	gid_t gid;
+	int jfd = roce_safefile_report_dir(at("reports"), "77", 4001, since, &gid, &err);
+	if (jfd < 0)
+		fail_msg("%s", err.msg);
+	close(jfd);
+	return count_aside("77");
+}
+
 static void one_instance_per_job_dir(void **state)
 {
 	(void)state;
 	need_trusted_top();
 	struct roce_error err;
+	struct stat st;
 	gid_t gid;
 	time_t now = time(NULL);
 	if (geteuid() != 0)
 		skip();
-	int jfd = roce_safefile_report_dir(at("reports"), "77", 4001, now, &gid, &err);
-	assert_true(jfd >= 0);
-	close(jfd);
+	assert_int_equal(job_dir_77(now), 0);
 	assert_int_equal(mode_of(at("reports/77")), 0755);
 	/* this instance's fragments, root's or the job user's: kept */
 	fragment(at("reports/77"), "n1.json", 0, 0);
 	fragment(at("reports/77"), "n2.json", 4001, 30);
-	jfd = roce_safefile_report_dir(at("reports"), "77", 4001, now, &gid, &err);
-	assert_true(jfd >= 0);
-	close(jfd);
-	assert_int_equal(count_aside("77"), 0);
+	assert_int_equal(job_dir_77(now), 0);
 	/* another user's fragment: the directory moves aside whole */
 	fragment(at("reports/77"), "n3.json", 5001, 0);
-	jfd = roce_safefile_report_dir(at("reports"), "77", 4001, now, &gid, &err);
-	assert_true(jfd >= 0);
-	close(jfd);
-	assert_int_equal(count_aside("77"), 1);
-	struct stat st;
+	assert_int_equal(job_dir_77(now), 1);
 	assert_int_equal(lstat(at("reports/77/n1.json"), &st), -1);
 	/* root's fragment from two hours before this node's prolog: the same */
 	fragment(at("reports/77"), "n1.json", 0, 7200);
-	jfd = roce_safefile_report_dir(at("reports"), "77", 4001, now, &gid, &err);
-	assert_true(jfd >= 0);
-	close(jfd);
-	assert_int_equal(count_aside("77"), 2);
+	assert_int_equal(job_dir_77(now), 2);
 	/* without a prolog time only the owners tell */
 	fragment(at("reports/77"), "n1.json", 0, 7200);
-	jfd = roce_safefile_report_dir(at("reports"), "77", 4001, 0, &gid, &err);
-	assert_true(jfd >= 0);
-	close(jfd);
-	assert_int_equal(count_aside("77"), 2);
+	assert_int_equal(job_dir_77(0), 2);
 	/* an existing job directory others can write: refused, left as it is */
 	assert_int_equal(mkdir(at("reports/78"), 0755), 0);
 	assert_int_equal(chmod(at("reports/78"), 0775), 0);
