@@ -302,10 +302,9 @@ int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t
 {
 	struct walk w = { .what = what, .path = path, .flags = flags, .err = err };
 	char buf[PATH_MAX];
-	if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		roce_error_set(err, "%s%s%s: not an absolute path", what ? what : "", what ? " " : "", path);
-		return -1;
-	}
+	snprintf(w.at, sizeof(w.at), "%s", path);
+	if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return walk_fail(&w, "is not an absolute path of at most %d bytes", PATH_MAX - 1);
 	snprintf(w.at, sizeof(w.at), "/");
 	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
