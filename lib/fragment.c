@@ -533,6 +533,7 @@ static int parse_fragment(json_object *frag, const char *job_id, struct roce_fra
 int roce_fragment_parse(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err)
 {
 	memset(f, 0, sizeof(*f));
+	f->file_owner = -1;
 	if (parse_fragment(o, job_id, f, err) == 0)
 		return 0;
 	roce_fragment_free(f);

@@ -50,6 +50,7 @@ struct roce_fragment_verdict {
 struct roce_fragment {
 	char *name;
 	long uid;
+	long file_owner;             /* uid owning the fragment's file; -1 not read from a file */
 	double seconds;
 	int64_t start_ns, end_ns;
 	char **shared;               /* job ids */

@@ -361,7 +361,8 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
 	}
-	if ((jfd = roce_safefile_report_dir(c->pol.report_dir, c->job_id, &admin_gid, err)) < 0)
+	time_t since = no_start ? 0 : (time_t)(start->time_ns / 1000000000);
+	if ((jfd = roce_safefile_report_dir(c->pol.report_dir, c->job_id, c->uid, since, &admin_gid, err)) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
 	roce_safefile_remove_temps(jfd, name);

@@ -4,6 +4,7 @@
 #include "jsonin.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +79,11 @@ int roce_jin_double(json_object *o, const char *key, double *v, struct roce_erro
 		return -1;
 	}
 	*v = json_object_get_double(m);
+	if (!isfinite(*v)) {
+		/* json-c's tokener takes NaN, Infinity and 1e999; JSON has no such numbers. */
+		roce_error_set(err, "\"%s\" is not a finite number", key);
+		return -1;
+	}
 	return 0;
 }
 

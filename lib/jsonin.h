@@ -30,7 +30,7 @@ int roce_jin_member(json_object *o, const char *key, json_type t, json_object **
 
 /* An integer in lo..hi. */
 int roce_jin_int(json_object *o, const char *key, int64_t lo, int64_t hi, int64_t *v, struct roce_error *err);
-/* A number (integer or double). */
+/* A finite number (integer or double): NaN and Infinity are refused. */
 int roce_jin_double(json_object *o, const char *key, double *v, struct roce_error *err);
 int roce_jin_bool(json_object *o, const char *key, bool *v, struct roce_error *err);
 /* A string of at most maxlen bytes; *v points into o. */

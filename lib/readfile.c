@@ -36,28 +36,101 @@ static int fail_errno(struct roce_reading *r, int err, const char *what, struct 
 	return -1;
 }
 
-/* Open dfd/path for reading: a regular file (trusted when asked) or -1. */
-static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
+static const char *file_type(mode_t mode)
 {
-	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	                               (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
-	if (fd < 0)
-		return fail_errno(r, errno, "open", file);
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
-		close(fd);
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file", shown(file));
-		errno = EINVAL;
-		return -1;
+	switch (mode & S_IFMT) {
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFDIR: return "a directory";
+	case S_IFLNK: return "a symbolic link";
 	}
-	if ((flags & ROCE_READFILE_TRUSTED) &&
-	    ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))) {
+	return "of no known type";
+}
+
+/* dfd/path opened for reading, if it is still the file st describes. */
+static int open_same(int dfd, const struct name *file, int flags, const struct stat *st)
+{
+	struct stat now;
+	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	                                     (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
 		close(fd);
-		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", shown(file),
-		                 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
-		errno = EPERM;
+		errno = ESTALE;
 		return -1;
 	}
 	return fd;
+}
+
+/* The file pfd (O_PATH) stands for, opened for reading through
+ * /proc/self/fd: the very inode examined, whatever became of its name.
+ * Without /proc (a chroot): the name again, if still the same file. */
+static int reopen(int pfd, int dfd, const struct name *file, int flags, const struct stat *st)
+{
+	char proc[40];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	int fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	return fd >= 0 || errno != ENOENT ? fd : open_same(dfd, file, flags, st);
+}
+
+/* What dfd/path is, before anything opens it: *pfd an O_PATH descriptor of
+ * it for a file where others may plant one (NOFOLLOW), else -1 and fstatat
+ * only.  -1 with errno when it cannot be looked at. */
+static int look(int dfd, const struct name *file, int flags, struct stat *st, int *pfd)
+{
+	*pfd = -1;
+	if (!(flags & ROCE_READFILE_NOFOLLOW))
+		return fstatat(dfd, file->path, st, 0);
+	if ((*pfd = openat(dfd, file->path, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(*pfd, st) == 0 && !S_ISLNK(st->st_mode))
+		return 0;
+	/* A symlink here was not to be followed: what open(O_NOFOLLOW) says. */
+	int e = S_ISLNK(st->st_mode) ? ELOOP : errno;
+	close(*pfd);
+	errno = e;
+	return -1;
+}
+
+/*
+ * Open dfd/path for reading: a regular file (trusted when asked) or -1.
+ * What it is comes first, and nothing else is ever opened: a FIFO's blocked
+ * writer is not released, no device driver is called (/dev/watchdog armed,
+ * /dev/kmsg read).  Where others may plant files (NOFOLLOW: fragments,
+ * state, markers, the cache) the file opened is the very one examined,
+ * through its O_PATH descriptor.  Elsewhere (sysfs values by the thousand,
+ * /proc, the admin's files; only the kernel or root names files there) a
+ * cheaper fstatat, and the file opened must be the one examined.
+ */
+static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
+{
+	int pfd, e;
+	if (look(dfd, file, flags, st, &pfd) < 0)
+		return fail_errno(r, errno, "open", file);
+	if (!S_ISREG(st->st_mode)) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(file), file_type(st->st_mode));
+		errno = EINVAL;
+		goto refused;
+	}
+	if ((flags & ROCE_READFILE_TRUSTED) &&
+	    ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))) {
+		roce_reading_set(r, ROCE_UNREADABLE, EPERM, "%s: not trusted (owner %u, mode %o)", shown(file),
+		                 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+		errno = EPERM;
+		goto refused;
+	}
+	int fd = pfd >= 0 ? reopen(pfd, dfd, file, flags, st) : open_same(dfd, file, flags, st);
+	e = errno;
+	if (pfd >= 0)
+		close(pfd);
+	return fd >= 0 ? fd : fail_errno(r, e, "open", file);
+refused:
+	e = errno;
+	if (pfd >= 0)
+		close(pfd);
+	errno = e;
+	return -1;
 }
 
 /* Fill buf[*got..size) until EOF: 0 at EOF, 1 when buf is full and (probed
@@ -147,25 +220,31 @@ static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                     struct roce_reading *r)
 {
+	struct stat st;
+	return roce_readfile_stat(dfd, dir, path, max, flags, len, &st, r);
+}
+
+char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
+                         struct stat *st, struct roce_reading *r)
+{
 	struct name file;   /* no initializer: buf is written only when a message needs it */
 	file.dir = dir;
 	file.path = path;
-	struct stat st;
 	size_t got;
 	int more;
 
-	int fd = open_regular(dfd, &file, flags, &st, r);
+	int fd = open_regular(dfd, &file, flags, st, r);
 	if (fd < 0)
 		return NULL;
 	/* st_size is only a hint (0 for /proc files): read to the end, up to max. */
-	char *buf = read_grow(fd, (size_t)st.st_size, max, &got, &more);
+	char *buf = read_grow(fd, (size_t)st->st_size, max, &got, &more);
 	int e = errno;
 	close(fd);
 	if (more < 0) {
 		fail_errno(r, e, "read", &file);
 	} else if (more > 0) {
 		too_long(r, &file, max);
-	} else if (st.st_size > 0 && got > (size_t)st.st_size) {
+	} else if (st->st_size > 0 && got > (size_t)st->st_size) {
 		/* Being written in place: not a finished file. */
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: grew while being read", shown(&file));
 		errno = EAGAIN;

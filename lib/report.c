@@ -78,13 +78,34 @@ int roce_report_add(struct roce_job_report *r, json_object *frag, const char *so
 
 long roce_report_job_uid(const struct roce_job_report *r)
 {
-	long uid = -1;
+	/* The newest fragment root wrote says whose job this instance is: what
+	 * root wrote nobody else could change.  Without any (no ACLs, every
+	 * fragment its user's), the newest of all. */
+	const struct roce_fragment *best = NULL;
 	for (size_t i = 0; i < r->n_nodes; i++) {
-		if (uid >= 0 && r->nodes[i].uid != uid)
-			return -1;
-		uid = r->nodes[i].uid;
+		const struct roce_fragment *n = &r->nodes[i];
+		bool root = n->file_owner == 0, best_root = best && best->file_owner == 0;
+		if (!best || (root && !best_root) || (root == best_root && n->end_ns > best->end_ns))
+			best = n;
 	}
-	return uid;
+	return best ? best->uid : -1;
+}
+
+void roce_report_keep_uid(struct roce_job_report *r, long uid)
+{
+	char why[96], file[80];
+	size_t w = 0;
+	for (size_t i = 0; i < r->n_nodes; i++) {
+		if (r->nodes[i].uid == uid) {
+			r->nodes[w++] = r->nodes[i];
+			continue;
+		}
+		snprintf(why, sizeof(why), "job_uid %ld is not the job's (uid %ld)", r->nodes[i].uid, uid);
+		snprintf(file, sizeof(file), "%s.json", r->nodes[i].name);
+		roce_report_error(r, file, why);
+		roce_fragment_free(&r->nodes[i]);
+	}
+	r->n_nodes = w;
 }
 
 static int node_cmp(const void *a, const void *b)

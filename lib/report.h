@@ -38,8 +38,12 @@ int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struc
 /* Record that source could not be used: "source: why", escaped. */
 void roce_report_error(struct roce_job_report *r, const char *source, const char *why);
 
-/* The uid recorded by the fragments: -1 when none or when they disagree. */
+/* Whose job the fragments are: the job_uid of the newest one (end_ns) that
+ * root's file holds, else of the newest one; -1 when none. */
 long roce_report_job_uid(const struct roce_job_report *r);
+/* Drop the nodes whose job_uid is not uid (another instance of the job id),
+ * each named in r->errors. */
+void roce_report_keep_uid(struct roce_job_report *r, long uid);
 
 /* Sort nodes by name (natural order) and drop a second fragment of a node
  * (recorded as an error).  Call once, before printing. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FRAGMENT_MAX (16u << 20)   /* a node with 4096 ports is < 16 MiB */
@@ -35,10 +36,15 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 	struct roce_error err;
 	struct roce_reading rd;
 	struct roce_fragment f;
+	struct stat st;
 	size_t len = 0;
-	char *buf = roce_readfile(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &rd);
+	char *buf = roce_readfile_stat(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &st, &rd);
 	if (!buf) {
-		roce_error_set(&err, "cannot read: %s", strerror(errno));
+		/* "<name> is not a regular file (a FIFO)": never opened */
+		if (rd.status == ROCE_MALFORMED && errno == EINVAL && strrchr(rd.why, '('))
+			roce_error_set(&err, "not a regular file %s", strrchr(rd.why, '('));
+		else
+			roce_error_set(&err, "cannot read: %s", strerror(errno));
 		roce_report_error(r, name, err.msg);
 		return;
 	}
@@ -49,19 +55,25 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
 		roce_report_error(r, name, "the node name inside does not match the file name");
-	} else if (roce_report_append(r, &f, &err) < 0) {
+	} else if (st.st_uid != 0 && (long)st.st_uid != f.uid) {
+		/* Without ACLs a fragment belongs to its job's user, who can
+		 * rewrite it; anyone else's file says what they chose. */
+		roce_error_set(&err, "owned by uid %u, neither root nor its job_uid %ld", (unsigned)st.st_uid, f.uid);
+		roce_fragment_free(&f);
 		roce_report_error(r, name, err.msg);
+	} else {
+		f.file_owner = (long)st.st_uid;
+		if (roce_report_append(r, &f, &err) < 0)
+			roce_report_error(r, name, err.msg);
 	}
 	json_object_put(frag);
 }
 
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
 {
-	int dfd = roce_safefile_open_dir(dir);
-	if (dfd < 0) {
-		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
+	if (dfd < 0)
 		return -1;
-	}
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));

@@ -6,7 +6,9 @@
  * roce-report may run as root over a directory every node writes: each
  * "<node>.json" is read without following symlinks and at most 16 MiB, and
  * must hold the fragment of that node (a copied file would pose as another
- * node).  A file that fails any of that is recorded in r->errors by name
+ * node); dir itself is resolved without following a link (safefile.h).
+ * What is not a regular file is never opened, and a fragment whose file
+ * is owned by neither root nor its job_uid is not used.  A file that fails any of that is recorded in r->errors by name
  * and skipped; nothing else is read (dot files are the epilog's
  * temporaries).
  */

@@ -14,6 +14,7 @@
 #include "report_prometheus.h"
 #include "report_text.h"
 #include "reportdir.h"
+#include "safefile.h"
 
 #include <getopt.h>
 #include <grp.h>
@@ -93,14 +94,19 @@ static bool in_group(gid_t g)
 	return found;
 }
 
-/* Root, or a member of the group that owns ReportDir. */
+/* Root, or a member of the group that owns ReportDir (resolved as the
+ * report is: a link in its path makes nobody an admin). */
 static bool is_admin(const char *report_dir, char *group_name, size_t len)
 {
 	struct stat st;
 	snprintf(group_name, len, "?");
 	if (getuid() == 0)
 		return true;
-	if (stat(report_dir, &st) < 0)
+	int fd = roce_safefile_open_dir(NULL, report_dir, 0, 0, NULL);
+	bool known = fd >= 0 && fstat(fd, &st) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!known)
 		return false;
 	struct group *gr = getgrgid(st.st_gid);
 	snprintf(group_name, len, "%s", gr ? gr->gr_name : "?");
@@ -218,10 +224,12 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 		return EXIT_NONE;
 	}
 	/* The files' permissions are the real guard; this says it plainly and
-	 * also covers fragments a user could read but should not (e.g. copied). */
-	long owner = roce_report_job_uid(r);
-	bool unreadable = r->n_nodes == 0 && r->n_errors > 0;
-	if (!admin && ((r->n_nodes && owner != (long)getuid()) || unreadable)) {
+	 * also covers fragments a user could read but should not (e.g. copied,
+	 * or left by an earlier job with the same id): a user's report holds
+	 * their fragments only, an admin's those of the job's user. */
+	bool any = r->n_nodes > 0 || r->n_errors > 0;
+	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
+	if (!admin && any && r->n_nodes == 0) {
 		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
 		                "and members of group %s only\n", a->job_id, group);
 		return EXIT_REFUSED;

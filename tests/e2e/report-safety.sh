@@ -6,6 +6,7 @@
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/jobfiles.sh"
 B="$top_builddir/prolog"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, tmpfs, setpriv)"
@@ -18,24 +19,6 @@ chmod 755 "$T"
 R=$T/sys
 mkdir -p "$R"
 fab_example "$R" 2
-
-conf() { # conf NAME REPORTDIR STATEDIR -> path of a roce.conf
-	printf 'ReportDir=%s\nStateDir=%s\n' "$2" "$3" >"$T/$1.conf"
-	echo "$T/$1.conf"
-}
-job() { # job KIND CONF JOBID [NODE]: sets $out $rc
-	out=$(env SLURM_JOB_ID="$3" SLURM_JOB_UID=4001 SLURMD_NODENAME="${4:-n1}" \
-		"$B/roce-$1" --config "$2" --sysfs-root "$R" 2>&1)
-	rc=$?
-}
-as_user() { # as_user UID GROUPS CMD...: run with only that uid and those groups
-	local uid=$1 groups=$2; shift 2
-	if [ -n "$groups" ]; then
-		setpriv --reuid "$uid" --regid "$uid" --groups "$groups" -- "$@"
-	else
-		setpriv --reuid "$uid" --regid "$uid" --clear-groups -- "$@"
-	fi
-}
 
 # --- who can read a report
 C=$(conf perms "$T/reports" "$T/state")
@@ -139,7 +122,7 @@ mkdir -p "$T/ustate"; chown 5000 "$T/ustate"
 C=$(conf ustate "$T/preports" "$T/ustate")
 job prolog "$C" 807
 is "$rc" 0 "StateDir owned by a user: prolog exit 0"
-like "$out" "StateDir .* is not owned by uid 0" "StateDir owned by a user: refused"
+like "$out" "StateDir $T/ustate: $T/ustate is owned by uid 5000, not root" "StateDir owned by a user: refused, named"
 ok "StateDir owned by a user: no snapshot in it" test -z "$(ls -A "$T/ustate")"
 C=$(conf badconf "$T/preports" "$T/pstate")
 echo "NoSuchKey=1" >>"$C"

@@ -69,6 +69,15 @@ static void members(void **state)
 	assert_int_equal(roce_jin_double(o, "whole", &d, &err), 0);
 	assert_true(d == 2.0);
 	REFUSED(roce_jin_double(o, "name", &d, &err), "\"name\" missing or not a number");
+	json_object_put(o);
+	/* json-c's tokener takes NaN and Infinity, which are not JSON numbers */
+	o = doc("{\"inf\": Infinity, \"minf\": -Infinity, \"nan\": NaN, \"huge\": 1e999}");
+	REFUSED(roce_jin_double(o, "inf", &d, &err), "\"inf\" is not a finite number");
+	REFUSED(roce_jin_double(o, "minf", &d, &err), "\"minf\" is not a finite number");
+	REFUSED(roce_jin_double(o, "nan", &d, &err), "\"nan\" is not a finite number");
+	REFUSED(roce_jin_double(o, "huge", &d, &err), "\"huge\" is not a finite number");
+	json_object_put(o);
+	o = doc("{\"name\": \"x\"}");
 	json_object *m;
 	REFUSED(roce_jin_member(o, "name", json_type_object, &m, &err), "\"name\" missing or not an object");
 	assert_null(roce_jin_get(o, "name", json_type_array));

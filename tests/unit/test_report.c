@@ -28,25 +28,61 @@ static void t_merge(void **state)
 	roce_report_free(&r);
 }
 
-static void t_uid_disagrees(void **state)
+static void t_instances(void **state)
 {
 	(void)state;
 	struct roce_job_report r;
 	struct roce_delta d;
 	struct roce_error err;
+	struct roce_fragment_meta m[3] = { meta("n1"), meta("n2"), meta("n3") };
+	m[1].job_uid = 2000;   /* the later user, on n2 and n3 */
+	m[2].job_uid = 2000;
+	m[1].end_ns = m[2].end_ns = 99000000000;
 	roce_report_init(&r, "4242");
-	assert_int_equal(roce_report_job_uid(&r), -1);
 	make_delta(&d, 1, 10);
-	struct roce_fragment_meta m = meta("n1");
-	json_object *f = fragment("n1", &d, &m);
-	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
-	json_object_put(f);
-	m.job_uid = 0;
-	f = fragment("n2", &d, &m);
-	assert_int_equal(roce_report_add(&r, f, "n2", &err), 0);
-	json_object_put(f);
-	assert_int_equal(roce_report_job_uid(&r), -1);
+	for (int i = 0; i < 3; i++) {
+		json_object *f = fragment(m[i].node, &d, &m[i]);
+		assert_int_equal(roce_report_add(&r, f, m[i].node, &err), 0);
+		json_object_put(f);
+	}
 	roce_delta_free(&d);
+	assert_int_equal(roce_report_job_uid(&r), 2000);   /* the newest */
+	roce_report_keep_uid(&r, 2000);
+	roce_report_sort(&r);
+	assert_int_equal(r.n_nodes, 2);
+	assert_int_equal(r.n_errors, 1);
+	assert_string_equal(r.errors[0], "n1.json: job_uid 1000 is not the job's (uid 2000)");
+	roce_report_keep_uid(&r, 3000);   /* nobody's: all dropped, each named */
+	assert_int_equal(r.n_nodes, 0);
+	assert_int_equal(r.n_errors, 3);
+	assert_int_equal(roce_report_job_uid(&r), -1);
+	roce_report_free(&r);
+}
+
+static void t_non_finite(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	make_delta(&d, 1, 10);
+	json_object *f = fragment("n1", &d, NULL);
+	roce_delta_free(&d);
+	const char *text = json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN);
+	char *bad = malloc(strlen(text) + 32);
+	const char *at = strstr(text, "\"seconds\":");
+	assert_non_null(at);
+	const char *end = at + strlen("\"seconds\":") + strspn(at + strlen("\"seconds\":"), "0123456789.e+-");
+	sprintf(bad, "%.*s\"seconds\":Infinity%s", (int)(at - text), text, end);
+	json_object_put(f);
+	f = json_tokener_parse(bad);
+	free(bad);
+	assert_non_null(f);   /* json-c takes it ... */
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_report_add(&r, f, "n1.json", &err), -1);   /* ... we do not */
+	assert_non_null(strstr(err.msg, "\"seconds\" is not a finite number"));
+	assert_int_equal(r.n_nodes, 0);
+	json_object_put(f);
 	roce_report_free(&r);
 }
 
@@ -145,7 +181,8 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_merge),
-		cmocka_unit_test(t_uid_disagrees),
+		cmocka_unit_test(t_instances),
+		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_groups),
 		cmocka_unit_test(t_consistency_groups),
 		cmocka_unit_test(t_port_values),

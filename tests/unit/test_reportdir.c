@@ -5,6 +5,8 @@
 #include "fixtures_report.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reportdir.h"
@@ -39,6 +41,18 @@ static void t_load_dir(void **state)
 	char link[PATH_MAX];
 	snprintf(link, sizeof(link), "%s/n5.json", dir);
 	assert_int_equal(symlink(target, link), 0);
+	/* a FIFO (never opened) and, as root, a fragment of uid 1000's job whose
+	 * file someone else owns (on a file system without ACLs they could write it) */
+	snprintf(target, sizeof(target), "%s/n6.json", dir);
+	assert_int_equal(mkfifo(target, 0644), 0);
+	bool root = geteuid() == 0;
+	if (root) {
+		json_object *f7 = fragment("n7", &d, NULL);
+		write_file(dir, "n7.json", json_object_to_json_string(f7));
+		json_object_put(f7);
+		snprintf(target, sizeof(target), "%s/n7.json", dir);
+		assert_int_equal(chown(target, 5000, 5000), 0);
+	}
 	json_object_put(f);
 	roce_delta_free(&d);
 
@@ -46,14 +60,26 @@ static void t_load_dir(void **state)
 	assert_int_equal(roce_reportdir_load(&r, dir, &err), 0);
 	roce_report_sort(&r);
 	assert_int_equal(r.n_nodes, 1);
-	assert_int_equal(r.n_errors, 3);
+	assert_int_equal(r.n_errors, root ? 5 : 4);
 	char all[2048] = "";
 	for (size_t i = 0; i < r.n_errors; i++)
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s\n", r.errors[i]);
 	assert_non_null(strstr(all, "n2.json: the node name inside does not match"));
 	assert_non_null(strstr(all, "n4.json: not valid JSON"));
 	assert_non_null(strstr(all, "n5.json: cannot read"));   /* symlinks are not followed */
+	assert_non_null(strstr(all, "n6.json: not a regular file (a FIFO)"));
+	if (root)
+		assert_non_null(strstr(all, "n7.json: owned by uid 5000, neither root nor its job_uid 1000"));
 	roce_report_free(&r);
+	/* the job directory itself through a symlink: not followed */
+	char linked[PATH_MAX];
+	snprintf(linked, sizeof(linked), "%s.link", dir);
+	assert_int_equal(symlink(dir, linked), 0);
+	roce_report_init(&r, "4242");
+	assert_int_equal(roce_reportdir_load(&r, linked, &err), -1);
+	assert_non_null(strstr(err.msg, "is a symbolic link"));
+	roce_report_free(&r);
+	unlink(linked);
 
 	roce_report_init(&r, "4242");
 	assert_int_equal(roce_reportdir_load(&r, "/nonexistent/4242", &err), -1);
