@@ -19,7 +19,7 @@ mkdir -p "$out/obj"
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 PKGS="libmnl json-c hwloc libibverbs"
-CFLAGS="-g -O1 $SAN -Wall -Wextra -Wno-unused-parameter -I$src/lib -I$src/fuzz -I$bld \
+CFLAGS="-g -O1 $SAN -Wall -Wextra -Wno-unused-parameter -I$src/lib -I$src/fuzz -I$src/tests/lib -I$bld \
 -DSYSCONFDIR=\"/etc\" -DLOCALSTATEDIR=\"/var\" $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS)"
 
@@ -33,7 +33,7 @@ if ! $CC -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >"$probe.log
 fi
 
 # compile SRC OBJ EXTRA-FLAGS: only when the source or any header is newer.
-newest_header=$(ls -t "$src"/lib/*.h "$src"/fuzz/*.h "$bld/config.h" | head -1)
+newest_header=$(ls -t "$src"/lib/*.h "$src"/fuzz/*.h "$src"/tests/lib/*.h "$bld/config.h" | head -1)
 compile() {
 	if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
 		echo "  CC-FUZZ  ${1#$src/}"
@@ -43,13 +43,18 @@ compile() {
 }
 
 libobjs=""
-# The library's sources as Makefile.am lists them (not files in progress).
-for c in $(grep -o 'lib/[A-Za-z0-9_]*\.c' "$src/Makefile.am" | sort -u); do
+# The library's sources as Makefile.am lists them (not files in progress;
+# not tests/lib/).
+for c in $(grep -oE '(^|[^/[:alnum:]_])lib/[A-Za-z0-9_]+\.c' "$src/Makefile.am" | sed 's|.*lib/|lib/|' | sort -u); do
 	c=$src/$c
 	o=$out/obj/lib_$(basename "$c" .c).o
 	compile "$c" "$o" "-fsanitize=fuzzer-no-link"
 	libobjs="$libobjs $o"
 done
+
+# The netlink message builder of the unit tests (netlink targets and seeds).
+compile "$src/tests/lib/nlreply.c" "$out/obj/nlreply.o" "-fsanitize=fuzzer-no-link"
+libobjs="$libobjs $out/obj/nlreply.o"
 
 for t in $TARGETS; do
 	compile "$src/fuzz/$t.c" "$out/obj/fuzz_$t.o" "-fsanitize=fuzzer-no-link"

@@ -1,8 +1,8 @@
 /*
  * netlink_transport - the whole receive path of the netlink collector:
- * roce_nl_get_link() and roce_nl_get_dcb() over roce_nl_open_fd() on an
+ * roce_rtlink_get() and roce_dcb_get() over roce_nl_open_fd() on an
  * AF_UNIX datagram socketpair, with the fuzzer's bytes queued as the
- * "kernel's" datagrams before each request.  This runs netlink.c's own
+ * "kernel's" datagrams before each request.  This runs nl.c's own
  * find_reply/recv_reply (sequence matching, message walking, waiting for
  * the next datagram, the deadline) and then the parsers, not a copy of them.
  *
@@ -29,12 +29,14 @@
  * datagram outlives its input.
  */
 #include "config.h"
+#include "dcb.h"
 #include "fuzz.h"
 #include "model.h"
-#include "netlink.h"
+#include "nl.h"
+#include "nlreply.h"
+#include "rtlink.h"
 
 #include <errno.h>
-#include <linux/rtnetlink.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -48,25 +50,13 @@ static void queue(const uint8_t *p, size_t n)
 		return;   /* larger than the socket takes: nothing queued */
 }
 
-/* The kernel's error answer to request seq, byte-exact as rtnetlink sends
- * it with NETLINK_CAP_ACK: header, error code, the request's header. */
+/* The kernel's answer to request seq about a netdev that has gone
+ * (NLMSG_ERROR -ENODEV, as rtnetlink sends it with NETLINK_CAP_ACK). */
 static void queue_enodev(unsigned seq, uint16_t req_type)
 {
-	struct {
-		struct nlmsghdr h;
-		struct nlmsgerr e;
-	} m;
-	memset(&m, 0, sizeof(m));
-	m.h.nlmsg_len = sizeof(m);
-	m.h.nlmsg_type = NLMSG_ERROR;
-	m.h.nlmsg_flags = NLM_F_CAPPED;
-	m.h.nlmsg_seq = seq;
-	m.e.error = -ENODEV;
-	m.e.msg.nlmsg_len = NLMSG_HDRLEN + 16;
-	m.e.msg.nlmsg_type = req_type;
-	m.e.msg.nlmsg_flags = NLM_F_REQUEST;
-	m.e.msg.nlmsg_seq = seq;
-	queue((const uint8_t *)&m, sizeof(m));
+	static union { char b[NLREPLY_BUFSZ]; uint64_t align; } m;
+	struct nlmsghdr *nlh = nlreply_error(m.b, seq, -ENODEV, req_type);
+	queue((const uint8_t *)nlh, nlh->nlmsg_len);
 }
 
 static void drain(int fd)
@@ -96,14 +86,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct roce_nl *nl = roce_nl_open_fd(fd, 1);
 	if (!nl)
 		abort();
-	memset(&nd, 0, sizeof(nd));
-	snprintf(nd.name, sizeof(nd.name), "eth0");
+	nlreply_netdev(&nd, "eth0");
 
 	if (!silent) {
 		queue(data, l1);
 		queue_enodev(1, RTM_GETLINK);
 	}
-	roce_nl_get_link(nl, &nd);
+	roce_rtlink_get(nl, &nd);
 	FUZZ_CHECK(nd.link_read.status != ROCE_NOT_READ, "link reading unset");
 	FUZZ_CHECK(nd.link_read.status == ROCE_OK || nd.link_read.why[0], "link %s without why",
 	           roce_status_name(nd.link_read.status));
@@ -115,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		queue(data + l1, size - l1);
 		queue_enodev(2, RTM_GETDCB);
 	}
-	roce_nl_get_dcb(nl, &nd);
+	roce_dcb_get(nl, &nd);
 	FUZZ_CHECK(nd.pfc.read.status != ROCE_NOT_READ && nd.dscp.read.status != ROCE_NOT_READ, "DCB reading unset");
 	FUZZ_CHECK(nd.dscp.n <= ROCE_DSCP_MAX, "%zu DSCP entries", nd.dscp.n);
 	roce_nl_close(nl);

@@ -1,6 +1,6 @@
 /*
  * nl_common.h - feed a fuzzed datagram to a netlink reply parser the way
- * netlink.c's transport does: walk it with mnl_nlmsg_ok()/mnl_nlmsg_next()
+ * nl.c's transport does: walk it with roce_nlmsg_fits()/mnl_nlmsg_next()
  * (find_reply) and hand every message that passes to the parser, in a heap
  * buffer of exactly the datagram's size so ASan sees any overread.
  */
@@ -9,7 +9,8 @@
 
 #include "fuzz.h"
 #include "model.h"
-#include "netlink.h"
+#include "nlmsg.h"
+#include "nlreply.h"
 #include <libmnl/libmnl.h>
 
 typedef int (*nl_parser)(const struct nlmsghdr *nlh, struct roce_netdev *nd);
@@ -29,13 +30,10 @@ static inline void nl_feed(const uint8_t *data, size_t size, nl_parser parse, in
 	if (size)
 		memcpy(buf, data, size);
 	int len = (int)size;
-	/* find_reply's walk: mnl_nlmsg_ok() alone lets nlmsg_len >= 2^31 through (see netlink.c). */
-	for (const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-	     len >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= (unsigned)len;
+	for (const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf; roce_nlmsg_fits(nlh, len);
 	     nlh = mnl_nlmsg_next(nlh, &len)) {
 		struct roce_netdev nd;
-		memset(&nd, 0, sizeof(nd));
-		snprintf(nd.name, sizeof(nd.name), "eth0");
+		nlreply_netdev(&nd, "eth0");
 		int rc = parse(nlh, &nd);
 		if (dcb) {
 			check_reading(&nd.pfc.read);

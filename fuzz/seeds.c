@@ -5,9 +5,10 @@
  *
  * Seeds are the real formats the parsers meet: sysfs values as the kernel
  * prints them (tests/lib/fabric.sh writes the same), netlink replies built
- * byte-exact with libmnl and the uapi structs (as tests/unit/test_netlink.c
- * does), and counter snapshots and report fragments produced by the
- * library's own writers, so the corpus follows the formats as they change.
+ * byte-exact from the uapi structs by tests/lib/nlreply.c (the builder of
+ * the unit tests), and counter snapshots and report fragments produced by
+ * the library's own writers, so the corpus follows the formats as they
+ * change.
  * roce.conf seeds are added by build.sh from etc/roce.conf.
  */
 #include "config.h"
@@ -17,14 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <net/if.h>
-#include <linux/dcbnl.h>
-#include <linux/if.h>
-#include <linux/rtnetlink.h>
-#include <libmnl/libmnl.h>
 
 #include "counters.h"
 #include "fragment.h"
+#include "nlreply.h"
 
 static const char *top;
 static int n_written;
@@ -98,87 +95,11 @@ static void text_seeds(void)
 
 /* ------------------------------------------------------------ netlink */
 
-static union { char b[8192]; uint64_t align; } mb;
+static union { char b[NLREPLY_BUFSZ]; uint64_t align; } mb, mb2;
 
-static struct nlmsghdr *header(char *buf, uint16_t type)
+static struct nlmsghdr *link_msg(char *buf, uint32_t seq, uint8_t oper, unsigned flags)
 {
-	memset(buf, 0, 4096);
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_seq = 2;
-	return nlh;
-}
-
-static struct nlmsghdr *link_msg(char *buf, uint8_t oper, unsigned flags)
-{
-	struct nlmsghdr *nlh = header(buf, RTM_NEWLINK);
-	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_type = 1;
-	ifi->ifi_index = 7;
-	ifi->ifi_flags = flags;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, "eth0");
-	mnl_attr_put_u32(nlh, IFLA_TXQLEN, 1000);
-	mnl_attr_put_u8(nlh, IFLA_OPERSTATE, oper);
-	mnl_attr_put_u8(nlh, IFLA_LINKMODE, 0);
-	mnl_attr_put_u32(nlh, IFLA_MTU, 9000);
-	mnl_attr_put_u32(nlh, IFLA_MIN_MTU, 68);
-	mnl_attr_put_u32(nlh, IFLA_MAX_MTU, 65535);
-	return nlh;
-}
-
-static struct nlmsghdr *error_msg(char *buf, int error, uint16_t req_type)
-{
-	struct nlmsghdr *nlh = header(buf, NLMSG_ERROR);
-	nlh->nlmsg_flags = NLM_F_CAPPED;
-	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-	e->error = error;
-	e->msg.nlmsg_len = 28;
-	e->msg.nlmsg_type = req_type;
-	e->msg.nlmsg_flags = NLM_F_REQUEST;
-	e->msg.nlmsg_seq = 2;
-	return nlh;
-}
-
-static void app(struct nlmsghdr *nlh, uint8_t sel, uint8_t prio, uint16_t proto)
-{
-	struct dcb_app a = { .selector = sel, .priority = prio, .protocol = proto };
-	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
-}
-
-static struct nlmsghdr *dcb_msg(char *buf, bool with_pfc, bool with_app)
-{
-	struct nlmsghdr *nlh = header(buf, RTM_GETDCB);
-	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
-	dcb->cmd = DCB_CMD_IEEE_GET;
-	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "eth0");
-	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
-	struct ieee_ets ets;
-	memset(&ets, 0, sizeof(ets));
-	ets.ets_cap = 8;
-	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
-	if (with_pfc) {
-		struct ieee_pfc pfc;
-		memset(&pfc, 0, sizeof(pfc));
-		pfc.pfc_cap = 8;
-		pfc.pfc_en = 0x08;
-		pfc.delay = 0x1234;
-		for (int i = 0; i < 8; i++) {
-			pfc.requests[i] = 1000 + (uint64_t)i;
-			pfc.indications[i] = 2000 + (uint64_t)i;
-		}
-		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
-	}
-	if (with_app) {
-		struct nlattr *t = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
-		app(nlh, IEEE_8021QAZ_APP_SEL_ETHERTYPE, 4, 0x8906);
-		app(nlh, IEEE_8021QAZ_APP_SEL_DSCP, 3, 26);
-		app(nlh, IEEE_8021QAZ_APP_SEL_DGRAM, 7, 4791);
-		app(nlh, IEEE_8021QAZ_APP_SEL_DSCP, 6, 48);
-		mnl_attr_nest_end(nlh, t);
-	}
-	mnl_attr_nest_end(nlh, ieee);
-	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_VER_IEEE | DCB_CAP_DCBX_HOST);
-	return nlh;
+	return nlreply_link(buf, seq, "eth0", 7, flags, 9000, oper);
 }
 
 static void put_msg(const char *target, const char *name, const struct nlmsghdr *nlh)
@@ -186,40 +107,41 @@ static void put_msg(const char *target, const char *name, const struct nlmsghdr 
 	put(target, name, nlh, nlh->nlmsg_len);
 }
 
-static void netlink_seeds(void)
+/* Replies for the parsers alone: sequence number 2 (even: nl_feed goes on
+ * to a second message in the datagram). */
+static void parser_seeds(void)
 {
-	put_msg("netlink_link", "up", link_msg(mb.b, IF_OPER_UP, IFF_UP | IFF_RUNNING));
-	put_msg("netlink_link", "down", link_msg(mb.b, IF_OPER_DOWN, IFF_UP));
-	put_msg("netlink_link", "enodev", error_msg(mb.b, -ENODEV, RTM_GETLINK));
-	put_msg("netlink_link", "ack", error_msg(mb.b, 0, RTM_GETLINK));
-	put_msg("netlink_dcb", "full", dcb_msg(mb.b, true, true));
-	put_msg("netlink_dcb", "no-app", dcb_msg(mb.b, true, false));
-	put_msg("netlink_dcb", "no-pfc", dcb_msg(mb.b, false, true));
-	put_msg("netlink_dcb", "eopnotsupp", error_msg(mb.b, -EOPNOTSUPP, RTM_GETDCB));
+	put_msg("netlink_link", "up", link_msg(mb.b, 2, IF_OPER_UP, IFF_UP | IFF_RUNNING));
+	put_msg("netlink_link", "down", link_msg(mb.b, 2, IF_OPER_DOWN, IFF_UP));
+	put_msg("netlink_link", "enodev", nlreply_error(mb.b, 2, -ENODEV, RTM_GETLINK));
+	put_msg("netlink_link", "ack", nlreply_error(mb.b, 2, 0, RTM_GETLINK));
+	put_msg("netlink_dcb", "full", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_PFC | NLREPLY_APP));
+	put_msg("netlink_dcb", "no-app", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_PFC));
+	put_msg("netlink_dcb", "no-pfc", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_APP));
+	put_msg("netlink_dcb", "eopnotsupp", nlreply_error(mb.b, 2, -EOPNOTSUPP, RTM_GETDCB));
 	/* two messages in one datagram: a stale reply first (odd seq ends the walk) */
-	struct nlmsghdr *a = link_msg(mb.b, IF_OPER_UP, IFF_UP);
+	struct nlmsghdr *a = link_msg(mb.b, 2, IF_OPER_UP, IFF_UP);
+	struct nlmsghdr *b = link_msg(mb2.b, 3, IF_OPER_DORMANT, IFF_UP);
 	size_t la = a->nlmsg_len;
-	a->nlmsg_seq = 2;
-	struct nlmsghdr *b = link_msg(mb.b + la, IF_OPER_DORMANT, IFF_UP);
-	b->nlmsg_seq = 3;
+	memcpy(mb.b + la, b, b->nlmsg_len);
 	put("netlink_link", "two", mb.b, la + b->nlmsg_len);
+}
 
-	/* transport: [mode][u16 length of the link datagram][link reply seq 1][DCB reply seq 2];
-	 * mode 'T' = no fallback answer after the datagrams (see netlink_transport.c) */
+/* transport: [mode][u16 length of the link datagram][link reply seq 1][DCB reply seq 2];
+ * mode 'T' = no fallback answer after the datagrams (see netlink_transport.c) */
+static void transport_seeds(void)
+{
 	static union { char b[8192]; uint64_t align; } t;
-	struct nlmsghdr *l = link_msg(mb.b, IF_OPER_UP, IFF_UP | IFF_RUNNING);
-	l->nlmsg_seq = 1;
+	struct nlmsghdr *l = link_msg(mb.b, 1, IF_OPER_UP, IFF_UP | IFF_RUNNING);
 	size_t ll = l->nlmsg_len;
 	memcpy(t.b + 3, l, ll);
 	t.b[0] = 0;
 	t.b[1] = (char)(ll & 0xff);
 	t.b[2] = (char)(ll >> 8);
-	struct nlmsghdr *d = dcb_msg(mb.b, true, true);
-	d->nlmsg_seq = 2;
+	struct nlmsghdr *d = nlreply_dcb_sample(mb2.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_PFC | NLREPLY_APP);
 	memcpy(t.b + 3 + ll, d, d->nlmsg_len);
 	put("netlink_transport", "link-dcb", t.b, 3 + ll + d->nlmsg_len);
-	struct nlmsghdr *e = error_msg(mb.b, -EOPNOTSUPP, RTM_GETDCB);
-	e->nlmsg_seq = 2;
+	struct nlmsghdr *e = nlreply_error(mb2.b, 2, -EOPNOTSUPP, RTM_GETDCB);
 	memcpy(t.b + 3 + ll, e, e->nlmsg_len);
 	put("netlink_transport", "link-eopnotsupp", t.b, 3 + ll + e->nlmsg_len);
 	/* the link request answered by a stale reply only (seq 2): the fallback
@@ -227,11 +149,15 @@ static void netlink_seeds(void)
 	 * run into the deadline */
 	l->nlmsg_seq = 2;
 	memcpy(t.b + 3, l, ll);
-	t.b[1] = (char)(ll & 0xff);
-	t.b[2] = (char)(ll >> 8);
 	put("netlink_transport", "stale", t.b, 3 + ll);
 	t.b[0] = 'T';
 	put("netlink_transport", "silent", t.b, 3);
+}
+
+static void netlink_seeds(void)
+{
+	parser_seeds();
+	transport_seeds();
 }
 
 /* ------------------------------------------------------------ snapshots, fragments */

@@ -1,11 +1,11 @@
 /*
  * model.h - the node model: what one node's RoCE fabric looks like, as plain data.
  *
- * Collectors (rdma.c for sysfs, netlink.c for rtnetlink/DCB, verbs.c, topo.c)
- * are the only code that fills it; check.c, plan.c and the report code only
- * read it.  Every field that comes from the outside world has a struct
- * roce_reading next to it that says whether the value was read and, if not,
- * why: a value is never silently defaulted.
+ * Collectors (rdma.c for sysfs, rtlink.c and dcb*.c for rtnetlink/DCB,
+ * verbs.c, topo.c) are the only code that fills it; check.c, plan.c and the
+ * report code only read it.  Every field that comes from the outside world
+ * has a struct roce_reading next to it that says whether the value was read
+ * and, if not, why: a value is never silently defaulted.
  */
 #ifndef ROCE_MODEL_H
 #define ROCE_MODEL_H

@@ -4,8 +4,8 @@
  *
  *   nlprobe [-t timeout_ms] [-c] netdev...
  *
- * Default: roce_nl_get_link() and roce_nl_get_dcb() per netdev on one
- * socket.  -c: build a node model with one port per netdev and run
+ * Default: roce_rtlink_get() and roce_dcb_get() per netdev on one socket.
+ * -c: build a node model with one port per netdev and run
  * roce_collect_netlink() on it (the path the prolog takes).
  */
 #include "config.h"
@@ -15,8 +15,11 @@
 #include <unistd.h>
 #include <errno.h>
 
+#include "collect.h"
+#include "dcb.h"
 #include "model.h"
-#include "netlink.h"
+#include "nl.h"
+#include "rtlink.h"
 
 static void print_reading(const char *name, const char *key, const struct roce_reading *r)
 {
@@ -92,8 +95,8 @@ int main(int argc, char **argv)
 				rc = 1;
 				break;
 			}
-			roce_nl_get_link(nl, nd);
-			roce_nl_get_dcb(nl, nd);
+			roce_rtlink_get(nl, nd);
+			roce_dcb_get(nl, nd);
 		}
 		roce_nl_close(nl);
 	}

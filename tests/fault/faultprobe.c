@@ -31,20 +31,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <net/if.h>
-#include <linux/dcbnl.h>
-#include <linux/if.h>
-#include <linux/rtnetlink.h>
-#include <libmnl/libmnl.h>
 
+#include "clock.h"
 #include "counters.h"
+#include "dcb.h"
 #include "model.h"
-#include "netlink.h"
+#include "nl.h"
+#include "nlreply.h"
 #include "policy.h"
+#include "rtlink.h"
 #include "verdicts.h"
 
 static long mono_ms(void)
@@ -56,48 +54,19 @@ static long mono_ms(void)
 
 /* ------------------------------------------------------------ nl */
 
-static struct nlmsghdr *reply_header(char *buf, uint16_t type, uint32_t seq)
-{
-	memset(buf, 0, 4096);
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_seq = seq;
-	return nlh;
-}
-
-/* What the kernel answers to RTM_GETLINK eth0 / RTM_GETDCB eth0. */
+/* What the kernel answers to RTM_GETLINK eth0 / RTM_GETDCB eth0 (DCB: IEEE
+ * with PFC on priority 3, no APP table). */
 static struct nlmsghdr *good_reply(char *buf, uint16_t req_type, uint32_t seq, const char *name)
 {
-	struct nlmsghdr *nlh;
-	if (req_type == RTM_GETLINK) {
-		nlh = reply_header(buf, RTM_NEWLINK, seq);
-		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-		ifi->ifi_type = 1;
-		ifi->ifi_index = 7;
-		ifi->ifi_flags = IFF_UP | IFF_RUNNING;
-		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-		mnl_attr_put_u8(nlh, IFLA_OPERSTATE, IF_OPER_UP);
-		mnl_attr_put_u32(nlh, IFLA_MTU, 9000);
-		return nlh;
-	}
-	nlh = reply_header(buf, RTM_GETDCB, seq);
-	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
-	dcb->cmd = DCB_CMD_IEEE_GET;
-	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, name);
-	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
-	struct ieee_pfc pfc;
-	memset(&pfc, 0, sizeof(pfc));
-	pfc.pfc_cap = 8;
-	pfc.pfc_en = 0x08;
-	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
-	mnl_attr_nest_end(nlh, ieee);
-	return nlh;
+	if (req_type == RTM_GETLINK)
+		return nlreply_link(buf, seq, name, 7, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	return nlreply_dcb_sample(buf, seq, name, NLREPLY_IEEE | NLREPLY_PFC);
 }
 
 /* The misbehaving kernel: answer each request on fd as mode says, until EOF. */
 static void fake_kernel(int fd, const char *mode, int timeout_ms)
 {
-	union { char b[4096]; uint64_t align; } req, out;
+	union { char b[NLREPLY_BUFSZ]; uint64_t align; } req, out;
 	ssize_t n;
 	while ((n = recv(fd, req.b, sizeof(req.b), 0)) > 0) {
 		const struct nlmsghdr *rq = (const void *)req.b;
@@ -129,14 +98,10 @@ static void fake_kernel(int fd, const char *mode, int timeout_ms)
 			nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth9");
 			len = nlh->nlmsg_len;
 		} else if (!strcmp(mode, "eopnotsupp")) {
-			if (rq->nlmsg_type == RTM_GETLINK) {
+			if (rq->nlmsg_type == RTM_GETLINK)
 				nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
-			} else {
-				nlh = reply_header(out.b, NLMSG_ERROR, seq);
-				struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-				e->error = -EOPNOTSUPP;
-				e->msg = *rq;
-			}
+			else
+				nlh = nlreply_error(out.b, seq, -EOPNOTSUPP, rq->nlmsg_type);
 			len = nlh->nlmsg_len;
 		} else if (!strcmp(mode, "late")) {
 			usleep((useconds_t)(timeout_ms + 200) * 1000);
@@ -175,12 +140,11 @@ static int cmd_nl(const char *mode, int timeout_ms)
 		perror("roce_nl_open_fd");
 		return 1;
 	}
-	memset(&nd, 0, sizeof(nd));
-	snprintf(nd.name, sizeof(nd.name), "eth0");
-	long t0 = mono_ms();
-	roce_nl_get_link(nl, &nd);
-	roce_nl_get_dcb(nl, &nd);
-	long ms = mono_ms() - t0;
+	nlreply_netdev(&nd, "eth0");
+	int64_t t0 = roce_clock_ms();
+	roce_rtlink_get(nl, &nd);
+	roce_dcb_get(nl, &nd);
+	long ms = (long)(roce_clock_ms() - t0);
 	roce_nl_close(nl);   /* the child sees EOF and exits */
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

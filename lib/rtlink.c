@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtlink.c - RTM_GETLINK: a netdev's ifindex, MTU and operstate.
+ * roce_rtlink_parse() is pure; roce_rtlink_get() asks through nl.c.
+ */
+#include "config.h"
+#include "rtlink.h"
+#include "nlmsg.h"
+#include "printable.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+static const char *const operstate_names[] = {
+	[IF_OPER_UNKNOWN] = "UNKNOWN",
+	[IF_OPER_NOTPRESENT] = "NOTPRESENT",
+	[IF_OPER_DOWN] = "DOWN",
+	[IF_OPER_LOWERLAYERDOWN] = "LOWERLAYERDOWN",
+	[IF_OPER_TESTING] = "TESTING",
+	[IF_OPER_DORMANT] = "DORMANT",
+	[IF_OPER_UP] = "UP",
+};
+
+/* "UP", "DOWN", ... as `ip link` prints IF_OPER_*; a value newer than this
+ * table is shown by number, never taken for one we know. */
+static void operstate_name(unsigned oper, char *out, size_t len)
+{
+	if (oper < sizeof(operstate_names) / sizeof(operstate_names[0]) && operstate_names[oper])
+		snprintf(out, len, "%s", operstate_names[oper]);
+	else
+		snprintf(out, len, "UNKNOWN(%u)", oper);
+}
+
+/* Usable for traffic: administratively up and operationally up.  Drivers
+ * that do not report carrier (loopback, some virtual and tunnel devices)
+ * leave operstate UNKNOWN forever; for them IFF_UP|IFF_RUNNING is the best
+ * the kernel knows, as `ip link` and NetworkManager also assume. */
+static bool link_is_up(unsigned flags, unsigned operstate)
+{
+	if (!(flags & IFF_UP))
+		return false;
+	if (operstate == IF_OPER_UP)
+		return true;
+	return operstate == IF_OPER_UNKNOWN && (flags & IFF_RUNNING);
+}
+
+static int link_error(struct roce_netdev *nd, int err)
+{
+	char shown[ROCE_NLMSG_SHOWN_MAX];
+	roce_printable(nd->name, shown, sizeof(shown));
+	if (err == ENODEV)
+		roce_reading_set(&nd->link_read, ROCE_MISSING, err,
+		                 "netdev %s does not exist in this network namespace", shown);
+	else
+		roce_reading_set(&nd->link_read, ROCE_UNREADABLE, err, "RTM_GETLINK %s: %s", shown, strerror(err));
+	return -1;
+}
+
+/* The attributes we use, each present and of its type.  0, or -1 with why. */
+static int check_attrs(const struct nlattr *const *tb, const struct roce_netdev *nd, const char *what,
+                       char *why, size_t whylen)
+{
+	if (roce_nlmsg_name(tb[IFLA_IFNAME], nd->name, what, why, whylen) < 0)
+		return -1;
+	if (!tb[IFLA_MTU] || mnl_attr_validate(tb[IFLA_MTU], MNL_TYPE_U32) < 0) {
+		snprintf(why, whylen, "%s: IFLA_MTU %s", what, tb[IFLA_MTU] ? "is not a u32" : "missing");
+		return -1;
+	}
+	if (!tb[IFLA_OPERSTATE] || mnl_attr_validate(tb[IFLA_OPERSTATE], MNL_TYPE_U8) < 0) {
+		snprintf(why, whylen, "%s: IFLA_OPERSTATE %s", what, tb[IFLA_OPERSTATE] ? "is not a u8" : "missing");
+		return -1;
+	}
+	return 0;
+}
+
+int roce_rtlink_parse(const struct nlmsghdr *nlh, struct roce_netdev *nd)
+{
+	char what[ROCE_NLMSG_WHAT_MAX], why[ROCE_WHY_MAX];
+	const struct nlattr *tb[IFLA_MAX + 1];
+
+	roce_nlmsg_what(what, sizeof(what), "RTM_GETLINK", nd->name);
+	int rc = roce_nlmsg_envelope(nlh, RTM_NEWLINK, sizeof(struct ifinfomsg), what, why, sizeof(why));
+	if (rc > 0)
+		return link_error(nd, rc);
+	if (rc < 0)
+		goto malformed;
+
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	if (roce_nlmsg_table(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0) {
+		snprintf(why, sizeof(why), "%s: attribute overruns the %u-byte message", what, nlh->nlmsg_len);
+		goto malformed;
+	}
+	if (check_attrs(tb, nd, what, why, sizeof(why)) < 0)
+		goto malformed;
+	if (ifi->ifi_index <= 0) {
+		snprintf(why, sizeof(why), "%s: ifindex %d", what, ifi->ifi_index);
+		goto malformed;
+	}
+
+	unsigned oper = mnl_attr_get_u8(tb[IFLA_OPERSTATE]);
+	nd->ifindex = ifi->ifi_index;
+	nd->mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
+	operstate_name(oper, nd->operstate, sizeof(nd->operstate));
+	nd->up = link_is_up(ifi->ifi_flags, oper);
+	roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
+	return 0;
+malformed:
+	roce_reading_set(&nd->link_read, ROCE_MALFORMED, EPROTO, "%s", why);
+	return -1;
+}
+
+int roce_rtlink_get(struct roce_nl *nl, struct roce_netdev *nd)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 0 }; /* index 0: look up by IFLA_IFNAME */
+	char what[ROCE_NLMSG_WHAT_MAX];
+	struct roce_nl_result res;
+
+	roce_nlmsg_what(what, sizeof(what), "RTM_GETLINK", nd->name);
+	roce_nl_ask(nl, RTM_GETLINK, &ifi, sizeof(ifi), IFLA_IFNAME, nd->name, what, &res);
+	if (res.status != ROCE_OK) {
+		roce_reading_set(&nd->link_read, res.status, res.err, "%s", res.why);
+		return -1;
+	}
+	return roce_rtlink_parse(res.reply, nd);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nlreply.h - netlink replies byte-exact as the kernel builds them, from the
+ * uapi structs with libmnl: the one builder for the unit tests of lib/nl*.c,
+ * rtlink.c, dcb*.c and collect.c, the fuzz seeds and fuzz/netlink_transport,
+ * and tests/fault/faultprobe's misbehaving kernel.
+ *
+ * Each builder writes one message at the start of buf (NLREPLY_BUFSZ bytes,
+ * 8-byte aligned; zeroed first) and returns it, from the kernel (nlmsg_pid
+ * 0).  To make a reply wrong, change its fields afterwards.
+ */
+#ifndef ROCE_TESTS_NLREPLY_H
+#define ROCE_TESTS_NLREPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>     /* before linux/if.h: glibc's and the uapi's must not clash */
+#include <linux/dcbnl.h>
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+#include "model.h"
+
+#define NLREPLY_BUFSZ 16384
+
+/* A netdev as the collector has it before asking: named, nothing read
+ * (ifindex -1, no DSCP entry). */
+void nlreply_netdev(struct roce_netdev *nd, const char *name);
+
+/* The netlink header alone, for messages made by hand. */
+struct nlmsghdr *nlreply_header(void *buf, uint16_t type, uint32_t seq);
+
+/* RTM_NEWLINK as rtnl_fill_ifinfo() starts it: ifinfomsg, IFNAME, TXQLEN,
+ * OPERSTATE, LINKMODE, MTU, MIN_MTU, MAX_MTU. */
+struct nlmsghdr *nlreply_link(void *buf, uint32_t seq, const char *name, int ifindex, unsigned flags,
+                              uint32_t mtu, uint8_t oper);
+
+/* NLMSG_ERROR as netlink_ack() sends it under NETLINK_CAP_ACK: the error
+ * code and the request's header only (36 bytes). */
+struct nlmsghdr *nlreply_error(void *buf, uint32_t seq, int error, uint16_t req_type);
+
+/* What an RTM_GETDCB DCB_CMD_IEEE_GET reply holds, in the order
+ * dcbnl_ieee_fill() puts it: IFNAME, IEEE { ETS, MAXRATE, QCN, QCN_STATS,
+ * PFC, DCB_BUFFER, APP_TABLE { APP... }, peer objects }, DCBX.  NULL or
+ * false leaves a part out, as a driver without that op does. */
+struct nlreply_dcb {
+	const char *name;             /* DCB_ATTR_IFNAME */
+	bool ieee;                    /* the DCB_ATTR_IEEE nest */
+	const struct ieee_ets *ets;
+	const struct ieee_pfc *pfc;
+	size_t pfc_len;               /* 0 = sizeof(struct ieee_pfc); less cuts it short */
+	bool app_table;               /* the nest, also when n_app is 0 */
+	const struct dcb_app *app;
+	size_t n_app;
+	bool dcbx;                    /* DCB_ATTR_DCBX: host, IEEE */
+};
+struct nlmsghdr *nlreply_dcb(void *buf, uint32_t seq, const struct nlreply_dcb *d);
+
+/* The first attribute of type at the top level of nlh (after hdrlen bytes
+ * of family header) or inside nest, to make a built reply wrong; NULL when
+ * there is none. */
+struct nlattr *nlreply_attr(struct nlmsghdr *nlh, size_t hdrlen, uint16_t type);
+struct nlattr *nlreply_nested(struct nlattr *nest, uint16_t type);
+
+/* The sample DCB reply of a ConnectX-like driver, parts as asked:
+ * NLREPLY_IEEE the nest (ets_cap 8), NLREPLY_PFC nlreply_sample_pfc() (or
+ * NLREPLY_SHORT_PFC: 8 bytes short), NLREPLY_APP nlreply_sample_app; IFNAME
+ * and DCBX always. */
+enum { NLREPLY_IEEE = 1, NLREPLY_PFC = 2, NLREPLY_SHORT_PFC = 4, NLREPLY_APP = 8 };
+struct nlmsghdr *nlreply_dcb_sample(void *buf, uint32_t seq, const char *name, unsigned parts);
+/* PFC on priority 3 (pfc_en 0x08) of 8, delay 0x1234, requests[i]
+ * 0x100000000 * i + 1000 + i (high words used), indications[i] 2000 + i. */
+struct ieee_pfc nlreply_sample_pfc(void);
+/* DSCP 26 -> 3 and 48 -> 6 among entries of other selectors that share
+ * numbers with real protocols (FCoE ethertype, RoCE v2 UDP port 4791). */
+#define NLREPLY_SAMPLE_APPS 6
+extern const struct dcb_app nlreply_sample_app[NLREPLY_SAMPLE_APPS];
+
+#endif
