@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include "check.h"
 #include "collect.h"
-#include "counters.h"
-#include "jobreport.h"
+#include "delta.h"
+#include "job.h"
 #include "report.h"
 
 /* CPU time of this process: what the node pays, without waits on the disk

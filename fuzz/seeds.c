@@ -23,7 +23,7 @@
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 
-#include "counters.h"
+#include "delta.h"
 #include "report.h"
 
 static const char *top;

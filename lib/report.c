@@ -392,7 +392,7 @@ static json_object *port_json(const struct roce_report_port *p)
 	json_object_object_add(o, "device", json_object_new_string(p->device));
 	json_object_object_add(o, "port", json_object_new_int((int)p->port));
 	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
-	json_object_object_add(o, "presence", json_object_new_string(roce_port_presence_name(p->presence)));
+	json_object_object_add(o, "presence", json_object_new_string(roce_delta_presence_name(p->presence)));
 	json_object_object_add(o, "reset", json_object_new_boolean(p->reset));
 	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
 	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
@@ -547,7 +547,7 @@ out:
  * or the exposition format. */
 
 static const char *delta_status_name(int s) { return roce_delta_status_name((enum roce_delta_status)s); }
-static const char *presence_name(int p) { return roce_port_presence_name((enum roce_port_presence)p); }
+static const char *presence_name(int p) { return roce_delta_presence_name((enum roce_port_presence)p); }
 static const char *severity_name(int s) { return roce_severity_name((enum roce_severity)s); }
 
 /* A copy for the report, or -1 with err set. */
@@ -1294,7 +1294,7 @@ static void print_port_row(FILE *out, const struct roce_report_node *n, const st
 	char port[80], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24], cnph[24], cnpi[24],
 	    prx[24], ptx[24];
 	snprintf(port, sizeof(port), "%s:%u", p->device, p->port);
-	const char *state = p->presence != ROCE_PORT_BOTH ? roce_port_presence_name(p->presence) : p->reset ? "reset" : "";
+	const char *state = p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence) : p->reset ? "reset" : "";
 	if (p->cs[ROCE_C_PORT_XMIT_DATA] == ROCE_DELTA_UNREAD)
 		snprintf(tx, sizeof(tx), "-"), snprintf(txr, sizeof(txr), "-");
 	else {

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "counters.h"
+#include "delta.h"
 #include "error.h"
 
 #define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"

@@ -2,7 +2,7 @@
 #include "config.h"
 #include "jobmain.h"
 #include "hostname.h"
-#include "jobreport.h"
+#include "job.h"
 #include "policy.h"
 
 #include <errno.h>

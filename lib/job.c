@@ -1,9 +1,12 @@
-/* jobreport.c - job prolog (snapshot) and epilog (delta, verdicts, fragment). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* job.c - the job prolog (counter snapshot) and epilog (delta, verdicts, fragment) of the fabric report (job.h). */
 #include "config.h"
-#include "jobreport.h"
+#include "job.h"
 #include "check.h"
 #include "collect.h"
-#include "counters.h"
+#include "clock.h"
+#include "delta.h"
+#include "snapshot.h"
 #include "hostname.h"
 #include "jsonin.h"
 #include "readfile.h"
@@ -198,15 +201,8 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 	roce_collect(&node, &c->pol, &opts);
 	bool checked = roce_check(&node, &c->pol, &result) == 0;
 	/* The counters get the policy's collector budget again, after the collector. */
-	struct timespec deadline;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += c->pol.timeout_ms / 1000;
-	deadline.tv_nsec += (long)(c->pol.timeout_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, &deadline) < 0) {
+	int64_t deadline = roce_clock_ms() + c->pol.timeout_ms;
+	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, deadline) < 0) {
 		roce_error_set(err, "out of memory taking the counter snapshot");
 		rc = -1;
 	}
