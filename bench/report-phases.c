@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include "check.h"
 #include "collect.h"
-#include "counters.h"
+#include "delta.h"
 #include "fragment.h"
-#include "jobreport.h"
+#include "job.h"
 
 /* CPU time of this process: what the node pays, without waits on the disk
  * (fsync) or on other processes competing for the CPU. */

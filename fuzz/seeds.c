@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "counters.h"
+#include "delta.h"
 #include "fragment.h"
 #include "nlreply.h"
 

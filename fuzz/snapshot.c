@@ -6,7 +6,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "counters.h"
+#include "delta.h"
 
 static json_object *parse(const char *text, size_t len)
 {

@@ -133,7 +133,7 @@ static json_object *port_json(const struct roce_fragment_port *p)
 	json_object_object_add(o, "device", json_object_new_string(p->device));
 	json_object_object_add(o, "port", json_object_new_int((int)p->port));
 	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
-	json_object_object_add(o, "presence", json_object_new_string(roce_port_presence_name(p->presence)));
+	json_object_object_add(o, "presence", json_object_new_string(roce_delta_presence_name(p->presence)));
 	json_object_object_add(o, "reset", json_object_new_boolean(p->reset));
 	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
 	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
@@ -268,7 +268,7 @@ out:
 /* ---------------------------------------------------------------- parse */
 
 static const char *delta_status_name(int s) { return roce_delta_status_name((enum roce_delta_status)s); }
-static const char *presence_name(int p) { return roce_port_presence_name((enum roce_port_presence)p); }
+static const char *presence_name(int p) { return roce_delta_presence_name((enum roce_port_presence)p); }
 static const char *severity_name(int s) { return roce_verdict_severity_name((enum roce_severity)s); }
 
 /* An escaped copy of s in *dst, as every string kept from a fragment (they

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "counters.h"
+#include "delta.h"
 #include "error.h"
 #include "verdicts.h"
 

@@ -94,7 +94,7 @@ static void print_port_row(FILE *out, const struct roce_fragment *n, const struc
 	char port[80], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24], cnph[24], cnpi[24],
 	    prx[24], ptx[24];
 	snprintf(port, sizeof(port), "%s:%u", p->device, p->port);
-	const char *state = p->presence != ROCE_PORT_BOTH ? roce_port_presence_name(p->presence) : p->reset ? "reset" : "";
+	const char *state = p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence) : p->reset ? "reset" : "";
 	data_cells(p, ROCE_C_PORT_XMIT_DATA, n->seconds, tx, txr, sizeof(tx));
 	data_cells(p, ROCE_C_PORT_RCV_DATA, n->seconds, rx, rxr, sizeof(rx));
 	fprintf(out, ROW, n->name, port, p->netdev[0] ? p->netdev : "-", tx, rx, txr, rxr,

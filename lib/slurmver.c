@@ -113,8 +113,8 @@ int roce_slurmver_installed(char *out, size_t len, int timeout_ms)
 	static const char *const programs[] = { "slurmd", "sinfo" };
 	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
 		struct version_out v;
-		pid_t abandoned;
-		if (roce_worker_run(ask_slurm, programs[i], &v, sizeof(v), timeout_ms, &abandoned) < 0 || !v.found)
+		struct roce_worker_end end;
+		if (roce_worker_run(ask_slurm, programs[i], &v, sizeof(v), timeout_ms, &end) < 0 || !v.found)
 			continue;
 		v.version[sizeof(v.version) - 1] = '\0';
 		if (strlen(v.version) >= len)

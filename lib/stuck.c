@@ -1,6 +1,5 @@
-/*
- * stuck.c - the StateDir marker of a collector stuck in the kernel (stuck.h).
- */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* stuck.c - the StateDir marker of a collector stuck in the kernel (stuck.h). */
 #include "config.h"
 #include "stuck.h"
 #include "readfile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stuck.h - remember a collector that is stuck in the kernel.
  *
@@ -13,7 +14,7 @@
  * A marker is keyed by the sysfs root (a test tree that hangs says nothing
  * about /sys) and names the process by pid and start time, so a reused pid
  * is not mistaken for it.  Markers are root's: one in a StateDir or file
- * not owned by this euid is ignored.
+ * not owned by this euid is ignored.  Not pure: reads /proc, writes StateDir.
  */
 #ifndef ROCE_STUCK_H
 #define ROCE_STUCK_H

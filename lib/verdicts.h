@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "counters.h"
+#include "delta.h"
 
 /* Average PFC pause frames per second on one priority above which we call it a storm. */
 #define ROCE_PAUSE_STORM_RATE 10000.0

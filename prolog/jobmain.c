@@ -1,8 +1,9 @@
-/* jobmain.c - argument and environment handling of roce-prolog / roce-epilog. */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* jobmain.c - argument and environment handling of roce-prolog / roce-epilog (jobmain.h). */
 #include "config.h"
 #include "jobmain.h"
 #include "hostname.h"
-#include "jobreport.h"
+#include "job.h"
 #include "policy.h"
 
 #include <errno.h>
@@ -55,7 +56,8 @@ static int parse_uid(const char *s, uid_t *out)
 	return 0;
 }
 
-int roce_job_main(int argc, char **argv, enum roce_job_main_kind kind)
+/* The options; -1 (usage printed) when they are wrong, 1 after --help. */
+static int parse_options(int argc, char **argv, const char **config, const char **sysfs_root)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -63,54 +65,75 @@ int roce_job_main(int argc, char **argv, enum roce_job_main_kind kind)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config = NULL, *sysfs_root = NULL;
-	struct roce_policy policy;
-	struct roce_error err = { "" };
-	char host[256];
-	uid_t uid;
 	int c;
-
-	prog = kind == ROCE_JOB_MAIN_PROLOG ? "roce-prolog" : "roce-epilog";
 	while ((c = getopt_long(argc, argv, "c:r:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': config = optarg; break;
-		case 'r': sysfs_root = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'c': *config = optarg; break;
+		case 'r': *sysfs_root = optarg; break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -1;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return -1;
 	}
-	openlog(prog, LOG_PID, LOG_DAEMON);
-	const char *job_id = getenv("SLURM_JOB_ID"), *node = getenv("SLURMD_NODENAME");
-	if (!job_id) {
+	return 0;
+}
+
+struct job_env {
+	const char *job_id, *node;
+	uid_t uid;
+	char host[256];            /* the node name when SLURMD_NODENAME is not set */
+};
+
+/* What slurmd sets for a Prolog=/Epilog= script; -1 (logged) when it is not usable. */
+static int read_env(struct job_env *e)
+{
+	e->job_id = getenv("SLURM_JOB_ID");
+	if (!e->job_id) {
 		logmsg(LOG_ERR, "SLURM_JOB_ID is not set: run me as a Slurm Prolog/Epilog");
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (parse_uid(getenv("SLURM_JOB_UID"), &uid) < 0) {
+	if (parse_uid(getenv("SLURM_JOB_UID"), &e->uid) < 0) {
 		logmsg(LOG_ERR, "SLURM_JOB_UID is missing or not a uid");
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (!(node = roce_hostname_node(node, host, sizeof(host)))) {
+	if (!(e->node = roce_hostname_node(getenv("SLURMD_NODENAME"), e->host, sizeof(e->host)))) {
 		logmsg(LOG_ERR, "SLURMD_NODENAME is not set and gethostname failed: %s", strerror(errno));
-		return EXIT_USAGE;
+		return -1;
 	}
+	return 0;
+}
+
+int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
+{
+	const char *config = NULL, *sysfs_root = NULL;
+	struct roce_policy policy;
+	struct roce_error err = { "" };
+	struct job_env e;
+
+	prog = kind == ROCE_JOBMAIN_PROLOG ? "roce-prolog" : "roce-epilog";
+	int opt = parse_options(argc, argv, &config, &sysfs_root);
+	if (opt != 0)
+		return opt < 0 ? EXIT_USAGE : 0;
+	openlog(prog, LOG_PID, LOG_DAEMON);
+	if (read_env(&e) < 0)
+		return EXIT_USAGE;
 	roce_policy_defaults(&policy);
 	if (roce_policy_load(&policy, config ? config : ROCE_DEFAULT_CONFIG, config == NULL, &err) < 0) {
 		/* A broken roce.conf is the admin's problem, not a reason to drain the node. */
-		logmsg(LOG_ERR, "job %s: no fabric report: %s", job_id, err.msg);
+		logmsg(LOG_ERR, "job %s: no fabric report: %s", e.job_id, err.msg);
 		return 0;
 	}
-	/* In a child with a deadline: a wedged driver must not hold the job's start or end. */
-	int rc = roce_job_run(&policy, kind == ROCE_JOB_MAIN_PROLOG, sysfs_root, job_id, node, uid, &err);
+	/* In a worker with a deadline: a wedged driver must not hold the job's start or end. */
+	int rc = roce_job_run(&policy, kind == ROCE_JOBMAIN_PROLOG, sysfs_root, e.job_id, e.node, e.uid, &err);
 	if (rc < 0) {
-		logmsg(LOG_ERR, "job %.24s: %s", job_id, err.msg);
+		logmsg(LOG_ERR, "job %.24s: %s", e.job_id, err.msg);
 		return EXIT_USAGE;
 	}
 	if (rc > 0)
-		logmsg(LOG_WARNING, "job %s on %s: no fabric report: %s", job_id, node, err.msg);
+		logmsg(LOG_WARNING, "job %s on %s: no fabric report: %s", e.job_id, e.node, err.msg);
 	closelog();
 	return 0;
 }

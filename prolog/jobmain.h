@@ -1,6 +1,7 @@
-/* jobmain.h - the shared main of roce-prolog and roce-epilog. */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* jobmain.h - the shared main of roce-prolog and roce-epilog: options, Slurm's environment, lib/job.h. */
 #ifndef ROCE_JOBMAIN_H
 #define ROCE_JOBMAIN_H
-enum roce_job_main_kind { ROCE_JOB_MAIN_PROLOG, ROCE_JOB_MAIN_EPILOG };
-int roce_job_main(int argc, char **argv, enum roce_job_main_kind kind);
+enum roce_jobmain_kind { ROCE_JOBMAIN_PROLOG, ROCE_JOBMAIN_EPILOG };
+int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind);
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * roce-check - check this node's RoCE v2 fabric against the site policy.
  *
@@ -16,14 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <time.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "hostname.h"
 #include "json.h"
 #include "pipeline.h"
@@ -235,28 +232,30 @@ static const char *status_tag(enum roce_verdict v)
 	return "?";
 }
 
-static void print_text(const struct roce_check_result *r, const struct roce_plan *plan)
+/* ---------------------------------------------------------------- the report (in the worker) */
+
+static void print_text(FILE *f, const struct roce_check_result *r, const struct roce_plan *plan)
 {
 	size_t roce = 0, healthy = 0;
 	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct roce_finding *f = &r->findings[i];
-		printf("%-7s %-11s %-12s %s\n", status_tag(f->status), f->check, f->subject, f->message);
+		const struct roce_finding *x = &r->findings[i];
+		fprintf(f, "%-7s %-11s %-12s %s\n", status_tag(x->status), x->check, x->subject, x->message);
 	}
 	for (size_t i = 0; i < r->n_ports; i++) {
 		roce += r->ports[i].roce;
 		healthy += r->ports[i].healthy;
 	}
-	printf("roce-check: %zu RoCE port%s, %zu healthy; %zu pass, %zu warn, %zu fail, %zu unknown; mode %s: %s\n",
-	       roce, roce == 1 ? "" : "s", healthy, r->n_pass, r->n_warn, r->n_fail, r->n_unknown,
-	       roce_mode_name(r->mode), r->failed ? "FAILED" : "OK");
+	fprintf(f, "roce-check: %zu RoCE port%s, %zu healthy; %zu pass, %zu warn, %zu fail, %zu unknown; mode %s: %s\n",
+	        roce, roce == 1 ? "" : "s", healthy, r->n_pass, r->n_warn, r->n_fail, r->n_unknown,
+	        roce_mode_name(r->mode), r->failed ? "FAILED" : "OK");
 	if (plan->valid)
 		for (size_t i = 0; i < plan->n_vars; i++)
-			printf("  %s=%s\n", plan->vars[i].name, plan->vars[i].value);
+			fprintf(f, "  %s=%s\n", plan->vars[i].name, plan->vars[i].value);
 	else
-		printf("  no NCCL environment: %s\n", plan->why);
+		fprintf(f, "  no NCCL environment: %s\n", plan->why);
 }
 
-static void print_json(const struct roce_pipeline *p)
+static void print_json(FILE *f, const struct roce_pipeline *p)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_int(1));
@@ -267,9 +266,189 @@ static void print_json(const struct roce_pipeline *p)
 	if (p->choice)
 		json_object_object_add(o, "choice", roce_choice_json(p->choice));
 	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
+
+static void print_report(FILE *f, enum format format, const struct roce_pipeline *run)
+{
+	switch (format) {
+	case FMT_TEXT:
+		if (run->loc)
+			roce_locality_print(run->loc, f);
+		print_text(f, &run->check, &run->plan);
+		break;
+	case FMT_JSON: print_json(f, run); break;
+	case FMT_ENV:
+		for (size_t i = 0; run->plan.valid && i < run->plan.n_vars; i++)
+			fprintf(f, "%s=%s\n", run->plan.vars[i].name, run->plan.vars[i].value);
+		break;
+	}
+}
+
+/* ---------------------------------------------------------------- run: the check in a worker */
+
+/*
+ * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in
+ * the kernel where no signal ends it, so the pipeline runs in a worker
+ * (lib/worker.c) that roce-check waits for at most TimeoutMs + 500 ms: as a
+ * HealthCheckProgram, a node that cannot answer in time fails.  The worker
+ * prints its report and its diagnostics (hwloc's, libibverbs') into memory
+ * files it shares with roce-check (memfd): output of any size, and nobody
+ * who reads roce-check's output waits for a worker stuck in the kernel.  A
+ * worker abandoned in the kernel is recorded in StateDir (lib/stuck.h):
+ * later runs answer at once while it lives.
+ */
+#define WORKER_MARGIN_MS 500
+
+/* What the worker sends back: plain data (the report is in its memory file). */
+struct outcome {
+	int rc;                          /* the exit status */
+	struct roce_error error;         /* "" or why there is no report (after "roce-check: ") */
+	struct roce_error unrecorded;    /* "" or why a stuck worker is not remembered */
+	bool drain;                      /* a hardware fault: drain_reason is set */
+	char drain_reason[256];
+};
+
+struct work {
+	const struct args *a;
+	const struct roce_policy *policy;
+	int report, log;                 /* memory files for the report and the worker's stderr; -1 none */
+};
+
+/* The pipeline, its report on f. */
+static void check(const struct work *w, FILE *f, struct outcome *o)
+{
+	const struct args *a = w->a;
+	struct roce_pipeline run;
+	struct roce_pipeline_opts opts = {
+		.collect = { .full_gids = a->full_gids, .netlink = true, .verbs = a->verbs },
+		.topology = a->topology,
+		.topology_required = a->topology != NULL,
+		.gpus = a->gpus,
+		.gpus_strict = true,
+		.proc_root = a->proc_root,
+		.matrix = a->matrix,
+	};
+
+	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
+		o->rc = EXIT_USAGE;
+	} else {
+		print_report(f, a->format, &run);
+		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
+		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
+	}
+	roce_pipeline_free(&run);
+}
+
+/* In the worker, whose memory files are its own copies: closing them
+ * closes nothing of roce-check's. */
+static void check_in_worker(const void *arg, void *res)
+{
+	const struct work *w = arg;
+	struct outcome *o = res;
+	FILE *f = fdopen(w->report, "w");
+
+	if (w->log >= 0)
+		dup2(w->log, STDERR_FILENO);
+	if (f)
+		check(w, f, o);
+	if (!f || fclose(f) == EOF) {
+		memset(o, 0, sizeof(*o));
+		o->rc = EXIT_USAGE;
+		roce_error_set(&o->error, "cannot keep the report: %s", strerror(errno));
+	}
+}
+
+/* Why the worker did not answer, as roce-check says it. */
+static void worker_failed(const struct roce_policy *p, const struct roce_worker_end *end, int err,
+                          struct outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (err == ETIMEDOUT) {
+		o->rc = EXIT_FAILED;
+		roce_error_set(&o->error, "timed out: a sysfs or netlink read did not return within TimeoutMs "
+		               "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)");
+		/* Only root's StateDir takes the record: others are not told it failed. */
+		if (end->abandoned && roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 && geteuid() != 0)
+			o->unrecorded.msg[0] = '\0';
+	} else if (end->signal) {
+		o->rc = EXIT_USAGE;
+		roce_error_set(&o->error, "internal error: killed by signal %d", end->signal);
+	} else {
+		o->rc = EXIT_USAGE;
+		roce_error_set(&o->error, "internal error: the check process failed: %s", strerror(err));
+	}
+}
+
+/* No worker (no memory file, pipe or fork): check unguarded rather than not at
+ * all, printing straight to stdout. */
+static void run_unguarded(struct work *w, struct outcome *o)
+{
+	/* Short of descriptors, maybe: the collectors get back the memory files'. */
+	if (w->report >= 0)
+		close(w->report);
+	if (w->log >= 0)
+		close(w->log);
+	w->report = STDOUT_FILENO;
+	w->log = -1;
+	memset(o, 0, sizeof(*o));
+	check(w, stdout, o);
+}
+
+static void run(struct work *w, struct outcome *o)
+{
+	struct roce_worker_end end;
+
+	memset(o, 0, sizeof(*o));
+	if (roce_worker_stuck_earlier(w->policy, NULL, &o->error)) {
+		o->rc = EXIT_FAILED;
+		return;
+	}
+	if (w->report < 0) {
+		run_unguarded(w, o);
+		return;
+	}
+	if (roce_worker_run(check_in_worker, w, o, sizeof(*o), w->policy->timeout_ms + WORKER_MARGIN_MS, &end) == 0) {
+		/* The worker's struct is trusted no further than its bounds. */
+		o->error.msg[sizeof(o->error.msg) - 1] = '\0';
+		o->drain_reason[sizeof(o->drain_reason) - 1] = '\0';
+		return;
+	}
+	if (!end.started)
+		run_unguarded(w, o);
+	else
+		worker_failed(w->policy, &end, errno, o);
+}
+
+/* ---------------------------------------------------------------- print */
+
+/* Copy what the worker left in memory file fd to out. */
+static void copy_out(int fd, int out)
+{
+	char buf[65536];
+	ssize_t n;
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		for (ssize_t off = 0, w; n > 0 && off < n; off += w)
+			if ((w = write(out, buf + off, (size_t)(n - off))) <= 0)
+				return;
+}
+
+/* The worker's diagnostics, its report, then why there is none. */
+static void print(const struct work *w, const struct outcome *o)
+{
+	copy_out(w->log, STDERR_FILENO);
+	if (w->report != STDOUT_FILENO)
+		copy_out(w->report, STDOUT_FILENO);
+	if (o->error.msg[0])
+		fprintf(stderr, "roce-check: %s\n", o->error.msg);
+	if (o->unrecorded.msg[0])
+		fprintf(stderr, "roce-check: %s\n", o->unrecorded.msg);
+}
+
+/* ---------------------------------------------------------------- drain (in roce-check itself) */
 
 /* scontrol update NodeName=... State=DRAIN Reason=...: no shell, argv only. */
 static int drain_node(const char *node, const char *reason)
@@ -290,10 +469,10 @@ static int drain_node(const char *node, const char *reason)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static void maybe_drain(const struct args *a, const struct roce_check_result *r)
+static void maybe_drain(const struct args *a, const struct outcome *o)
 {
-	char reason[256], host[256];
-	if (!a->drain || !roce_check_drain_reason(r, reason, sizeof(reason)))
+	char host[256];
+	if (!a->drain || !o->drain)
 		return;
 	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
 	if (!node)
@@ -302,171 +481,25 @@ static void maybe_drain(const struct args *a, const struct roce_check_result *r)
 		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
 		return;
 	}
-	if (drain_node(node, reason) < 0)
-		fprintf(stderr, "roce-check: could not drain %s (%s)\n", node, reason);
+	if (drain_node(node, o->drain_reason) < 0)
+		fprintf(stderr, "roce-check: could not drain %s (%s)\n", node, o->drain_reason);
 	else
-		fprintf(stderr, "roce-check: drained %s: %s\n", node, reason);
-}
-
-/*
- * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in the
- * kernel where no signal ends it, so the collectors run in a child and the
- * parent waits at most TimeoutMs + 500 ms for it to say "collected".  Past
- * that the child is killed (it dies once the read returns) and roce-check
- * fails: as a HealthCheckProgram, a node that cannot answer in time fails.
- * The child's stdout and stderr come through the parent, so that nobody
- * waiting for our output waits for the stuck child too.
- * Returns in the child with the fd to signal on; the parent never returns.
- */
-static void relay(int *fd, int to)
-{
-	char buf[8192];
-	ssize_t n = read(*fd, buf, sizeof(buf));
-	if (n <= 0) {
-		close(*fd);
-		*fd = -1;
-		return;
-	}
-	for (ssize_t off = 0; off < n;) {
-		ssize_t w = write(to, buf + off, (size_t)(n - off));
-		if (w <= 0)
-			return;
-		off += w;
-	}
-}
-
-/* The stuck child is remembered (lib/stuck.h): the next run answers at once. */
-static void mark_stuck(const struct roce_policy *p, pid_t pid)
-{
-	struct roce_error err = { "" };
-	if (roce_worker_abandon(p, NULL, pid, &err) < 0 && geteuid() == 0)
-		fprintf(stderr, "roce-check: %s\n", err.msg);
-}
-
-static __attribute__((noreturn)) void watchdog_parent(pid_t pid, int done, int out, int err,
-                                                      const struct roce_policy *policy)
-{
-	int timeout_ms = policy->timeout_ms;
-	static const char msg[] = "roce-check: timed out: a sysfs or netlink read did not return within TimeoutMs "
-	                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)\n";
-	int64_t t0 = roce_clock_ms();
-	while (out >= 0 || err >= 0 || done >= 0) {
-		struct pollfd p[3] = { { out, POLLIN, 0 }, { err, POLLIN, 0 }, { done, POLLIN, 0 } };
-		int64_t left = done >= 0 ? timeout_ms + 500 - (roce_clock_ms() - t0) : -1;
-		if (done >= 0 && left <= 0)
-			break;
-		if (poll(p, 3, (int)left) < 0 && errno != EINTR)
-			break;
-		if (p[0].revents)
-			relay(&out, STDOUT_FILENO);
-		if (p[1].revents)
-			relay(&err, STDERR_FILENO);
-		if (p[2].revents) {   /* "collected", or the child is gone */
-			close(done);
-			done = -1;
-		}
-	}
-	if (done >= 0) {
-		kill(pid, SIGKILL);
-		ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-		(void)n;
-		mark_stuck(policy, pid);
-		_exit(EXIT_FAILED);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status))
-		_exit(WEXITSTATUS(status));
-	fprintf(stderr, "roce-check: internal error: killed by signal %d\n", WTERMSIG(status));
-	_exit(EXIT_USAGE);
-}
-
-static int watchdog_fork(const struct roce_policy *policy)
-{
-	int done[2], out[2], err[2];
-	struct roce_error why = { "" };
-	if (roce_worker_stuck_earlier(policy, NULL, &why)) {
-		fprintf(stderr, "roce-check: %s\n", why.msg);
-		exit(EXIT_FAILED);
-	}
-	if (pipe2(done, O_CLOEXEC) < 0)
-		return -1;   /* no watchdog: run unguarded rather than not at all */
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
-		close(done[0]);
-		close(done[1]);
-		return -1;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(done[0]);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		close(out[0]); close(out[1]); close(err[0]); close(err[1]);
-		return done[1];
-	}
-	close(done[1]);
-	close(out[1]);
-	close(err[1]);
-	if (pid < 0) {
-		close(done[0]); close(out[0]); close(err[0]);
-		return -1;
-	}
-	watchdog_parent(pid, done[0], out[0], err[0], policy);
-}
-
-static void watchdog_done(int fd)
-{
-	if (fd < 0)
-		return;
-	ssize_t n = write(fd, "c", 1);
-	(void)n;
-	close(fd);
+		fprintf(stderr, "roce-check: drained %s: %s\n", node, o->drain_reason);
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct roce_policy policy;
-	struct roce_pipeline run;
-	struct roce_error err = { "" };
+	struct outcome o;
 
 	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
 		return EXIT_USAGE;
-
-	struct roce_pipeline_opts opts = {
-		.collect = { .full_gids = a.full_gids, .netlink = true, .verbs = a.verbs },
-		.topology = a.topology,
-		.topology_required = a.topology != NULL,
-		.gpus = a.gpus,
-		.gpus_strict = true,
-		.proc_root = a.proc_root,
-		.matrix = a.matrix,
-	};
-	int watchdog = watchdog_fork(&policy);
-	int prc = roce_pipeline_run(&policy, &opts, &run, &err);
-	watchdog_done(watchdog);
-	if (prc < 0) {
-		fprintf(stderr, "roce-check: %s\n", err.msg);
-		roce_pipeline_free(&run);
-		return EXIT_USAGE;
-	}
-	switch (a.format) {
-	case FMT_TEXT:
-		if (run.loc)
-			roce_locality_print(run.loc, stdout);
-		print_text(&run.check, &run.plan);
-		break;
-	case FMT_JSON: print_json(&run); break;
-	case FMT_ENV:
-		for (size_t i = 0; run.plan.valid && i < run.plan.n_vars; i++)
-			printf("%s=%s\n", run.plan.vars[i].name, run.plan.vars[i].value);
-		break;
-	}
-	maybe_drain(&a, &run.check);
+	struct work w = { .a = &a, .policy = &policy, .report = memfd_create("roce-check report", MFD_CLOEXEC),
+	                  .log = memfd_create("roce-check log", MFD_CLOEXEC) };
+	run(&w, &o);
+	print(&w, &o);
+	maybe_drain(&a, &o);
 	warn_slurm_release();
-	int rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
-	roce_pipeline_free(&run);
-	return rc;
+	return o.rc;
 }

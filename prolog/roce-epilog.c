@@ -15,5 +15,5 @@
 
 int main(int argc, char **argv)
 {
-	return roce_job_main(argc, argv, ROCE_JOB_MAIN_EPILOG);
+	return roce_jobmain(argc, argv, ROCE_JOBMAIN_EPILOG);
 }

@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * roce.c - the SPANK plugin "roce": dispatch on spank_context().
+ * roce.c - the SPANK plugin "roce": each callback is a switch on the
+ * context, each case one call into that context's file.
  *
  * Only slurm_spank_* and plugin_* symbols are exported (Makefile.am,
  * -export-symbols-regex), so libroce's names cannot clash with Slurm's or
- * another plugin's.
+ * another plugin's.  Slurm passes every callback the plugstack words (ac,
+ * av); only init and the job script callbacks read them.
  */
 #include "config.h"
 #include "roce.h"
@@ -17,37 +20,30 @@ SPANK_PLUGIN(roce, 1);
 int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
 #endif
 
-static struct roce_args args;
-static bool args_ok;
-static struct roce_error args_err;
-
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	spank_context_t ctx = spank_context();
-
-	/* slurmd loads us only because init exists: nothing to do there. */
-	if (ctx == S_CTX_SLURMD || ctx == S_CTX_ERROR)
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+	case S_CTX_ALLOCATOR:
+		return roce_client_init(sp, ac, av);
+	case S_CTX_REMOTE:
+		return roce_slurmstepd_init(sp, ac, av);
+	case S_CTX_JOB_SCRIPT:
+		return roce_jobscript_init(sp);
+	default:   /* slurmd loads us only because init exists: nothing to do there */
 		return 0;
-	if (roce_option_register(sp) < 0)
-		return -1;
-	args_ok = roce_args_parse(ac, av, &args, &args_err) == 0;
-	if (!args_ok && ctx != S_CTX_REMOTE) {
-		/* Bad plugstack.conf: the clients say so; slurmstepd judges by mode. */
-		slurm_error(ROCE_LOG "plugstack.conf: %s", args_err.msg);
 	}
-	return 0;
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
-	(void)ac;
-	(void)av;
+	(void)ac, (void)av;
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
-		return args_ok ? roce_client_init_post_opt(sp, &args) : 0;
+		return roce_client_init_post_opt(sp);
 	case S_CTX_REMOTE:
-		return roce_remote_init_post_opt(sp, &args, args_ok ? NULL : args_err.msg);
+		return roce_slurmstepd_init_post_opt(sp);
 	default:
 		return 0;
 	}
@@ -55,36 +51,34 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 
 int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
-	(void)ac;
-	(void)av;
-	return spank_remote(sp) == 1 ? roce_remote_user_init(sp) : 0;
+	(void)ac, (void)av;
+	if (spank_remote(sp) == 1)
+		roce_slurmstepd_user_init();
+	return 0;
 }
 
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
-	(void)ac;
-	(void)av;
-	return spank_remote(sp) == 1 ? roce_remote_task_init(sp) : 0;
+	(void)ac, (void)av;
+	if (spank_remote(sp) == 1)
+		roce_slurmstepd_task_init();
+	return 0;
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
-	(void)ac;
-	(void)av;
+	(void)sp, (void)ac, (void)av;
 	if (spank_context() == S_CTX_REMOTE)
-		roce_remote_exit();
-	(void)sp;
+		roce_slurmstepd_exit();
 	return 0;
 }
 
-#if ROCE_HAVE_JOBREPORT
 int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
 {
-	return roce_job_script(sp, ac, av, true);
+	return roce_jobscript_run(sp, ac, av, true);
 }
 
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 {
-	return roce_job_script(sp, ac, av, false);
+	return roce_jobscript_run(sp, ac, av, false);
 }
-#endif

@@ -1,15 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * slurmstepd.c - the remote context: once per step per node.
  *
- * init_post_opt runs as root before any task exists, once per step: it
- * resolves the mode, runs the checks (checks.c), exports the plan with
- * spank_setenv and drains the node on a hardware fault.  Messages reach the
- * user only from user_init onwards (what init_post_opt logs goes to the
- * slurmd log only, seen on 22.05), so they are kept and printed there, once
- * per node.  Slurm 22.05 ignores a failing user_init for srun's exit code
- * (SchedMD bug 7573), so strict mode fails in task_init, as pyxis does:
- * the step fails, srun and sbatch report it, and the node is not drained
- * for the user's choice.
+ * init parses the plugstack configuration; init_post_opt runs as root
+ * before any task exists, once per step: it decides the mode of the
+ * request, runs the checks (step.c), exports the plan with spank_setenv and
+ * drains the node on a hardware fault.  Messages reach the user only from
+ * user_init onwards (what init_post_opt logs goes to the slurmd log only,
+ * seen on 22.05), so they are kept and printed there, once per node.  Slurm
+ * 22.05 ignores a failing user_init for srun's exit code (SchedMD bug 7573),
+ * so strict mode fails in task_init, as pyxis does: the step fails, srun
+ * and sbatch report it, and the node is not drained for the user's choice.
  */
 #include "config.h"
 #include "roce.h"
@@ -32,6 +33,9 @@
 enum msg_level { MSG_WARN, MSG_ERROR };
 
 static struct {
+	struct roce_config config;
+	bool config_ok;               /* the plugstack words parsed; else config_err says why */
+	struct roce_error config_err;
 	bool fail_tasks;              /* strict failure: task_init refuses */
 	size_t n_msgs;
 	enum msg_level level[ROCE_MSGS];
@@ -66,31 +70,36 @@ static const char *node_name(void)
 
 /* ------------------------------------------------------------------ mode */
 
-/* Option, else SLURM_ROCE in the job's environment (slurmrestd, wrappers), else default=. */
-static enum roce_mode resolve_mode(spank_t sp, const struct roce_args *a, const struct roce_policy *p)
+/* The option, else SLURM_ROCE in the job's environment (slurmrestd, wrappers); NULL when neither. */
+static const struct roce_request *find_request(spank_t sp, struct roce_request *env_req)
 {
-	struct roce_request env_req;
 	const struct roce_request *r = roce_option_request();
 	char val[64];
 
-	spank_err_t got = r->given ? ESPANK_ENV_NOEXIST : spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val));
-	if (got == ESPANK_NOSPACE) {
-		roce_request_parse(&env_req, "(too long)", ROCE_ENV_MODE);
-		env_req.valid = false;
-		r = &env_req;
-	} else if (got == ESPANK_SUCCESS && val[0]) {
-		roce_request_parse(&env_req, val, ROCE_ENV_MODE);
-		r = &env_req;
-	}
-	if (!r->given)
-		return a->default_mode;
-	if (!r->valid) {
+	if (r->given)
+		return r;
+	spank_err_t got = spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val));
+	if (got == ESPANK_NOSPACE)
+		roce_request_parse(env_req, "(too long)", ROCE_ENV_MODE);   /* shown as such; not a mode */
+	else if (got == ESPANK_SUCCESS && val[0])
+		roce_request_parse(env_req, val, ROCE_ENV_MODE);
+	else
+		return NULL;
+	return env_req;
+}
+
+static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
+{
+	struct roce_request env_req;
+	const struct roce_request *r = find_request(sp, &env_req);
+	enum roce_mode fallback = step.config.default_mode;
+
+	if (r && !r->valid) {
 		/* Clients refuse bad values; this one came around them.  Never fail a job on it. */
 		keep_msg(MSG_WARN, ROCE_LOG "%s: ignoring %s=\"%s\": " ROCE_VALID_MODES "; using %s",
-		         node_name(), r->source, r->raw, roce_mode_name(a->default_mode));
-		return a->default_mode;
+		         node_name(), r->source, r->raw, roce_mode_name(fallback));
 	}
-	return r->site_mode ? p->mode : r->mode;
+	return roce_request_mode(r, fallback, p->mode);
 }
 
 /* ------------------------------------------------------------------ environment */
@@ -217,8 +226,9 @@ static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
 		snprintf(buf, len, "no NCCL environment (%s)", plan->why);
 }
 
-/* An internal error (timeout, bad config) fails only strict steps, without draining. */
-static void internal_error(enum roce_mode mode, const char *what)
+/* An internal error (timeout, bad config) fails only strict steps, without
+ * draining; no NCCL environment either way. */
+static void internal_error(spank_t sp, enum roce_mode mode, const char *what)
 {
 	slurm_error(ROCE_LOG "%s: %s", node_name(), what);
 	if (mode == ROCE_MODE_STRICT) {
@@ -228,6 +238,7 @@ static void internal_error(enum roce_mode mode, const char *what)
 		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: cannot check the RoCE fabric, no NCCL environment set: %s",
 		         node_name(), what);
 	}
+	unset_inherited(sp);
 }
 
 /* The step's GPUs, first set wins: SLURM_STEP_GPUS (a step given GPUs),
@@ -285,57 +296,78 @@ static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_
 		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
 }
 
+/* The site's policy: roce.conf and the plugstack words; -1 with err set
+ * when either is bad (p is still filled: its Mode= may decide the mode). */
+static int step_policy(struct roce_policy *p, struct roce_error *err)
+{
+	int rc = roce_config_policy(&step.config, p, err);
+	if (!step.config_ok) {
+		roce_error_set(err, "plugstack.conf: %s", step.config_err.msg);
+		return -1;
+	}
+	return rc;
+}
+
+/* The checks in a worker, then drain, export or fail. */
+static void check_step(spank_t sp, uint32_t job_id, const struct roce_policy *policy, struct roce_step_result *res)
+{
+	char gpus[8192];           /* more than lib/gpuset.c's GPU list limit (4096) */
+	const char *gpus_from = step_gpus(sp, gpus, sizeof(gpus));
+
+	if (gpus_from)
+		slurm_debug(ROCE_LOG "%s: the step's GPUs from %s", node_name(), gpus_from);
+	if (roce_step_check(policy, gpus, res) < 0) {
+		internal_error(sp, policy->mode, res->error);
+		return;
+	}
+	apply_result(sp, policy, res);
+	log_verdict(job_id, policy->mode, res);
+}
+
+int roce_slurmstepd_init(spank_t sp, int ac, char **av)
+{
+	if (roce_option_register(sp) < 0)
+		return -1;
+	/* A bad plugstack line is judged by mode in init_post_opt: strict fails, warn warns. */
+	step.config_ok = roce_config_parse(ac, av, &step.config, &step.config_err) == 0;
+	return 0;
+}
+
 /* Once per step and node, as root, before any task exists. */
-int roce_remote_init_post_opt(spank_t sp, const struct roce_args *a, const char *args_error)
+int roce_slurmstepd_init_post_opt(spank_t sp)
 {
 	struct roce_policy policy;
 	struct roce_error err = { "" };
-	struct roce_step_result *res = NULL;
+	struct roce_step_result *res;
 	uint32_t job_id = 0, step_id = 0;
-	char gpus[8192];           /* more than lib/gpuset.c's GPU list limit (4096) */
 
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
 		return 0;   /* the extern step runs no user task */
 
 	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC), cpu0 = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID);
-	int policy_rc = roce_args_policy(a, &policy, &err);
-	if (args_error) {
-		snprintf(err.msg, sizeof(err.msg), "plugstack.conf: %s", args_error);
-		policy_rc = -1;
-	}
-	policy.mode = resolve_mode(sp, a, &policy);
+	int policy_rc = step_policy(&policy, &err);
+	policy.mode = step_mode(sp, &policy);
 	if (policy.mode == ROCE_MODE_OFF) {
 		slurm_debug(ROCE_LOG "%s: job %" PRIu32 ": mode off", node_name(), job_id);
 		return 0;
 	}
 	if (policy_rc < 0 || !(res = malloc(sizeof(*res)))) {
-		internal_error(policy.mode, policy_rc < 0 ? err.msg : "out of memory");
-		unset_inherited(sp);
+		internal_error(sp, policy.mode, policy_rc < 0 ? err.msg : "out of memory");
 		return 0;
 	}
-	const char *gpus_from = step_gpus(sp, gpus, sizeof(gpus));
-	if (gpus_from)
-		slurm_debug(ROCE_LOG "%s: the step's GPUs from %s", node_name(), gpus_from);
-	if (roce_run_checks(&policy, gpus, res) < 0) {
-		internal_error(policy.mode, res->error);
-		unset_inherited(sp);
-	} else {
-		apply_result(sp, &policy, res);
-		log_verdict(job_id, policy.mode, res);
-	}
+	check_step(sp, job_id, &policy, res);
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
 	double cpu = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID) - cpu0, wall = roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
-	            "pipeline %.3f ms)", node_name(), wall, cpu + res->worker_cpu_us / 1e3, cpu,
-	            res->worker_cpu_us / 1e3, res->pipeline_us / 1e3);
+	            "pipeline %.3f ms)", node_name(), wall, cpu + res->worker_cpu_ms, cpu, res->worker_cpu_ms,
+	            res->pipeline_ms);
 	free(res);
 	return 0;
 }
 
-int roce_remote_user_init(spank_t sp)
+void roce_slurmstepd_user_init(void)
 {
-	(void)sp;
 	/* From here on, messages reach srun's stderr or the batch output. */
 	for (size_t i = 0; i < step.n_msgs; i++) {
 		if (step.level[i] == MSG_ERROR)
@@ -343,22 +375,19 @@ int roce_remote_user_init(spank_t sp)
 		else
 			slurm_spank_log("%s", step.msgs[i]);
 	}
-	return 0;
 }
 
 /* Runs in each task process just before execve, as the user.  Returning -1
  * fails the step only for a `required` plugin; ending the task here fails it
  * either way (srun: "task 0: Exited with exit code 1", sbatch: FAILED 1:0).
  * The reasons were printed once per node by user_init. */
-int roce_remote_task_init(spank_t sp)
+void roce_slurmstepd_task_init(void)
 {
-	(void)sp;
 	if (step.fail_tasks)
 		_exit(1);
-	return 0;
 }
 
-void roce_remote_exit(void)
+void roce_slurmstepd_exit(void)
 {
 	for (size_t i = 0; i < step.n_msgs; i++)
 		free(step.msgs[i]);

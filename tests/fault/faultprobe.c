@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 
 #include "clock.h"
-#include "counters.h"
+#include "delta.h"
 #include "dcb.h"
 #include "model.h"
 #include "nl.h"
@@ -199,7 +199,7 @@ static int cmd_delta(const char *start_root, const char *end_root)
 		return 1;
 	for (size_t p = 0; p < d.n_ports; p++) {
 		const struct roce_port_delta *pd = &d.ports[p];
-		printf("port=%s:%u presence=%s reset=%d\n", pd->device, pd->port, roce_port_presence_name(pd->presence),
+		printf("port=%s:%u presence=%s reset=%d\n", pd->device, pd->port, roce_delta_presence_name(pd->presence),
 		       pd->reset ? 1 : 0);
 		for (int c = 0; c < ROCE_N_COUNTERS; c++)
 			if (pd->c[c].status != ROCE_DELTA_OK)

@@ -1,13 +1,14 @@
 /*
- * test_spank_request.c - the plugin's parsing of user and site input
- * (spank/request.c): --roce / SLURM_ROCE values, plugstack arguments, the
- * marks on exported values; and the --roce option callback (spank/args.c),
- * reached through the struct spank_option it registers.  All of it is
- * hostile input.
+ * test_spank_request.c - the plugin's handling of user and site input:
+ * --roce / SLURM_ROCE values and the mode they mean in every combination
+ * (spank/request.c), plugstack words (spank/config.c), the marks on exported
+ * values (spank/exported.c); and the --roce option callback
+ * (spank/option.c), reached through the struct spank_option it registers.
+ * All of it is hostile input.
  *
- * Slurm's side of args.c (spank_option_register, slurm_error...) is played
- * by the few functions below: they capture the registered option and the
- * error lines, as srun/sbatch would print them.
+ * Slurm's side of option.c (spank_option_register, slurm_error...) is
+ * played by the few functions below: they capture the registered option and
+ * the error lines, as srun/sbatch would print them.
  */
 #include "config.h"
 #include "unit.h"
@@ -20,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------------ Slurm's side of args.c */
+/* ------------------------------------------------------------------ Slurm's side of option.c */
 
 static struct spank_option *registered;
 static int n_errors;
@@ -109,7 +110,52 @@ static void request_refuses_hostile_values(void **state)
 	free(big);
 }
 
-static int parse(struct roce_args *a, struct roce_error *err, int ac, ...)
+/* The mode every kind of request means, under every plugstack default= and
+ * every roce.conf Mode=: the one decision slurmstepd and the job prolog
+ * share (style.md example 2). */
+enum meaning { FALLBACK, SITE, ASKED };
+
+static void request_mode_every_combination(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *value;     /* "-": no request at all; "0": one never given */
+		enum meaning means;
+		enum roce_mode asked;
+	} cases[] = {
+		{ "-", FALLBACK, 0 },              { "0", FALLBACK, 0 },
+		{ NULL, SITE, 0 },                 { "", SITE, 0 },
+		{ "(null)", SITE, 0 },             { "off", ASKED, ROCE_MODE_OFF },
+		{ "Warn", ASKED, ROCE_MODE_WARN }, { "STRICT", ASKED, ROCE_MODE_STRICT },
+		{ "bogus", FALLBACK, 0 },          { "warn;id", FALLBACK, 0 },
+		{ "site", FALLBACK, 0 },           { "(too long)", FALLBACK, 0 },
+	};
+	static const enum roce_mode modes[] = { ROCE_MODE_OFF, ROCE_MODE_WARN, ROCE_MODE_STRICT };
+	struct roce_request r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct roce_request *rp = &r;
+		memset(&r, 0, sizeof(r));
+		if (cases[i].value && strcmp(cases[i].value, "-") == 0)
+			rp = NULL;
+		else if (!cases[i].value || strcmp(cases[i].value, "0") != 0)
+			roce_request_parse(&r, cases[i].value, "SLURM_ROCE");
+		for (size_t f = 0; f < 3; f++)
+			for (size_t m = 0; m < 3; m++) {
+				enum roce_mode want = cases[i].means == FALLBACK ? modes[f]
+				                      : cases[i].means == SITE   ? modes[m]
+				                                                 : cases[i].asked;
+				enum roce_mode got = roce_request_mode(rp, modes[f], modes[m]);
+				if (got != want)
+					print_error("request \"%s\", default=%s, Mode=%s: %s, want %s\n",
+					            cases[i].value ? cases[i].value : "(none)", roce_mode_name(modes[f]),
+					            roce_mode_name(modes[m]), roce_mode_name(got), roce_mode_name(want));
+				assert_int_equal(got, want);
+			}
+	}
+}
+
+static int parse(struct roce_config *a, struct roce_error *err, int ac, ...)
 {
 	char *av[80];
 	va_list ap;
@@ -118,29 +164,29 @@ static int parse(struct roce_args *a, struct roce_error *err, int ac, ...)
 		av[i] = va_arg(ap, char *);
 	va_end(ap);
 	memset(err, 0, sizeof(*err));
-	return roce_args_parse(ac, av, a, err);
+	return roce_config_parse(ac, av, a, err);
 }
 
-static void args_parse_keys(void **state)
+static void config_parse_keys(void **state)
 {
 	(void)state;
-	struct roce_args a;
+	struct roce_config a;
 	struct roce_error err;
 	assert_int_equal(parse(&a, &err, 0), 0);
 	assert_int_equal(a.default_mode, ROCE_MODE_OFF);
-	assert_string_equal(a.config, "");
+	assert_string_equal(a.conf_file, "");
 	assert_int_equal(parse(&a, &err, 4, "config=/etc/x.conf", "default=strict", "Mtu=9000", "GidIndex=auto"), 0);
-	assert_string_equal(a.config, "/etc/x.conf");
+	assert_string_equal(a.conf_file, "/etc/x.conf");
 	assert_int_equal(a.default_mode, ROCE_MODE_STRICT);
 	assert_int_equal(a.n_kv, 2);
 	assert_string_equal(a.kv[0], "Mtu=9000");
 	assert_string_equal(a.kv[1], "GidIndex=auto");
 }
 
-static void args_parse_errors_name_the_argument(void **state)
+static void config_parse_errors_name_the_argument(void **state)
 {
 	(void)state;
-	struct roce_args a;
+	struct roce_config a;
 	struct roce_error err;
 	assert_int_equal(parse(&a, &err, 1, "turbo"), -1);
 	assert_non_null(strstr(err.msg, "\"turbo\" is not Key=Value"));
@@ -162,15 +208,15 @@ static void args_parse_errors_name_the_argument(void **state)
 	assert_non_null(strstr(err.msg, "default= takes off, warn or strict"));
 	assert_int_equal(a.default_mode, ROCE_MODE_OFF);
 
-	char *av[ROCE_ARGS_MAX + 1];
-	for (int i = 0; i <= ROCE_ARGS_MAX; i++)
+	char *av[ROCE_CONFIG_MAX_KV + 1];
+	for (int i = 0; i <= ROCE_CONFIG_MAX_KV; i++)
 		av[i] = "Mtu=9000";
-	assert_int_equal(roce_args_parse(ROCE_ARGS_MAX, av, &a, &err), 0);
-	assert_int_equal(roce_args_parse(ROCE_ARGS_MAX + 1, av, &a, &err), -1);
+	assert_int_equal(roce_config_parse(ROCE_CONFIG_MAX_KV, av, &a, &err), 0);
+	assert_int_equal(roce_config_parse(ROCE_CONFIG_MAX_KV + 1, av, &a, &err), -1);
 	assert_non_null(strstr(err.msg, "more than"));
 }
 
-static void args_policy_arguments_win_over_the_file(void **state)
+static void config_policy_arguments_win_over_the_file(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/test_spank_request.XXXXXX";
@@ -180,25 +226,25 @@ static void args_policy_arguments_win_over_the_file(void **state)
 	assert_int_equal(write(fd, conf, sizeof(conf) - 1), (ssize_t)sizeof(conf) - 1);
 	close(fd);
 
-	struct roce_args a;
+	struct roce_config a;
 	struct roce_error err;
 	struct roce_policy p;
 	char cfg[64];
 	snprintf(cfg, sizeof(cfg), "config=%s", path);
 	assert_int_equal(parse(&a, &err, 2, cfg, "Mtu=9000"), 0);
-	assert_int_equal(roce_args_policy(&a, &p, &err), 0);
+	assert_int_equal(roce_config_policy(&a, &p, &err), 0);
 	assert_int_equal(p.mtu, 9000);            /* argument */
 	assert_int_equal(p.gid_index, 5);         /* file */
 	assert_int_equal(p.mode, ROCE_MODE_STRICT);
 
 	assert_int_equal(parse(&a, &err, 2, cfg, "Mtu=jumbo"), 0);
-	assert_int_equal(roce_args_policy(&a, &p, &err), -1);
+	assert_int_equal(roce_config_policy(&a, &p, &err), -1);
 	assert_non_null(strstr(err.msg, "plugstack.conf: Mtu: invalid value \"jumbo\""));
 
 	unlink(path);
 	/* config= names a file that must exist; the default one may be missing */
 	assert_int_equal(parse(&a, &err, 1, cfg), 0);
-	assert_int_equal(roce_args_policy(&a, &p, &err), -1);
+	assert_int_equal(roce_config_policy(&a, &p, &err), -1);
 	assert_non_null(strstr(err.msg, path));
 }
 
@@ -317,9 +363,10 @@ int main(void)
 		cmocka_unit_test(request_without_value_means_site_mode),
 		cmocka_unit_test(request_modes),
 		cmocka_unit_test(request_refuses_hostile_values),
-		cmocka_unit_test(args_parse_keys),
-		cmocka_unit_test(args_parse_errors_name_the_argument),
-		cmocka_unit_test(args_policy_arguments_win_over_the_file),
+		cmocka_unit_test(request_mode_every_combination),
+		cmocka_unit_test(config_parse_keys),
+		cmocka_unit_test(config_parse_errors_name_the_argument),
+		cmocka_unit_test(config_policy_arguments_win_over_the_file),
 		cmocka_unit_test(exported_marks),
 		cmocka_unit_test(option_callback_twice),
 	};

@@ -1,10 +1,13 @@
-/* jobreport.c - job prolog (snapshot) and epilog (delta, verdicts, fragment). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* job.c - the job prolog (counter snapshot) and epilog (delta, verdicts, fragment) of the fabric report (job.h). */
 #include "config.h"
-#include "jobreport.h"
+#include "job.h"
 #include "check.h"
 #include "collect.h"
-#include "counters.h"
+#include "clock.h"
+#include "delta.h"
 #include "fragment.h"
+#include "snapshot.h"
 #include "hostname.h"
 #include "jsonin.h"
 #include "readfile.h"
@@ -27,7 +30,7 @@
 
 /* ---------------------------------------------------------------- state files */
 
-/* "<digits>.json" -> the job id, else NULL. */
+/* "<digits>.json": true with the job id in job. */
 static bool state_name_job(const char *name, char *job, size_t len)
 {
 	size_t n = strlen(name);
@@ -36,6 +39,22 @@ static bool state_name_job(const char *name, char *job, size_t len)
 	memcpy(job, name, n - 5);
 	job[n - 5] = '\0';
 	return roce_fragment_job_id_ok(job);
+}
+
+/* A job's snapshot in StateDir is "<jobid>.json". */
+#define STATE_NAME_MAX (ROCE_JOBID_MAX + 8)
+static void state_name(char *buf, const char *job_id)
+{
+	snprintf(buf, STATE_NAME_MAX, "%s.json", job_id);
+}
+
+/* Whatever else happened: a stale snapshot would flag later jobs as sharing
+ * the node.  No fsync: one that reappears after a crash is stale and removed. */
+static void remove_state(int sfd, const char *job_id)
+{
+	char name[STATE_NAME_MAX];
+	state_name(name, job_id);
+	unlinkat(sfd, name, 0);
 }
 
 struct idlist {
@@ -198,15 +217,8 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 	roce_collect(&node, &c->pol, &opts);
 	bool checked = roce_check(&node, &c->pol, &result) == 0;
 	/* The counters get the policy's collector budget again, after the collector. */
-	struct timespec deadline;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += c->pol.timeout_ms / 1000;
-	deadline.tv_nsec += (long)(c->pol.timeout_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, &deadline) < 0) {
+	int64_t deadline = roce_clock_ms() + c->pol.timeout_ms;
+	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, deadline) < 0) {
 		roce_error_set(err, "out of memory taking the counter snapshot");
 		rc = -1;
 	}
@@ -260,7 +272,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 {
 	struct job_ctx c;
 	struct roce_snapshot s;
-	char name[ROCE_JOBID_MAX + 8];
+	char name[STATE_NAME_MAX];
 	int rc = ROCE_JOB_NONFATAL, sfd;
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
@@ -272,7 +284,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 		goto out;
 	json_object *o = state_json(&c, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
-	snprintf(name, sizeof(name), "%s.json", job_id);
+	state_name(name, job_id);
 	if (!text)
 		roce_error_set(err, "out of memory serialising the snapshot");
 	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
@@ -293,11 +305,11 @@ out:
 /* The prolog's snapshot.  -1 with why when absent or unusable. */
 static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct roce_error *why)
 {
-	char name[ROCE_JOBID_MAX + 8];
+	char name[STATE_NAME_MAX];
 	struct roce_error sub;
 	const char *job;
 	json_object *m, *o;
-	snprintf(name, sizeof(name), "%s.json", c->job_id);
+	state_name(name, c->job_id);
 	if (!(o = read_state_file(sfd, name, &sub))) {
 		roce_error_set(why, "no prolog snapshot (%.120s/%s: %.60s)", c->pol.state_dir, name, sub.msg);
 		return -1;
@@ -378,13 +390,27 @@ out:
 	return rc;
 }
 
+/* What the prolog left in StateDir: its snapshot (false, with note saying
+ * why, when there is none to use) and the jobs that shared the node. */
+static bool prolog_left(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct idlist *shared,
+                        char *note, size_t len)
+{
+	struct roce_error why;
+	bool have_start = load_state(sfd, c, start, &why) == 0;
+	if (!have_start)
+		snprintf(note, len, "%.*s", (int)len - 1, why.msg);
+	take_markers(sfd, c->job_id, shared);
+	scan_state_dir(sfd, c->job_id, shared);
+	return have_start;
+}
+
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                     const char *node_name, uid_t job_uid, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_snapshot start, end;
 	struct idlist shared = { 0 };
-	char note[ROCE_WHY_MAX + 64] = "", name[ROCE_JOBID_MAX + 8];
+	char note[ROCE_WHY_MAX + 64] = "";
 	struct roce_error serr;
 	int rc = ROCE_JOB_NONFATAL;
 	bool have_start = false;
@@ -396,13 +422,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	int sfd = roce_safefile_state_dir(c.pol.state_dir, &serr);
 	if (sfd < 0)
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
-	else {
-		have_start = load_state(sfd, &c, &start, &serr) == 0;
-		if (!have_start)
-			snprintf(note, sizeof(note), "%.*s", (int)sizeof(note) - 1, serr.msg);
-		take_markers(sfd, job_id, &shared);
-		scan_state_dir(sfd, job_id, &shared);
-	}
+	else
+		have_start = prolog_left(sfd, &c, &start, &shared, note, sizeof(note));
 	if (take_snapshot(&c, &end, err) < 0)
 		goto out;
 	if (!have_start && start_from_end(&start, &end, note) < 0) {
@@ -412,10 +433,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, !have_start, err) == 0)
 		rc = 0;
 out:
-	/* The snapshot goes whatever happened: a stale one would flag later jobs as sharing. */
 	if (sfd >= 0) {
-		snprintf(name, sizeof(name), "%s.json", job_id);
-		unlinkat(sfd, name, 0);   /* no fsync: a snapshot that reappears after a crash is stale and removed */
+		remove_state(sfd, job_id);
 		close(sfd);
 	}
 	free(shared.id);
@@ -457,14 +476,12 @@ static void job_worker(const void *arg, void *res)
 static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 {
 	struct roce_error e = { "" };
-	char name[ROCE_JOBID_MAX + 8];
 	if (!roce_fragment_job_id_ok(job_id))
 		return;
 	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)
 		return;
-	snprintf(name, sizeof(name), "%s.json", job_id);
-	unlinkat(sfd, name, 0);
+	remove_state(sfd, job_id);
 	close(sfd);
 }
 

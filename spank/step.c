@@ -1,26 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * checks.c - one step on one node: lib/pipeline.c (collect, check, GPU
- * locality, plan) in a worker process (lib/worker.c) bounded by the policy's
- * TimeoutMs plus a margin.
+ * step.c - the check of one step on one node: lib/pipeline.c (collect,
+ * check, GPU locality, plan) in a worker process (lib/worker.c) bounded by
+ * the policy's TimeoutMs plus a margin, its result summed up as plain data.
  */
 #include "config.h"
 #include "roce.h"
+#include "clock.h"
 #include "pipeline.h"
+#include "worker.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define ROCE_CHILD_MARGIN_MS 500
-
-static long now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
-}
 
 static void summarize(const struct roce_check_result *c, struct roce_step_result *out)
 {
@@ -38,14 +32,13 @@ static void summarize(const struct roce_check_result *c, struct roce_step_result
 	out->drain = roce_check_drain_reason(c, out->drain_reason, sizeof(out->drain_reason)) == 1;
 }
 
-/* The child's whole job.  Fills out; never fails silently. */
 struct step_input {
 	const struct roce_policy *policy;
 	const char *gpus;          /* the step's GPUs (Slurm indexes or UUIDs), "" = none */
 };
 
 /* The worker's whole job.  Fills out; never fails silently. */
-static void run_in_child(const void *arg, void *res)
+static void run_in_worker(const void *arg, void *res)
 {
 	const struct step_input *in = arg;
 	struct roce_step_result *out = res;
@@ -60,7 +53,7 @@ static void run_in_child(const void *arg, void *res)
 		.gpus_strict = false,
 	};
 
-	long t0 = now_us();
+	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC);
 	if (roce_pipeline_run(in->policy, &opts, &run, &err) < 0) {
 		out->rc = -1;
 		snprintf(out->error, sizeof(out->error), "%s", err.msg);
@@ -68,27 +61,25 @@ static void run_in_child(const void *arg, void *res)
 		summarize(&run.check, out);
 		out->plan = run.plan;
 	}
-	out->pipeline_us = now_us() - t0;
+	out->pipeline_ms = roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 	roce_pipeline_free(&run);
-	struct timespec cpu;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-	out->worker_cpu_us = cpu.tv_sec * 1000000L + cpu.tv_nsec / 1000L;
+	out->worker_cpu_ms = roce_clock_ms_of(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-int roce_run_checks(const struct roce_policy *p, const char *gpus, struct roce_step_result *out)
+int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_step_result *out)
 {
 	int deadline = p->timeout_ms + ROCE_CHILD_MARGIN_MS;
 	struct step_input in = { .policy = p, .gpus = gpus };
 	struct roce_error why = { "" };
 
 	memset(out, 0, sizeof(*out));
-	if (roce_worker_run_guarded(p, NULL, "the fabric check", run_in_child, &in, out, sizeof(*out), deadline,
+	if (roce_worker_run_guarded(p, NULL, "the fabric check", run_in_worker, &in, out, sizeof(*out), deadline,
 	                            &why) < 0) {
 		memset(out, 0, sizeof(*out));
 		snprintf(out->error, sizeof(out->error), "%s", why.msg);
 		return out->rc = -1;
 	}
-	/* The child's struct is trusted no further than its bounds. */
+	/* The worker's struct is trusted no further than its bounds. */
 	out->error[sizeof(out->error) - 1] = '\0';
 	out->drain_reason[sizeof(out->drain_reason) - 1] = '\0';
 	if (out->n_findings > ROCE_MAX_FINDINGS)

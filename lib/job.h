@@ -1,8 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jobreport.h - the job prolog/epilog halves of the fabric report, shared by
+ * job.h - the job prolog/epilog halves of the fabric report, shared by
  * the SPANK plugin (slurm_spank_job_prolog / slurm_spank_job_epilog, which
  * run as root in `slurmstepd spank prolog|epilog`) and the standalone
- * roce-prolog / roce-epilog programs.
+ * roce-prolog / roce-epilog programs.  Not pure: reads sysfs and netlink,
+ * writes StateDir and ReportDir.
  *
  * Prolog: collect the node model, run the check, snapshot every RoCE port's
  * counters into StateDir/<jobid>.json (StateDir root-only 0700, file 0600).
@@ -34,8 +36,8 @@
  * log a nonzero result and carry on: reporting never fails a job or drains
  * a node.
  */
-#ifndef ROCE_JOBREPORT_H
-#define ROCE_JOBREPORT_H
+#ifndef ROCE_JOB_H
+#define ROCE_JOB_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -1,11 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * args.c - the --roce option: registration and its callback (the Slurm side;
- * parsing is in request.c).
+ * option.c - the --roce option: its registration and callback, and the
+ * request they saw (Slurm's side; what a value means is request.c's).
  */
 #include "config.h"
 #include "roce.h"
-
-#include <string.h>
 
 static struct roce_request option_request;
 

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * snapshot_json.c - a counter snapshot to JSON and back (snapshot.h): the
+ * prolog's state file, read by the epilog with the strict reader (jsonin.h).
+ */
+#include "config.h"
+#include "snapshot.h"
+#include "json.h"
+#include "jsonin.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNAPSHOT_SCHEMA "slurm-roce/snapshot/1"
+
+static json_object *u64_array(const uint64_t *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(v[i]));
+	return a;
+}
+
+static json_object *port_sample_json(const struct roce_port_sample *ps)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_object();
+	json_object_object_add(o, "device", json_object_new_string(ps->device));
+	json_object_object_add(o, "port", json_object_new_int((int)ps->port));
+	json_object_object_add(o, "netdev", json_object_new_string(ps->netdev));
+	json_object_object_add(o, "gid_index", json_object_new_int(ps->gid_index));
+	json_object_object_add(o, "active_mtu", json_object_new_int(ps->active_mtu));
+	json_object_object_add(o, "netdev_mtu", json_object_new_int64(ps->netdev_mtu));
+	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
+		const struct roce_counter_sample *cs = &ps->c[i];
+		json_object_object_add(c, roce_counter_defs[i].name,
+		                       roce_reading_ok(&cs->read) ? json_object_new_uint64(cs->value) : roce_json_reading(&cs->read));
+	}
+	json_object_object_add(o, "counters", c);
+	json_object *pfc = json_object_new_object();
+	json_object_object_add(pfc, "read", roce_json_reading(&ps->pfc.read));
+	json_object_object_add(pfc, "enabled", json_object_new_int(ps->pfc.enabled));
+	json_object_object_add(pfc, "requests", u64_array(ps->pfc.requests, ROCE_PRIOS));
+	json_object_object_add(pfc, "indications", u64_array(ps->pfc.indications, ROCE_PRIOS));
+	json_object_object_add(o, "pfc", pfc);
+	return o;
+}
+
+json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
+{
+	json_object *o = json_object_new_object(), *ports = json_object_new_array();
+	json_object_object_add(o, "schema", json_object_new_string(SNAPSHOT_SCHEMA));
+	json_object_object_add(o, "time_ns", json_object_new_int64(s->time_ns));
+	json_object_object_add(o, "devices_read", roce_json_reading(&s->devices_read));
+	json_object_object_add(o, "gid_index", json_object_new_int(s->gid_index));
+	json_object_object_add(o, "traffic_class", json_object_new_int(s->traffic_class));
+	for (size_t i = 0; i < s->n_ports; i++)
+		json_object_array_add(ports, port_sample_json(&s->ports[i]));
+	json_object_object_add(o, "ports", ports);
+	return o;
+}
+
+/* Parsing: the file is ours and root-only, but a truncated or edited one
+ * must give a clear error, not a crash or a silently wrong delta. */
+
+static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, struct roce_error *err)
+{
+	json_object *m;
+	int64_t v;
+	if (roce_jin_member(o, "read", json_type_object, &m, err) < 0 || roce_jin_reading(m, &pfc->read, err) < 0 ||
+	    roce_jin_int(o, "enabled", 0, 255, &v, err) < 0)
+		return -1;
+	pfc->enabled = (uint8_t)v;
+	return roce_jin_u64s(o, "requests", pfc->requests, ROCE_PRIOS, err) < 0 ||
+	       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0 ? -1 : 0;
+}
+
+/* One counter: a value, or the reading that says why there is none. */
+static int parse_counter(json_object *c, const char *name, struct roce_counter_sample *cs, struct roce_error *err)
+{
+	json_object *m;
+	if (!json_object_object_get_ex(c, name, &m)) {
+		roce_error_set(err, "counter %s missing", name);
+		return -1;
+	}
+	if (json_object_is_type(m, json_type_object)) {
+		if (roce_jin_reading(m, &cs->read, err) < 0)
+			return -1;
+		if (roce_reading_ok(&cs->read)) {
+			roce_error_set(err, "counter %s: ok without a value", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!roce_jin_u64_value(m, &cs->value)) {
+		roce_error_set(err, "counter %s is not a counter value", name);
+		return -1;
+	}
+	roce_reading_set(&cs->read, ROCE_OK, 0, NULL);
+	return 0;
+}
+
+static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_error *err)
+{
+	json_object *c, *m;
+	int64_t port, gid, mtu, nmtu;
+	struct roce_error sub;
+	memset(ps, 0, sizeof(*ps));
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "port is not an object");
+		return -1;
+	}
+	if (roce_jin_strcpy(o, "device", ps->device, sizeof(ps->device), err) < 0 ||
+	    roce_jin_strcpy(o, "netdev", ps->netdev, sizeof(ps->netdev), err) < 0 ||
+	    roce_jin_int(o, "port", 1, 255, &port, err) < 0 ||
+	    roce_jin_int(o, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(o, "active_mtu", 0, 65536, &mtu, err) < 0 ||
+	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0 ||
+	    roce_jin_member(o, "counters", json_type_object, &c, err) < 0)
+		return -1;
+	ps->port = (unsigned)port;
+	ps->gid_index = (int)gid;
+	ps->active_mtu = (int)mtu;
+	ps->netdev_mtu = (unsigned)nmtu;
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		if (parse_counter(c, roce_counter_defs[i].name, &ps->c[i], &sub) < 0) {
+			roce_error_set(err, "%s:%u: %s", ps->device, ps->port, sub.msg);
+			return -1;
+		}
+	if (roce_jin_member(o, "pfc", json_type_object, &m, err) < 0)
+		return -1;
+	return parse_pfc(m, &ps->pfc, err);
+}
+
+/* ports[i] duplicates an earlier port: the delta pairs ports by device and
+ * number, so a duplicate would pair crosswise. */
+static bool duplicate_port(const struct roce_snapshot *s, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (s->ports[j].port == s->ports[i].port && strcmp(s->ports[j].device, s->ports[i].device) == 0)
+			return true;
+	return false;
+}
+
+static int parse_ports(struct roce_snapshot *s, json_object *ports, struct roce_error *err)
+{
+	struct roce_error sub;
+	size_t n = json_object_array_length(ports);
+	if (n > 4096) {
+		roce_error_set(err, "%zu ports: not a real node", n);
+		return -1;
+	}
+	if (n && !(s->ports = calloc(n, sizeof(*s->ports)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->n_ports++;
+		if (parse_port(json_object_array_get_idx(ports, i), &s->ports[i], &sub) < 0) {
+			roce_error_set(err, "ports[%zu]: %s", i, sub.msg);
+			return -1;
+		}
+		if (duplicate_port(s, i)) {
+			roce_error_set(err, "ports[%zu]: duplicate %.64s:%u", i, s->ports[i].device, s->ports[i].port);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err)
+{
+	json_object *m, *ports;
+	const char *schema;
+	int64_t gid, tc;
+
+	roce_snapshot_free(s);
+	roce_snapshot_init(s);
+	if (!json_object_is_type(obj, json_type_object)) {
+		roce_error_set(err, "snapshot is not a JSON object");
+		return -1;
+	}
+	if (roce_jin_str(obj, "schema", 63, &schema, err) < 0)
+		return -1;
+	if (strcmp(schema, SNAPSHOT_SCHEMA) != 0) {
+		roce_error_set(err, "unknown snapshot schema \"%s\"", schema);
+		return -1;
+	}
+	if (roce_jin_int(obj, "time_ns", 0, INT64_MAX, &s->time_ns, err) < 0 ||
+	    roce_jin_member(obj, "devices_read", json_type_object, &m, err) < 0 ||
+	    roce_jin_reading(m, &s->devices_read, err) < 0 ||
+	    roce_jin_int(obj, "gid_index", -1, ROCE_GID_MAX, &gid, err) < 0 ||
+	    roce_jin_int(obj, "traffic_class", -1, 255, &tc, err) < 0 ||
+	    roce_jin_member(obj, "ports", json_type_array, &ports, err) < 0)
+		return -1;
+	s->gid_index = (int)gid;
+	s->traffic_class = (int)tc;
+	if (parse_ports(s, ports, err) < 0) {
+		roce_snapshot_free(s);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_delta.c - counter deltas (delta.c): one counter's wrap, reset and
+ * saturation by its width; ports paired by name (a reset port, a vanished
+ * and an appeared one, a counter unread at the end, the clock going back).
+ * delta.c is pure: its snapshots are built here by hand. */
+#include "config.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "delta.h"
+
+static const struct roce_counter_def *def(enum roce_counter_id id) { return &roce_counter_defs[id]; }
+
+static void t_delta_counter(void **state)
+{
+	(void)state;
+	struct roce_counter_delta d;
+	/* 64-bit plain increment */
+	roce_delta_counter(def(ROCE_C_PORT_XMIT_PACKETS), 10, 25, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_OK);
+	assert_int_equal(d.value, 15);
+	/* data counters are 4-byte words */
+	roce_delta_counter(def(ROCE_C_PORT_RCV_DATA), 1000, 1250, false, &d);
+	assert_int_equal(d.value, 1000);
+	/* 32-bit Q counter wrapped once: 0xfffffff0 -> 0x10 is 0x20 events */
+	roce_delta_counter(def(ROCE_C_OUT_OF_SEQUENCE), 0xfffffff0u, 0x10, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_WRAPPED);
+	assert_int_equal(d.value, 0x20);
+	/* ... but on a port whose 64-bit counters went back it is a reset */
+	roce_delta_counter(def(ROCE_C_OUT_OF_SEQUENCE), 0xfffffff0u, 0x10, true, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 0x10);
+	/* 64-bit backwards: reset, never a huge number */
+	roce_delta_counter(def(ROCE_C_RP_CNP_HANDLED), 5000, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 3);
+	roce_delta_counter(def(ROCE_C_PORT_XMIT_DATA), 5000, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 12);
+	/* PMA 16-bit counter stuck at 65535: lower bound */
+	roce_delta_counter(def(ROCE_C_SYMBOL_ERROR), 65000, 65535, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_SATURATED);
+	assert_int_equal(d.value, 535);
+	/* saturating counters never wrap: backwards is a reset */
+	roce_delta_counter(def(ROCE_C_LINK_DOWNED), 200, 2, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	assert_int_equal(d.value, 2);
+	/* a "32-bit" counter holding a bigger value: our width was wrong, no wrap maths */
+	roce_delta_counter(def(ROCE_C_PACKET_SEQ_ERR), 0x100000005ull, 3, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_RESET);
+	/* unchanged */
+	roce_delta_counter(def(ROCE_C_LINK_DOWNED), 7, 7, false, &d);
+	assert_int_equal(d.status, ROCE_DELTA_OK);
+	assert_int_equal(d.value, 0);
+}
+
+/* Port 1 of dev as a snapshot without a node model has it: every counter
+ * read as 0, PFC not read. */
+static struct roce_port_sample port(const char *dev)
+{
+	struct roce_port_sample p;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.device, sizeof(p.device), "%s", dev);
+	p.port = 1;
+	p.gid_index = -1;
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		roce_reading_set(&p.c[i].read, ROCE_OK, 0, NULL);
+	roce_reading_set(&p.pfc.read, ROCE_NOT_READ, 0, "no node model collected");
+	return p;
+}
+
+static void snapshot_of(struct roce_snapshot *s, struct roce_port_sample *ports, size_t n, int64_t time_ns)
+{
+	roce_snapshot_init(s);
+	s->ports = ports;
+	s->n_ports = n;
+	s->time_ns = time_ns;
+}
+
+/* Increments, x4 words, a wrap, a reset port, a vanished and an appeared port. */
+static void t_delta_ports(void **state)
+{
+	(void)state;
+	struct roce_port_sample at_start[3] = { port("mlx5_0"), port("mlx5_1"), port("mlx5_2") };
+	struct roce_port_sample at_end[3] = { port("mlx5_0"), port("mlx5_1"), port("mlx5_3") };
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	at_start[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4294967290u;
+	at_start[1].c[ROCE_C_PORT_XMIT_DATA].value = 1000000;
+	at_start[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 4294967290u;
+	at_end[0].c[ROCE_C_PORT_XMIT_DATA].value = 250;
+	at_end[0].c[ROCE_C_PORT_RCV_PACKETS].value = 9;
+	at_end[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4;             /* wrapped: 6 + 4 */
+	at_end[1].c[ROCE_C_PORT_XMIT_DATA].value = 10;             /* driver reload */
+	at_end[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 4;             /* ... so a reset, not a wrap */
+	snapshot_of(&a, at_start, 3, 1000000000);
+	snapshot_of(&b, at_end, 3, 3000000000);
+
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.n_ports, 4);
+	assert_true(d.seconds > 1.99 && d.seconds < 2.01);
+	const struct roce_port_delta *p0 = &d.ports[0], *p1 = &d.ports[1], *p2 = &d.ports[2], *p3 = &d.ports[3];
+	assert_string_equal(p0->device, "mlx5_0");
+	assert_int_equal(p0->presence, ROCE_PORT_BOTH);
+	assert_false(p0->reset);
+	assert_int_equal(p0->c[ROCE_C_PORT_XMIT_DATA].value, 1000);
+	assert_int_equal(p0->c[ROCE_C_PORT_RCV_PACKETS].value, 9);
+	assert_int_equal(p0->c[ROCE_C_OUT_OF_SEQUENCE].status, ROCE_DELTA_WRAPPED);
+	assert_int_equal(p0->c[ROCE_C_OUT_OF_SEQUENCE].value, 10);
+	assert_int_equal(p0->c[ROCE_C_LINK_DOWNED].value, 0);
+
+	assert_string_equal(p1->device, "mlx5_1");
+	assert_true(p1->reset);
+	assert_int_equal(p1->c[ROCE_C_PORT_XMIT_DATA].status, ROCE_DELTA_RESET);
+	assert_int_equal(p1->c[ROCE_C_PORT_XMIT_DATA].value, 40);
+	assert_int_equal(p1->c[ROCE_C_OUT_OF_SEQUENCE].status, ROCE_DELTA_RESET);
+	assert_int_equal(p1->c[ROCE_C_OUT_OF_SEQUENCE].value, 4);
+
+	assert_string_equal(p2->device, "mlx5_2");
+	assert_int_equal(p2->presence, ROCE_PORT_VANISHED);
+	assert_int_equal(p2->c[ROCE_C_PORT_XMIT_DATA].status, ROCE_DELTA_UNREAD);
+	assert_string_equal(p2->c[ROCE_C_PORT_XMIT_DATA].why, "port vanished during the job");
+	assert_string_equal(p3->device, "mlx5_3");
+	assert_int_equal(p3->presence, ROCE_PORT_APPEARED);
+	assert_string_equal(roce_delta_presence_name(p3->presence), "appeared");
+	roce_delta_free(&d);
+
+	/* a counter unreadable at the end only: unread, saying when */
+	roce_reading_set(&at_end[0].c[ROCE_C_NP_CNP_SENT].read, ROCE_MALFORMED, 0, "np_cnp_sent: \"garbage\"");
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].c[ROCE_C_NP_CNP_SENT].status, ROCE_DELTA_UNREAD);
+	assert_non_null(strstr(d.ports[0].c[ROCE_C_NP_CNP_SENT].why, "end: malformed"));
+	assert_string_equal(roce_delta_status_name(d.ports[0].c[ROCE_C_NP_CNP_SENT].status), "unread");
+	roce_delta_free(&d);
+
+	/* the clock went back between snapshots: no rates rather than nonsense */
+	b.time_ns = a.time_ns - 1;
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_true(d.seconds < 0);
+	roce_delta_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_delta_counter),
+		cmocka_unit_test(t_delta_ports),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
