@@ -45,7 +45,7 @@ lab_plugstack "required $plugin config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 show='echo "GPUS=${SLURM_STEP_GPUS:-none} HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'
-out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
+out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
 is "$out" "GPUS=0 HCA==mlx5_0:1,mlx5_1:1 GDR=PIX" "gres GPU 0: Slurm sets SLURM_STEP_GPUS before the plugin runs; GPU 0's PIX NIC pair"
 
 # job A must hold GPU 0 before B asks: wait until it runs (a slow node may
@@ -53,11 +53,11 @@ is "$out" "GPUS=0 HCA==mlx5_0:1,mlx5_1:1 GDR=PIX" "gres GPU 0: Slurm sets SLURM_
 jobA=$(lab_run sbatch --parsable --gres=gpu:1 -o /dev/null --wrap 'sleep 600')
 lab_wait_job_state "$jobA" RUNNING ||
 	echo "# job A ($jobA) not RUNNING: $(lab_run squeue -h -j "$jobA" -o '%T %r' 2>&1)"
-out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
+out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
 is "$out" "GPUS=1 HCA==mlx5_0:1,mlx5_1:1 GDR=PHB" "job given GPU 1 by Slurm: that GPU's NICs (PHB), level PHB"
-out=$(lab_run_timeout 60 srun --gres=gpu:2 --roce sh -c "$show" 2>>"$W/err")
+out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:2 --roce sh -c "$show" 2>>"$W/err")
 is "$out" "GPUS=1,2 HCA==mlx5_0:1,mlx5_1:1,mlx5_3:1 GDR=PHB" "GPUs 1,2: GPU 1's NICs, then GPU 2's PIX NIC; the worst best path"
-out=$(lab_run_timeout 60 srun --gres=gpu:1 --roce=off sh -c "$show" 2>>"$W/err")
+out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:1 --roce=off sh -c "$show" 2>>"$W/err")
 is "$out" "GPUS=1 HCA=none GDR=none" "--roce=off with a GPU: nothing exported"
 lab_run scancel "$jobA"
 lab_wait_job "$jobA"   # its slurmstepd has exited: its sanitizer reports are written

@@ -32,7 +32,7 @@ spank_lab_init
 LAB_PRELOAD=${LAB_PRELOAD:+$LAB_PRELOAD:}$W/shim.so
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 spank_lab_start
-run() { lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 
 # --- 1: without the trigger the shim changes nothing
 run srun --roce=warn sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'

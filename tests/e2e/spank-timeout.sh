@@ -42,7 +42,7 @@ spank_lab_init
 lab_node node1 "$W/mnt" eth0=9000 eth1=9000
 spank_lab_start
 
-run() { local t0; t0=$(date +%s%N); lab_run_timeout 60 "$@" >"$W/out" 2>"$W/err"; RC=$?; MS=$(( ($(date +%s%N) - t0) / 1000000 )); }
+run() { local t0; t0=$(date +%s%N); lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; MS=$(( ($(date +%s%N) - t0) / 1000000 )); }
 
 log=$W/lab/log/slurmd.node1.log
 marker=$W/state/collector.stuck   # SysfsRoot is /sys in the node's mount namespace
@@ -72,7 +72,7 @@ for i in $(seq $(( (HANG + 20) * 10 ))); do kill -0 "$P1" 2>/dev/null || break; 
 lab_node_settled node1 >/dev/null
 lab_run salloc --no-shell -N1 -J hang >"$W/salloc.out" 2>&1
 A=$(grep -o 'job allocation [0-9]*' "$W/salloc.out" | grep -o '[0-9]*$')
-lab_run_timeout 60 srun --jobid="$A" true >/dev/null 2>&1
+lab_run_timeout "$LAB_STEP_TIMEOUT" srun --jobid="$A" true >/dev/null 2>&1
 run srun --jobid="$A" --roce=warn sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'
 P2=$(stuck_pid)
 echo "# job $A step 1: srun ${MS} ms; stuck pid ${P2:-none} (first: ${P1:-none}); $(grep -o "\[$A\.1\] .*step setup took [0-9.]* ms" "$log" | head -1)"

@@ -79,7 +79,7 @@ log=$W/lab/log/slurmd.node1.log
 state_names() { lab_node_exec node1 ls -A "$W/state"; }
 
 # --- 1. an srun job of that user with an odd --chdir, name and comment; the task saves its environment
-lab_run_timeout 60 "${LAB_AS_USER[@]}" srun --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \
+lab_run_timeout "$LAB_STEP_TIMEOUT" "${LAB_AS_USER[@]}" srun --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \
 	sh -c 'echo "JOB $SLURM_JOB_ID"; env -0 >"env0.$SLURM_JOB_ID"; env >"env.$SLURM_JOB_ID"' \
 	>"$W/srun.out" 2>"$W/srun.err"
 srun_job=$(awk '/^JOB / {print $2}' "$W/srun.out")
@@ -88,7 +88,7 @@ like "$srun_job" '^[0-9]+$' "srun as uid $NOBODY with an odd --chdir, job name a
 # --- 2. a batch job with the same strings and the job environment pointed at
 # paths (sbatch: srun would apply --export to itself); an inner step inherits
 # that environment; StateDir looked at while it runs
-lab_run_timeout 60 "${LAB_AS_USER[@]}" sbatch --parsable --roce --chdir="$ODD" -J "$NAME" --export="$HOSTILE_ENV" \
+lab_run_timeout "$LAB_STEP_TIMEOUT" "${LAB_AS_USER[@]}" sbatch --parsable --roce --chdir="$ODD" -J "$NAME" --export="$HOSTILE_ENV" \
 	--comment="$COMMENT" -o "$ODD/batch.%j" --wrap 'srun sh -c "echo STEP \$SLURM_JOB_ID"; sleep 3' \
 	>"$W/sbatch.out" 2>"$W/sbatch.err"
 batch_job=$(cat "$W/sbatch.out")
@@ -114,7 +114,7 @@ ok "batch job of uid $NOBODY ran its inner step" grep -qx "STEP $batch_job" "$OD
 # --- 3. a mode that got around the client's check (--export sets it in the
 # job only) with a path and a newline
 FORGED='roce: node1: job 999999 mode strict: ok'
-lab_run_timeout 60 "${LAB_AS_USER[@]}" srun --chdir=/ --export=ALL,"SLURM_ROCE=warn/../../PWNED"$'\n'"$FORGED" \
+lab_run_timeout "$LAB_STEP_TIMEOUT" "${LAB_AS_USER[@]}" srun --chdir=/ --export=ALL,"SLURM_ROCE=warn/../../PWNED"$'\n'"$FORGED" \
 	sh -c 'echo "JOB $SLURM_JOB_ID"' >"$W/forged.out" 2>"$W/forged.err"
 forged_jobs=$(awk '/^JOB / {print $2}' "$W/forged.out" | tr '\n' ' ')
 like "$forged_jobs" '^[0-9]+ $' "SLURM_ROCE with a path and a newline in the job: the task runs"
@@ -159,7 +159,7 @@ if ip -n "$(lab_ns_node node1)" link add 'e=X,eth0' mtu 9000 type veth peer name
 	ip -n "$(lab_ns_node node1)" link set trustp0 up
 	ip -n "$(lab_ns_node node1)" link set 'e=X,eth0' up
 	fab_roce_ipv4 "$FAB" mlx5_2 1 'e=X,eth0' 192.0.2.12
-	out=$(lab_run_timeout 60 srun --roce=warn sh -c 'echo "IFNAME=$NCCL_SOCKET_IFNAME"' 2>&1)
+	out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --roce=warn sh -c 'echo "IFNAME=$NCCL_SOCKET_IFNAME"' 2>&1)
 	# Linux allows ',' and '=' in netdev names; NCCL would read "e=X" and "eth0"
 	# as two interfaces: lib/rdma.c refuses such names (MALFORMED).
 	echo "$out" | sed 's/^/# /'

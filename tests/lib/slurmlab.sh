@@ -130,6 +130,10 @@ AccountingStorageType=accounting_storage/none
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
+# A loaded test machine (two sanitizer-built labs on two cores) can take more
+# than the default 60 s to reap a killed step; Slurm would then drain the
+# node "Kill task failed" and every later check in that lab would fail.
+UnkillableStepTimeout=180
 PlugStackConfig=$LAB/plugstack.conf
 ${LAB_EXTRA_CONF:-}
 EOF
@@ -286,6 +290,10 @@ lab_run() {
 }
 
 # lab_run_timeout SECONDS CMD...: lab_run, killed after SECONDS (a queued srun waits forever)
+# How long a test lets one srun/sbatch command run before killing it: only
+# a guard against a hung job (a queued srun waits forever), so generous: a
+# step on a loaded machine under a sanitizer build can take tens of seconds.
+LAB_STEP_TIMEOUT=${LAB_STEP_TIMEOUT:-120}
 lab_run_timeout() {
 	local t=$1; shift
 	timeout "$t" bash -c '. "$1"; LAB=$2; LAB_ID=$3; LAB_PRELOAD=$4; shift 4; lab_run "$@"' \

@@ -89,8 +89,16 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 		ok "$name"
 	else
 		not_ok "$name" "stdout: $(head -20 "$W/out" 2>/dev/null)" \
-			"stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)" "$(check_diag)"
+			"stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)" "$(check_diag)" "$(lab_trouble)"
 	fi
+}
+# What slurmctld said went wrong with nodes and jobs (a drain, a node not
+# responding, a step that could not be killed): the first thing to read when
+# a check fails on a loaded machine.
+lab_trouble() {
+	[ -f "${LAB:-}/log/slurmctld.log" ] || return 0
+	grep -iE 'drain|kill task|not responding|error|timed out' "$LAB/log/slurmctld.log" | tail -8 | cut -c1-300 |
+		sed 's/^/slurmctld: /'
 }
 
 spank_sanitizer_check() {
