@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # .ci/packaging.sh - the release path on a clean Debian 12 machine, as root:
 #   1. make distcheck as users run it: the whole suite inside, from the
 #      tarball, in a read-only source tree, then `make distclean` must leave

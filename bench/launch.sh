@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Step launch overhead of the roce SPANK plugin in a real one-node Slurm
 # (tests/lib/slurmlab.sh) whose node sees the example fabric at /sys:
 # `srun --jobid=J true` inside one allocation, alternating without and with

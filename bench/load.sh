@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Load on a real local Slurm (tests/lib/slurmlab.sh) with the roce plugin on
 # for every job (plugstack `required spank_roce.so default=warn`, job reports
 # written by its job_prolog/job_epilog):

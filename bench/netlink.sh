@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The netlink collector on 10 veth netdevs (link + DCB, 20 requests on one
 # socket in one process), side by side with what a shell prolog would run
 # for the same facts: `ip -j link show` and `dcb -j pfc show` / `dcb -j app

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report-phases - where a prolog/epilog's time goes, in process (what the
  * SPANK plugin pays: no exec).  For N rounds on a sysfs root, times each

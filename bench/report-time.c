@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report-time - run one command and print "wall_ms cpu_ms maxrss_kib" of it:
  * wall from CLOCK_MONOTONIC around fork/exec/wait, user+sys and max RSS

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/report.sh BUILDDIR [BEFORE_BUILDDIR] - the job report's costs:
 #  1. roce-report merging 1024, 2048 and 4096 node fragments (8 RoCE ports
 #     each, made by a real roce-epilog and copied under other node names):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # roce-check on a healthy 10-HCA node with full 256-entry GID tables, side by
 # side with a shell loop that reads the same tree the way mlnx-tools'
 # show_gids does (one cat per GID file), plus start-up costs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * timeit - run a command N times, alternating with others, and print the
  * median, min and max wall time of each in milliseconds.

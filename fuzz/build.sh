@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # build.sh - build the libFuzzer targets and their seed corpus (what `make fuzz` runs).
 #
 #   fuzz/build.sh SRCDIR BUILDDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fragment - per-node report fragments read by roce-report: JSON text ->
  * roce_report_add() into a job report, then every output format (text,

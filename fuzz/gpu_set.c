@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gpu_set - roce_gpuset_parse() on hostile SLURM_STEP_GPUS /
  * CUDA_VISIBLE_DEVICES values.  A small /proc tree with two GPUs'

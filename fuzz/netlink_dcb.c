@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* netlink_dcb - roce_dcb_parse() on fuzzed RTM_GETDCB IEEE_GET replies (see nl_common.h). */
 #include "config.h"
 #include "dcb.h"

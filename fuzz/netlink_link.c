@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* netlink_link - roce_rtlink_parse() on fuzzed RTM_NEWLINK replies (see nl_common.h). */
 #include "config.h"
 #include "nl_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * netlink_transport - the whole receive path of the netlink collector:
  * roce_rtlink_get() and roce_dcb_get() over roce_nl_open_fd() on an

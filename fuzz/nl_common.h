@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nl_common.h - feed a fuzzed datagram to a netlink reply parser the way
  * nl.c's transport does: walk it with roce_nlmsg_fits()/mnl_nlmsg_next()

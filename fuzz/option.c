@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * option - the SPANK option value check: what a user types after --roce=
  * goes through roce_token_ok() and roce_mode_parse() (and GdrLevel values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * policy_conf - roce.conf: roce_policy_load() on a file holding the input.
  *

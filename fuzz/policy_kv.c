@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * policy_kv - plugstack arguments and roce-check --set: roce_policy_set_kv()
  * on the input as one C string, then as NUL-separated words (what SPANK's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - build the libFuzzer targets and run each one briefly; TAP output.
 #
 #   fuzz/run.sh [SECONDS]          (default $FUZZ_SECONDS, else 10 per target)

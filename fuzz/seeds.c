@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * seeds - write the seed corpus of every fuzz target into DIR/<target>/.
  *

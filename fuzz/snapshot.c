@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * snapshot - counter snapshots left in StateDir by the prolog and read back
  * by the epilog: JSON text -> json-c -> roce_snapshot_from_json().  An

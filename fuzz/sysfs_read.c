@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs_read - the bounded reader roce_sysfs_read() (and _read_u64) on a
  * regular file holding the input: binary, oversized, newline-only, NULs.

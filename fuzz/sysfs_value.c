@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs_value - the parsers of single sysfs values (lib/rdma.h): port
  * state, GID, GID type, link layer, on the input as the NUL-terminated,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check.c - policy x model -> findings.  Pure: reads the model, never the system.
  *

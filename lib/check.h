@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check.h - policy x model -> findings.  Pure: no I/O.
  */

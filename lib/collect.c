@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collect.c - run every collector for one node under one deadline, and the
  * netlink collector that asks about each port netdev.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collect.h - run every collector for one node under one deadline, and the
  * netlink collector (nl.c's socket, rtlink.c and dcb.c per netdev).  Not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.c - the model, findings and plan as json-c objects.  The schema is
  * documented in README.md ("JSON (`--format json`, version 1)"); keep the two

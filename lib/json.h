@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.h - the node model, findings and plan as json-c objects: roce-check
  * --format json (schema in README.md, "JSON (`--format json`, version 1)"),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* model.c - helpers and pure predicates over the node model (no I/O). */
 #include "config.h"
 #include "model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * model.h - the node model: what one node's RoCE fabric looks like, as plain data.
  *

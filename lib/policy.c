@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * policy.c - roce.conf and plugstack arguments -> struct roce_policy.
  *

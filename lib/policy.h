@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * policy.h - the site's RoCE policy: roce.conf (slurm.conf style Key=Value)
  * and plugstack arguments (key=value words) both end up here.

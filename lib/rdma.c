@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rdma.c - RDMA devices, ports and GID tables from sysfs.
  *

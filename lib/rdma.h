@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rdma.h - the RDMA collector: devices, ports and GID tables from sysfs
  * (/sys/class/infiniband), and the GPUDirect RDMA module from /sys/module.

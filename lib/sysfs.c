@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysfs.c - rooted, bounded, fallible reads of sysfs attributes. */
 #include "config.h"
 #include "sysfs.h"

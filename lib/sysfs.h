@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs.h - rooted, bounded, fallible reads of sysfs attributes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs.c - libibverbs cross-check of the active MTU.
  *

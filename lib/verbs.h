@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs.h - optional cross-check with libibverbs where RDMA devices exist.
  * ibv_get_device_list() loads every provider plugin (milliseconds), so this

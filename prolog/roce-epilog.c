@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * roce-epilog - job epilog half of the RoCE fabric report, for sites that run
  * Epilog= scripts or an epilog.d instead of the SPANK plugin.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * roce-prolog - job prolog half of the RoCE fabric report, for sites that run
  * Prolog= scripts or a prolog.d instead of the SPANK plugin.

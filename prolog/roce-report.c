@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * roce-report - print a job's RoCE fabric report: every node's fragment
  * (ReportDir/<jobid>/<node>.json, written by the epilog) merged.

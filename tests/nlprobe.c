@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nlprobe - print what the netlink collector reads for some netdevs, as
  * key=value lines ("<netdev>.<key>=<value>"), for tests/e2e/netlink-veth.sh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * policy-default - is VALUE the code's default for roce.conf KEY?  For
  * tests/e2e/man-pages.sh, which reads the defaults roce.conf(5) states.

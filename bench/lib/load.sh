@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/lib/load.sh - helpers of bench/load.sh (sourced; uses its W, ROCE, NODES,
 # NODE_LIST, JOBS, STEPS, BURSTS, BASELINE, RESULTS and the slurmlab functions).
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault matrix, reads that fail: a FUSE file system (tests/fault/faultfs.c)
 # serves a fixture tree in which chosen files fail read() with EIO, EINVAL
 # (as the kernel does for empty GID slots), EAGAIN, fail open() with EACCES

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault matrix, the rest: hwloc topologies that cannot load, roce.conf and
 # --set values that are broken or hostile, the SPANK option value check on
 # hostile strings, and counter resets, wraps and vanished ports between the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault matrix, netlink side.  A netlink peer that misbehaves (silent,
 # garbage, garbled, truncated, about another netdev, late) is a child
 # process on the far end of an AF_UNIX socketpair handed to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault matrix, sysfs side: roce-check on fixture trees (written as the
 # kernel writes them, then broken the way sick drivers, careless admins or
 # hostile files break them) with real veths in a private network namespace.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A small run of bench/load.sh (real one-node Slurm, plugin on for every job):
 # 50 batch jobs and one burst of 16 concurrent steps.  slurmd must not keep
 # file descriptors or grow beyond a tolerance, every job and node must have

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The man pages against the code: every roce.conf key of lib/policy.c's keys[]
 # is in roce.conf(5), and the default the page states for it is the code's
 # (tests/policy-default sets KEY=<stated default> on roce_policy_defaults()

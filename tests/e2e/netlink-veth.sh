@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # netlink-veth.sh - the netlink collector against the real kernel, in a
 # network namespace of our own: veth pairs with chosen MTUs and states,
 # loopback, a netdev that does not exist.  veth has no DCB ops, so the DCB

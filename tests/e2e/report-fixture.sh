@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Job fabric report end to end on fixture sysfs trees: roce-prolog, counters
 # changed as the kernel would change them, roce-epilog, roce-report in every
 # format.  Real netdevs (veths in a private namespace) stand behind the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The job report's file safety: an epilog killed mid-write or hitting a full
 # disk leaves no partial fragment and still exits 0; planted symlinks and
 # foreign directories are refused; only the job's user, root and the

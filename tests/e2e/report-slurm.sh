@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The job fabric report in a real three-node Slurm (tests/lib/slurmlab.sh):
 # roce-prolog/roce-epilog as Prolog=/Epilog= scripts (PrologFlags=Alloc, so
 # every node of the allocation snapshots at job start), each node seeing its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report-stallwrite.c - LD_PRELOAD helper for report-safety.sh: stands in
  * for a kernel whose write() stalls, so the test can SIGKILL roce-epilog in

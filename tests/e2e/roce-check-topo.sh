@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # roce-check with GPU-to-NIC locality: hwloc XML topologies (the project's own
 # and, when ../shared is there, real GPU servers) plus fixture sysfs trees
 # whose RDMA devices sit at the XML's PCI addresses, netdevs real veths.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Scenario tests of roce-check: fixture sysfs trees (written as the kernel
 # writes them) plus real netdevs (veths) in a private network namespace.
 set -u

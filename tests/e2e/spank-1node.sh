@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The roce SPANK plugin in a real one-node Slurm (started here) whose node
 # sees a fixture fabric at /sys/class/infiniband and real veths eth0/eth1.
 # Checks task output, stderr and node state, not only exit codes: srun can

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The roce SPANK plugin on a real three-node Slurm (started here): every node
 # in its own network namespace with its own fixture fabric and veth MTUs.
 #   node1: mlx5_0, mlx5_1 on eth0, eth1     node2: mlx5_0 on eth0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The roce plugin's last source of the step's GPUs, CUDA_VISIBLE_DEVICES, in
 # a real one-node Slurm with the project's two-socket topology (as
 # spank-gpus.sh).  At init_post_opt slurmstepd has not set its per-task

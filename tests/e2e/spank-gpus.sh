@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The roce plugin with GPU-to-NIC locality in a real one-node Slurm: the
 # node's fixture HCAs sit at the PCI addresses of the project's two-socket
 # hwloc topology (tests/fixtures/topo/two-socket.xml, TopologyFile=), and the

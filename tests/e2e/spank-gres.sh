@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GPU locality with GPUs that Slurm itself allocates: a one-node lab whose
 # node declares 4 GPUs as gres (gres.conf File= plain files: Slurm 22.05 only
 # checks that they are character devices: mknod'ed, never opened), the project's two-socket topology (TopologyFile=) and fixture

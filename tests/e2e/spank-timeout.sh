@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The roce plugin's deadlines in a real one-node Slurm: the node's fixture is
 # served through faultfs (tests/fault/faultfs.c, FUSE) where every read of
 # mlx5_0's port state blocks for HANG seconds in D state, as a stuck firmware

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Trust boundaries of the roce plugin in a real one-node Slurm
 # (tests/lib/slurmlab.sh), with job reports written by its job_prolog and
 # job_epilog (as root, in `slurmstepd spank prolog|epilog`):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # valgrind memcheck on the programs a node runs as root: roce-check (text,
 # json, env; whole GID tables; hwloc topology with GPUs; a hostile fixture),
 # roce-prolog / roce-epilog and roce-report on the fragment they wrote.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultfs - a read-only FUSE view of a directory tree in which chosen files
  * fail the way a sick kernel or driver makes sysfs files fail.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultprobe - drive library code into faults that cannot be staged with a
  * fixture tree or roce-check alone, for tests/e2e/fault-*.sh.  Prints

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fabric.sh - write sysfs fixture trees exactly as the kernel lays them out.
 #
 # Source it and call the fab_* functions; ROOT plays the role of /sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # netns.sh - a private network namespace with veth netdevs named like a
 # fixture's (eth0, eth1, ...), for tests that need real rtnetlink answers.
 # Only links inside the namespace; no addresses leave it.

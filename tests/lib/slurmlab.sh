@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # slurmlab.sh - a throwaway real Slurm cluster (22.05 and later) for tests.
 #
 # Source it (bash), then:

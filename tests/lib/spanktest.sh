@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spanktest.sh - the start and end every tests/e2e/spank-*.sh shares: paths,
 # TAP helpers, skips, a scratch directory, the lab with the built plugin, and
 # the closing sanitizer check.  Source it first (bash, after `set -u`):

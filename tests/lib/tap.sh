@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tap.sh - minimal TAP producer for shell tests (automake's tap-driver reads it).
 # Source it; call plan N (or skip_all REASON), then ok/is/like; done_testing at the end.
 _tap_n=0

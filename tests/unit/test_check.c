@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_check.c - check, the locality choice and plan over models built in memory (no I/O). */
 #include "config.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_model.c - model helpers, sysfs value parsers and the bounded sysfs reader. */
 #include "config.h"
 #include "unit.h"

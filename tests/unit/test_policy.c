@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_policy.c - roce.conf parsing and plugstack-style key=value arguments. */
 #include "config.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_snapshot.c - the counter table (counter.c), snapshots from sysfs
  * trees written as the kernel writes them and from the node model
  * (snapshot.c, with the deltas of PFC counts), JSON round trip

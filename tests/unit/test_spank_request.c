@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_spank_request.c - the plugin's handling of user and site input:
  * --roce / SLURM_ROCE values and the mode they mean in every combination

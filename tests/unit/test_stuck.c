@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_stuck.c - the StateDir marker of a collector stuck in the kernel:
  * real processes (a live child stands for the stuck one: after SIGKILL only
  * a process asleep in the kernel is still alive), real /proc, a real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit.h - common includes for cmocka unit tests. */
 #ifndef ROCE_UNIT_H
 #define ROCE_UNIT_H
