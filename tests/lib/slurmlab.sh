@@ -68,9 +68,19 @@ lab_can_run() {
 	return 0
 }
 
+# rl<pid>, or rl<pid>x<k> when a lab killed before its cleanup left
+# namespaces under that name (pids come round again: pid_max is 32768).
+lab__free_id() {
+	local id=rl$$ k=0
+	while [ -e "/run/netns/${id}c" ]; do
+		k=$((k + 1)); id=rl$$x$k
+	done
+	echo "$id"
+}
+
 lab_init() {
 	LAB=$(mkdir -p "$1" && cd "$1" && pwd) || return 1
-	LAB_ID=${LAB_ID:-rl$$}
+	LAB_ID=${LAB_ID:-$(lab__free_id)}
 	LAB_NODES=()
 	LAB_HOST=$(hostname -s)
 	LAB_STARTED=0

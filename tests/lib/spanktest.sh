@@ -93,13 +93,18 @@ check() { # check NAME 'SHELL CONDITION' (evaluated here, with the lab functions
 			"stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)" "$(check_diag)" "$(lab_trouble)"
 	fi
 }
-# What slurmctld said went wrong with nodes and jobs (a drain, a node not
-# responding, a step that could not be killed): the first thing to read when
-# a check fails on a loaded machine.
+# What the daemons said went wrong with nodes and steps (a drain, a node not
+# responding, a step that could not be killed or timed out), without the
+# lab's start-up noise (no PMIx, no MailProg, no saved state): the first thing
+# to read when a check fails on a loaded machine.
 lab_trouble() {
-	[ -f "${LAB:-}/log/slurmctld.log" ] || return 0
-	grep -iE 'drain|kill task|not responding|error|timed out' "$LAB/log/slurmctld.log" | tail -8 | cut -c1-300 |
-		sed 's/^/slurmctld: /'
+	local f
+	for f in "${LAB:-/nonexistent}"/log/slurmctld.log "${LAB:-/nonexistent}"/log/slurmd.*.log; do
+		[ -f "$f" ] || continue
+		grep -iE 'drain|kill task|not responding|error|timed out|cancel' "$f" |
+			grep -vE 'pmix|MailProg|state file|backup state|xcpuinfo_hwloc' | tail -4 | cut -c1-300 |
+			sed "s|^|${f##*/}: |"
+	done
 }
 
 spank_sanitizer_check() {
