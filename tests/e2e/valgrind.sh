@@ -44,9 +44,9 @@ vg() {
 # --- roce-check on a healthy two-port node
 R=$T/healthy; mkdir -p "$R"; fab_example "$R" 2
 for f in text json env; do
-	vg "roce-check --format $f" roce-check --config /dev/null --sysfs-root "$R" --format "$f" --set Mtu=9000
+	vg "roce-check --format $f" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --format "$f" --set Mtu=9000
 done
-vg "roce-check --gids --mode strict" roce-check --config /dev/null --sysfs-root "$R" --gids --mode strict
+vg "roce-check --gids --mode strict" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --gids --mode strict
 
 # --- GPU locality: the two-socket topology, RDMA devices at its PCI addresses
 R=$T/two; mkdir -p "$R"
@@ -58,11 +58,11 @@ for pci in 0000:04:00.0 0000:04:00.1 0000:88:00.0 0000:84:00.0; do
 done
 fab_gdr "$R"
 X=$top_srcdir/tests/fixtures/topo/two-socket.xml
-vg "roce-check --topology two-socket.xml --gpus 0,2 (env)" roce-check --config /dev/null --sysfs-root "$R" \
+vg "roce-check --topology two-socket.xml --gpus 0,2 (env)" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" \
 	--topology "$X" --gpus 0,2 --format env
-vg "roce-check --topology --gpus 0,2 --matrix (json)" roce-check --config /dev/null --sysfs-root "$R" \
+vg "roce-check --topology --gpus 0,2 --matrix (json)" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" \
 	--topology "$X" --gpus 0,2 --matrix --format json
-vg "roce-check --gpus with a bad list" roce-check --config /dev/null --sysfs-root "$R" --topology "$X" --gpus '0,x,9'
+vg "roce-check --gpus with a bad list" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --topology "$X" --gpus '0,x,9'
 
 # --- hostile fixture: garbage values, a huge one, a symlink loop, a hostile name
 R=$T/hostile; mkdir -p "$R"; fab_example "$R" 2
@@ -73,12 +73,14 @@ printf 'eth0\nNCCL_EVIL=1\n' >"$D/gid_attrs/ndevs/3"
 D1=$(fab_devdir "$R" mlx5_1)/ports/1
 rm -f "$D1/state"; ln -s state "$D1/state"
 ln -s "$(readlink "$R/class/infiniband/mlx5_0")" "$R/class/infiniband/"$'mlx5_9\nX'
-vg "roce-check on a hostile fixture (json)" roce-check --config /dev/null --sysfs-root "$R" --format json
+vg "roce-check on a hostile fixture (json)" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --format json
 vg "roce-check, bad roce.conf" roce-check --config /dev/null --set Mtu=jumbo
 
 # --- the job report: prolog, epilog, roce-report in every format
 R=$T/job; mkdir -p "$R"; fab_example "$R" 2
-printf 'ReportDir=%s\nStateDir=%s\nPfcPriority=none\n' "$T/reports" "$T/state" >"$T/roce.conf"
+# TimeoutMs: under valgrind on a loaded machine the prolog and epilog take
+# seconds; the default 2 s deadline would give up and write no fragment.
+printf 'ReportDir=%s\nStateDir=%s\nPfcPriority=none\nTimeoutMs=60000\n' "$T/reports" "$T/state" >"$T/roce.conf"
 JOB=77
 vg "roce-prolog" roce-prolog --config "$T/roce.conf" --sysfs-root "$R"
 fab_counter "$R" mlx5_0 1 counters port_xmit_data 2500
