@@ -6,12 +6,14 @@
 #include "collect.h"
 #include "clock.h"
 #include "delta.h"
+#include "fingerprint.h"
 #include "fragment.h"
 #include "snapshot.h"
 #include "hostname.h"
 #include "jsonin.h"
 #include "readfile.h"
 #include "safefile.h"
+#include "shareddir.h"
 #include "worker.h"
 
 #include <dirent.h>
@@ -205,8 +207,10 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	return 0;
 }
 
-/* Collect the model, check it, snapshot the counters. */
-static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struct roce_error *err)
+/* Collect the model, check it, snapshot the counters; fp (may be NULL)
+ * gets the node's fingerprint when the check ran (else fp->node stays ""). */
+static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struct roce_fingerprint *fp,
+                         struct roce_error *err)
 {
 	struct roce_node node;
 	struct roce_check_result result;
@@ -216,6 +220,8 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 	roce_node_init(&node);
 	roce_collect(&node, &c->pol, &opts);
 	bool checked = roce_check(&node, &c->pol, &result) == 0;
+	if (checked && fp)
+		roce_fingerprint_from_check(&c->pol, &node, &result, c->job_id, c->node, fp);
 	/* The counters get the policy's collector budget again, after the collector. */
 	int64_t deadline = roce_clock_ms() + c->pol.timeout_ms;
 	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, deadline) < 0) {
@@ -267,21 +273,42 @@ static void mark_sharing(int sfd, const char *job_id)
 	free(others.id);
 }
 
+/* For the job-wide agreement (agree.h), when SharedDir is set.  A node
+ * without one is "unknown" to srun (warn: each node on its own; strict:
+ * the step fails): say why in slurmd's log, and carry on with the report. */
+static int write_fingerprint(const struct job_ctx *c, const struct roce_fingerprint *fp, struct roce_error *err)
+{
+	struct roce_error e;
+	if (!c->pol.shared_dir[0])
+		return 0;
+	if (!fp->node[0])
+		roce_error_set(err, "no fingerprint in SharedDir: the check did not run");
+	else if (roce_shareddir_write(&c->pol, fp, c->uid, &e) < 0)
+		roce_error_set(err, "no fingerprint in SharedDir: %.*s", ROCE_ERR_MAX - 40, e.msg);
+	else
+		return 0;
+	return -1;
+}
+
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                     const char *node_name, uid_t job_uid, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_snapshot s;
+	struct roce_fingerprint fp;
 	char name[STATE_NAME_MAX];
-	int rc = ROCE_JOB_NONFATAL, sfd;
+	struct roce_error fp_err;
+	int rc = ROCE_JOB_NONFATAL, sfd, fp_rc = 0;
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
 	if ((sfd = roce_safefile_state_dir(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
-	if (take_snapshot(&c, &s, err) < 0)
+	fp.node[0] = '\0';
+	if (take_snapshot(&c, &s, &fp, err) < 0)
 		goto out;
+	fp_rc = write_fingerprint(&c, &fp, &fp_err);
 	json_object *o = state_json(&c, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	state_name(name, job_id);
@@ -297,6 +324,10 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 out:
 	roce_snapshot_free(&s);
 	close(sfd);
+	if (rc == 0 && fp_rc < 0) {
+		*err = fp_err;
+		rc = ROCE_JOB_NO_FINGERPRINT;
+	}
 	return rc;
 }
 
@@ -424,7 +455,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else
 		have_start = prolog_left(sfd, &c, &start, &shared, note, sizeof(note));
-	if (take_snapshot(&c, &end, err) < 0)
+	roce_shareddir_remove(&c.pol, job_id, c.node);
+	if (take_snapshot(&c, &end, NULL, err) < 0)
 		goto out;
 	if (!have_start && start_from_end(&start, &end, note) < 0) {
 		roce_error_set(err, "out of memory");
@@ -504,5 +536,5 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0';   /* the child's text is trusted no further than its bounds */
 	if (res.rc != 0)
 		roce_error_set(err, "%s", res.err.msg);
-	return res.rc < 0 ? -1 : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
+	return res.rc < 0 ? -1 : res.rc == ROCE_JOB_NO_FINGERPRINT ? res.rc : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
 }

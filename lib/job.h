@@ -30,6 +30,9 @@
  *    Snapshots older than the current boot (mtime) are removed by the next
  *    prolog or epilog that scans StateDir.
  *
+ * With SharedDir set, the prolog also writes the node's fingerprint there
+ * (shareddir.h) and the epilog removes it.
+ *
  * Return values: 0 done; ROCE_JOB_NONFATAL (1) the report could not be made
  * (err says why: full disk, unwritable directory, ...); -1 bad arguments
  * (job id not 1-10 digits, node name not usable as a file name).  Callers
@@ -44,6 +47,9 @@
 #include "policy.h"
 
 #define ROCE_JOB_NONFATAL 1
+/* The prolog's report half worked, but its fingerprint is not in SharedDir
+ * (err says why): srun will find this node "unknown". */
+#define ROCE_JOB_NO_FINGERPRINT 2
 
 /* sysfs_root NULL = the policy's SysfsRoot ("/sys"); node_name NULL or ""
  * = the short host name (prefer SLURMD_NODENAME: several slurmd may share a host). */

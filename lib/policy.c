@@ -265,6 +265,7 @@ static int set_topology_file(struct roce_policy *p, const char *v) { return pars
 static int set_topology_cache(struct roce_policy *p, const char *v) { return parse_path(v, p->topology_cache, sizeof(p->topology_cache)); }
 static int set_report_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->report_dir, sizeof(p->report_dir)); }
 static int set_state_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->state_dir, sizeof(p->state_dir)); }
+static int set_shared_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->shared_dir, sizeof(p->shared_dir)); }
 static int set_sysfs_root(struct roce_policy *p, const char *v) { return parse_path(v, p->sysfs_root, sizeof(p->sysfs_root)); }
 
 static const struct {
@@ -288,6 +289,7 @@ static const struct {
 	{ "TopologyCache", set_topology_cache, "an absolute path" },
 	{ "ReportDir", set_report_dir, "an absolute path" },
 	{ "StateDir", set_state_dir, "an absolute path" },
+	{ "SharedDir", set_shared_dir, "an absolute path" },
 	{ "SysfsRoot", set_sysfs_root, "an absolute path" },
 };
 

@@ -38,6 +38,7 @@ struct roce_policy {
 	char topology_cache[256];       /* where the live topology's XML export is cached */
 	char report_dir[256];           /* per-job fabric report fragments */
 	char state_dir[256];            /* prolog counter snapshots (root only) */
+	char shared_dir[256];           /* node fingerprints for the job-wide agreement, "" = none */
 	bool drain;                     /* plugin: drain nodes with broken hardware */
 	char sysfs_root[256];           /* "/sys"; a fixture tree in tests */
 };

@@ -143,26 +143,6 @@ double roce_report_seconds(const struct roce_job_report *r)
 
 /* ---------------------------------------------------------------- node lists */
 
-static char *join_names(const char *const *names, size_t n)
-{
-	size_t len = 1;
-	for (size_t i = 0; i < n; i++)
-		len += strlen(names[i]) + 1;
-	char *s = malloc(len), *p = s;
-	if (!s)
-		return NULL;
-	*p = '\0';
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "%s%s", i ? "," : "", names[i]);
-	return s;
-}
-
-static char *nodelist_of(roce_nodelist_fn fn, const char *const *names, size_t n)
-{
-	char *s = fn ? fn(names, n) : NULL;
-	return s ? s : join_names(names, n);
-}
-
 char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn)
 {
 	const char **names = malloc((r->n_nodes ? r->n_nodes : 1) * sizeof(*names));
@@ -170,14 +150,14 @@ char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn)
 		return NULL;
 	for (size_t i = 0; i < r->n_nodes; i++)
 		names[i] = r->nodes[i].name;
-	char *list = nodelist_of(fn, names, r->n_nodes);
+	char *list = roce_nodelist(fn, names, r->n_nodes);
 	free(names);
 	return list;
 }
 
 char *roce_report_group_nodelist(const struct roce_report_group *g, roce_nodelist_fn fn)
 {
-	return nodelist_of(fn, g->names, g->n);
+	return roce_nodelist(fn, g->names, g->n);
 }
 
 /* ---------------------------------------------------------------- groups */

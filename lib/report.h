@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 #include "error.h"
 #include "fragment.h"
+#include "nodelist.h"   /* roce_nodelist_fn: NULL = join with commas */
 
 struct roce_job_report {
 	char job_id[ROCE_JOBID_MAX];
@@ -54,9 +55,6 @@ double roce_report_seconds(const struct roce_job_report *r);
 
 /* ---------------------------------------------------------------- for printers */
 
-/* Compress a list of node names ("n1","n2","n3" -> "n[1-3]"); returns a
- * malloc'd string.  NULL = join with commas. */
-typedef char *(*roce_nodelist_fn)(const char *const *names, size_t n);
 
 /* Every node of the report, compressed by fn (or joined); malloc'd, NULL on ENOMEM. */
 char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn);

@@ -133,7 +133,8 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 		return EXIT_USAGE;
 	}
 	if (rc > 0)
-		logmsg(LOG_WARNING, "job %s on %s: no fabric report: %s", e.job_id, e.node, err.msg);
+		logmsg(LOG_WARNING, "job %s on %s: %s%s", e.job_id, e.node,
+		       rc == ROCE_JOB_NONFATAL ? "no fabric report: " : "", err.msg);
 	closelog();
 	return 0;
 }
