@@ -309,9 +309,11 @@ int roce_agree_encode(const struct roce_agreement *a, enum roce_agree_verdict v,
                       size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "1;%s;%s", step, verdict_words[v]);
+	/* MTUs that differ (warn: said, not trimmed) are not held against any node: @0 */
+	bool any_mtu = a->flags & ROCE_AGREE_MISMATCH;
 	for (size_t k = 0; v == ROCE_AGREED_RAILS && k < a->n_rails && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s:%u@%d", k ? "," : ";", a->rails[k].device,
-		                         a->rails[k].port, a->rails[k].active_mtu);
+		                         a->rails[k].port, any_mtu ? 0 : a->rails[k].active_mtu);
 	return used < len ? 0 : -1;
 }
 
@@ -408,7 +410,7 @@ int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint 
 	for (size_t k = 0; k < d->n_rails; k++) {
 		const struct roce_agree_rail *r = &d->rails[k];
 		const struct roce_fp_port *p = roce_fingerprint_port(self, r->device, r->port);
-		if (!p || p->active_mtu != r->active_mtu) {
+		if (!p || (r->active_mtu && p->active_mtu != r->active_mtu)) {
 			lacking++;
 			if (wused < len)
 				wused += (size_t)snprintf(why + wused, len - wused, "%s%s:%u %s", wused ? ", " : "", r->device,

@@ -40,7 +40,8 @@
 struct roce_agree_rail {
 	char device[ROCE_NAME_MAX];
 	unsigned port;
-	int active_mtu;                      /* the first node's (the same everywhere unless MISMATCH) */
+	int active_mtu;                      /* the first node's (the same everywhere unless MISMATCH);
+	                                        0 in ROCE_AGREEMENT: not compared (MISMATCH under warn) */
 };
 
 struct roce_agreement {
@@ -83,7 +84,7 @@ int roce_agree_encode(const struct roce_agreement *a, enum roce_agree_verdict v,
 int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *err);
 
 /* Restrict plan (built from self's check) to d's rails that self has
- * healthy with the same RDMA MTU, in d's order: NCCL_IB_HCA and
+ * healthy with the same RDMA MTU (any, where d says 0), in d's order: NCCL_IB_HCA and
  * NCCL_SOCKET_IFNAME are rewritten; with none left the plan becomes
  * invalid.  Returns how many agreed rails this node could not take (0: all),
  * naming them in why (len bytes). */

@@ -16,6 +16,7 @@
 #include "report_text.h"
 #include "reportdir.h"
 #include "safefile.h"
+#include "slurmnodes.h"
 
 #include <getopt.h>
 #include <grp.h>
@@ -48,35 +49,6 @@ static void usage(FILE *out)
 	        "directory and rename it to <name>.prom (the collector reads *.prom only).\n"
 	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
 	        ROCE_DEFAULT_CONFIG);
-}
-
-/* libslurm's hostlist: "n1,n2,n3,n7" -> "n[1-3,7]".  `struct hostlist *`
- * and slurm_hostlist_ranged_string() into our own buffer exist in every
- * release (hostlist_t became the struct and the _malloc variant went away
- * in 24.05); the buffer grows until the list fits. */
-static char *slurm_nodelist(const char *const *names, size_t n)
-{
-	struct hostlist *hl = slurm_hostlist_create(NULL);
-	char *s = NULL;
-	size_t len = 256;
-	if (!hl)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		slurm_hostlist_push_host(hl, names[i]);
-	for (;;) {
-		char *grown = realloc(s, len);
-		if (!grown) {
-			free(s);
-			s = NULL;
-			break;
-		}
-		s = grown;
-		if (slurm_hostlist_ranged_string(hl, len, s) >= 0)
-			break;
-		len *= 2;
-	}
-	slurm_hostlist_destroy(hl);
-	return s;
 }
 
 static bool in_group(gid_t g)
@@ -116,12 +88,12 @@ static bool is_admin(const char *report_dir, char *group_name, size_t len)
 
 static int print_text(const struct roce_job_report *r)
 {
-	return roce_report_text_print(stdout, r, slurm_nodelist);
+	return roce_report_text_print(stdout, r, roce_slurm_nodelist);
 }
 
 static int print_json(const struct roce_job_report *r)
 {
-	return roce_report_json_print(stdout, r, slurm_nodelist);
+	return roce_report_json_print(stdout, r, roce_slurm_nodelist);
 }
 
 static int print_prometheus(const struct roce_job_report *r)

@@ -29,8 +29,7 @@ int roce_client_init(spank_t sp, int ac, char **av)
 	return 0;
 }
 
-/* The option, else SLURM_ROCE in the client's environment; NULL when neither. */
-static const struct roce_request *find_request(struct roce_request *env_req)
+const struct roce_request *roce_client_request(struct roce_request *env_req)
 {
 	const struct roce_request *r = roce_option_request();
 	const char *v;
@@ -48,7 +47,7 @@ int roce_client_init_post_opt(spank_t sp)
 	struct roce_request env_req;
 	const struct roce_request *r;
 
-	if (!config_ok || !(r = find_request(&env_req)))
+	if (!config_ok || !(r = roce_client_request(&env_req)))
 		return 0;
 	if (!r->valid) {
 		slurm_error(ROCE_LOG "invalid %s=\"%s\": " ROCE_VALID_MODES, r->source, r->raw);

@@ -49,6 +49,14 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	}
 }
 
+/* srun only, once per step, after the step exists and before it is launched. */
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
+{
+	if (spank_context() == S_CTX_LOCAL)
+		return roce_jobwide_srun(sp, ac, av);
+	return 0;
+}
+
 int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
 	(void)ac, (void)av;

@@ -14,9 +14,11 @@
 #define ROCE_SPANK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <slurm/spank.h>
 
 #include "check.h"
+#include "fingerprint.h"
 #include "plan.h"
 #include "policy.h"
 #include "printable.h"   /* roce_printable(): every hostile value in a log line */
@@ -99,6 +101,7 @@ struct roce_step_result {
 	double pipeline_ms;            /* collect+check+locality+plan in the worker (debug log) */
 	double worker_cpu_ms;          /* the worker's CPU time, fork included */
 	struct roce_plan plan;
+	struct roce_fingerprint self;  /* what this node offers, as its prolog writes it (jobwide.c) */
 	size_t n_findings;             /* non-PASS findings (at most ROCE_MAX_FINDINGS) */
 	struct roce_finding findings[ROCE_MAX_FINDINGS];
 };
@@ -107,10 +110,27 @@ struct roce_step_result {
  * policy's TimeoutMs plus a margin.  gpus: the step's GPU list ("" = none). */
 int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_step_result *out);
 
+/* ---------------------------------------------------------------- jobwide.c */
+
+/* The job-wide agreement (lib/agree.h) on the plugin's two sides. */
+/* srun, once per step (local_user_init): read the step's fingerprints in
+ * SharedDir, agree, tell the user, and pass the verdict to the step in
+ * ROCE_AGREEMENT (or remove a stale one).  -1 only when srun must stop. */
+int roce_jobwide_srun(spank_t sp, int ac, char **av);
+
+enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JOBWIDE_WARN, ROCE_JOBWIDE_FAIL };
+/* slurmstepd, each node: res->plan restricted to the step's agreed rails.
+ * WARN and FAIL come with msg (len bytes) for the user. */
+enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
+                                            struct roce_step_result *res, char *msg, size_t len);
+
 /* ---------------------------------------------------------------- client.c */
 
 int roce_client_init(spank_t sp, int ac, char **av);
 int roce_client_init_post_opt(spank_t sp);
+/* The option, else SLURM_ROCE in the client's environment (parsed into
+ * env_req); NULL when neither. */
+const struct roce_request *roce_client_request(struct roce_request *env_req);
 
 /* ---------------------------------------------------------------- slurmstepd.c */
 

@@ -263,8 +263,26 @@ static const char *step_gpus(spank_t sp, char *buf, size_t len)
 	return NULL;
 }
 
+/* The step's agreed rails (jobwide.c): false when the step fails here. */
+static bool job_wide(spank_t sp, const struct roce_policy *policy, struct roce_step_result *res)
+{
+	char msg[ROCE_MSG_LEN];
+	switch (roce_jobwide_step(sp, policy->mode, node_name(), res, msg, sizeof(msg))) {
+	case ROCE_JOBWIDE_FAIL:
+		keep_msg(MSG_ERROR, "%s", msg);
+		step.fail_tasks = true;
+		unset_inherited(sp);
+		return false;
+	case ROCE_JOBWIDE_WARN:
+		keep_msg(MSG_WARN, "%s", msg);
+		return true;
+	default:
+		return true;
+	}
+}
+
 /* Drain, export or fail, from what the worker found. */
-static void apply_result(spank_t sp, const struct roce_policy *policy, const struct roce_step_result *res)
+static void apply_result(spank_t sp, const struct roce_policy *policy, struct roce_step_result *res)
 {
 	if (res->drain && policy->drain)
 		drain_node(res->drain_reason);
@@ -274,6 +292,8 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, const str
 		unset_inherited(sp);
 		return;
 	}
+	if (!job_wide(sp, policy, res))
+		return;
 	if (res->n_findings)
 		warn_line(res);
 	if (res->plan.valid)

@@ -60,6 +60,7 @@ static void run_in_worker(const void *arg, void *res)
 	} else {
 		summarize(&run.check, out);
 		out->plan = run.plan;
+		roce_fingerprint_from_check(in->policy, &run.node, &run.check, "", "", &out->self);
 	}
 	out->pipeline_ms = roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 	roce_pipeline_free(&run);
@@ -84,6 +85,12 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
 	out->drain_reason[sizeof(out->drain_reason) - 1] = '\0';
 	if (out->n_findings > ROCE_MAX_FINDINGS)
 		out->n_findings = ROCE_MAX_FINDINGS;
+	if (out->self.n_ports > ROCE_FP_PORTS_MAX)
+		out->self.n_ports = 0;
+	for (size_t i = 0; i < out->self.n_ports; i++) {
+		out->self.ports[i].device[sizeof(out->self.ports[i].device) - 1] = '\0';
+		out->self.ports[i].netdev[sizeof(out->self.ports[i].netdev) - 1] = '\0';
+	}
 	if (out->plan.n_vars > ROCE_PLAN_VARS) {
 		out->plan.n_vars = 0;
 		out->plan.valid = false;

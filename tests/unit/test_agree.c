@@ -125,6 +125,16 @@ static void test_mtu_groups(void **state)
 	                                "traffic class 104 on node1+node2; 96 on node3");
 	assert_int_equal(roce_agree_verdict(&a, false), ROCE_AGREED_RAILS);
 	assert_int_equal(roce_agree_verdict(&a, true), ROCE_AGREED_FAIL);
+	/* warn runs with the rails: the MTU it warned about is not held against node2 */
+	char buf[ROCE_AGREE_ENV_MAX], why[128];
+	struct roce_agreed d;
+	struct roce_error err;
+	struct roce_plan plan = { .valid = true, .n_vars = 1, .vars = { { "NCCL_IB_HCA", "=mlx5_0:1" } } };
+	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1;42.1;rails;mlx5_0:1@0,mlx5_1:1@0");
+	assert_int_equal(roce_agree_decode(buf, &d, &err), 0);
+	assert_int_equal(roce_agree_apply(&d, &f[1], &plan, why, sizeof(why)), 0);
+	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	roce_agree_free(&a);
 	/* one rail: the label is not repeated; GID family named */
 	fp_make(&f[0], "node1", 1, one, NULL);

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The job-wide agreement (issue 11) on a real three-node Slurm: every node
+# has mlx5_0 and mlx5_1 on eth0/eth1; SharedDir is a directory all nodes see
+# (the lab's nodes share the host's file system); PrologFlags=Alloc, so that
+# every node's prolog wrote its fingerprint before a step starts.
+set -u
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
+check_diag() {
+	echo "nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"
+	echo "shared: $(ls "$W/shared" 2>/dev/null | tr '\n' ' ')"
+}
+
+spank_need_lab
+spank_plan 20
+spank_workdir spank-agree
+for n in 1 2 3; do mkdir -p "$W/fab$n" && fab_example "$W/fab$n" 2; done
+conf() { # conf [EXTRA...]: roce.conf with SharedDir, plus EXTRA lines
+	{
+		echo "PfcPriority=none   # veth has no DCB"
+		echo "Drain=no"
+		echo "ReportDir=$W/reports"
+		echo "StateDir=$W/state"
+		echo "SharedDir=$W/shared"
+		printf '%s\n' "$@"
+	} >"$W/roce.conf"
+}
+conf
+spank_lab_init
+LAB_EXTRA_CONF="PrologFlags=Alloc"
+for n in 1 2 3; do lab_node node$n "$W/fab$n" eth0=9000 eth1=9000; done
+spank_lab_start
+
+TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none} ${NCCL_SOCKET_IFNAME:-none}"'
+run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
+srun3() { run srun -N3 "$@" sh -c "$TASK"; }
+# sbatch3 MODE [SCRIPT]: a 3-node batch job whose inner srun -N3 runs TASK; output in $W/out
+sbatch3() {
+	local id
+	id=$(lab_run sbatch --parsable -N3 --roce="$1" -o "$W/batch.out" --wrap "${2:-}srun -N3 sh -c '$TASK'")
+	lab_wait_job "$id"
+	JOB=$id
+	cp "$W/batch.out" "$W/out"; : >"$W/err"
+	grep -q "^RAN" "$W/out"; RC=$?
+}
+all3() { # all3 HCA: every node's task got it
+	local n
+	for n in node1 node2 node3; do grep -q "^RAN $n $1 " "$W/out" || return 1; done
+}
+
+# --- 1-2: all healthy: both rails everywhere, no word about it
+srun3 --roce=warn
+check "all healthy: both rails on every node" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1'
+check "all healthy: no warning" '! grep -q "roce:" $W/err'
+
+# --- 3-5: node3's mlx5_1 down: the inner srun of a warn batch job gives all three =mlx5_0:1
+fab_port "$W/fab3" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+sbatch3 warn
+check "node3 mlx5_1 down, warn: all three tasks get =mlx5_0:1 (and eth0 only)" \
+	'all3 =mlx5_0:1 && [ $(grep -c "^RAN node.* =mlx5_0:1 =eth0$" $W/out) = 3 ]'
+check "one warning names node3 and the missing rail" \
+	'[ $(grep -c "roce: warning: node3: mlx5_1:1 missing; every node of the step uses =mlx5_0:1" $W/out) = 1 ]'
+check "the job's fingerprints are gone after it" '[ -z "$(ls -A $W/shared)" ]'
+
+# --- 6-7: the same under strict: the step fails on every node, naming node3
+srun3 --roce=strict
+check "strict, node3 lacks a rail: the step fails, no task runs" '[ $RC != 0 ] && ! grep -q "^RAN" $W/out'
+check "strict: srun names node3 and the rail" \
+	'grep -q "roce: node3: mlx5_1:1 missing" $W/err && grep -q "do not agree on the RoCE fabric (--roce=strict): the step does not run" $W/err'
+fab_port "$W/fab3" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+
+# --- 8-11: node2 at MTU 1500 on both netdevs under Mtu=0: healthy alone, not with the others
+lab_mtu node2 eth0 1500; lab_mtu node2 eth1 1500
+srun3 --roce=strict
+check "strict, node2 at MTU 1500: the step fails, no task runs" '[ $RC != 0 ] && ! grep -q "^RAN" $W/err $W/out'
+check "strict: the message names the MTU groups" \
+	'grep -q "RDMA MTU 4096 on node\[1,3\]; 1024 on node2" $W/err'
+check "a disagreement drains nothing" \
+	'[ "$(lab_node_settled node1) $(lab_node_settled node2) $(lab_node_settled node3)" = "idle idle idle" ]'
+srun3 --roce=warn
+check "warn, node2 at MTU 1500: runs everywhere with both rails and warns about the MTUs" \
+	'[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: the step.s nodes differ where NCCL needs the same: mlx5_0:1 RDMA MTU 4096 on node\[1,3\]; 1024 on node2" $W/err'
+lab_mtu node2 eth0 9000; lab_mtu node2 eth1 9000
+
+# --- 12-13: opt-out under warn, refused under strict
+fab_port "$W/fab3" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+SLURM_ROCE_AGREE=off srun3 --roce=warn
+check "SLURM_ROCE_AGREE=off under warn: each node its own rails, no agreement" \
+	'[ $RC = 0 ] && grep -q "^RAN node1 =mlx5_0:1,mlx5_1:1 " $W/out && grep -q "^RAN node3 =mlx5_0:1 " $W/out && ! grep -q "missing" $W/err'
+SLURM_ROCE_AGREE=off srun3 --roce=strict
+check "SLURM_ROCE_AGREE=off under strict: ignored, said so, the step fails" \
+	'[ $RC != 0 ] && grep -q "ignoring SLURM_ROCE_AGREE=off" $W/err && grep -q "roce: node3: mlx5_1:1 missing" $W/err'
+
+# --- 14: SharedDir unset: today's behaviour
+conf "# no SharedDir"; sed -i '/^SharedDir=/d' "$W/roce.conf"
+srun3 --roce=warn
+check "SharedDir unset: each node its own rails, as before" \
+	'[ $RC = 0 ] && grep -q "^RAN node1 =mlx5_0:1,mlx5_1:1 " $W/out && grep -q "^RAN node3 =mlx5_0:1 " $W/out && ! grep -q "fingerprint\|missing" $W/err'
+conf
+fab_port "$W/fab3" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+
+# --- 15-20: fingerprints that are garbage, another job's, or deleted mid-job.
+# The batch script waits for $W/go; the test changes node2's file first.
+gated() { # gated MODE: a batch job whose inner srun waits for $W/go; sets GATED (its id)
+	rm -f "$W/go"
+	GATED=$(lab_run sbatch --parsable -N3 --roce="$1" -o "$W/batch.out" --wrap \
+		"while [ ! -e $W/go ]; do sleep 0.2; done; srun -N3 sh -c '$TASK'")
+	lab_wait_file "$W/shared/$GATED.node2.json" 60
+}
+release() { touch "$W/go"; lab_wait_job "$GATED"; cp "$W/batch.out" "$W/out"; : >"$W/err"; }
+
+gated warn
+echo 'garbage {' >"$W/shared/$GATED.node2.json"
+release
+check "warn, node2's fingerprint is garbage: refused, named, every node its own rails" \
+	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: SharedDir: 1 fingerprint(s) refused.*$GATED.node2.json: not valid JSON" $W/out && grep -q "no fingerprint from node2 in SharedDir" $W/out'
+gated strict
+echo 'garbage {' >"$W/shared/$GATED.node2.json"
+release
+check "strict, node2's fingerprint is garbage: the step fails naming node2" \
+	'! grep -q "^RAN" $W/out && grep -q "roce: no fingerprint from node2 in SharedDir" $W/out && grep -q "the step does not run" $W/out'
+
+# another job's fingerprint under this job's name
+gated warn
+first=$GATED
+touch "$W/go"; lab_wait_job "$first"
+gated warn
+sed "s/\"job_id\":\"$GATED\"/\"job_id\":\"$first\"/" "$W/shared/$GATED.node1.json" >"$W/x" && cat "$W/x" >"$W/shared/$GATED.node2.json"
+release
+check "another job's fingerprint is refused, naming the job id" \
+	'grep -q "refused.*$GATED.node2.json: \\\\\?\"job_id\\\\\?\" is \\\\\?\"$first" $W/out || grep -q "refused.*$GATED.node2.json.*job_id.*$first.*not this job" $W/out'
+check "and the step still runs, each node its own rails" 'all3 =mlx5_0:1,mlx5_1:1'
+
+gated warn
+rm -f "$W/shared/$GATED.node2.json"
+release
+check "a fingerprint deleted mid-job: unknown after TimeoutMs, the step runs with each node's own rails" \
+	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: no fingerprint from node2 in SharedDir after 2000 ms (TimeoutMs): the step.s nodes were not compared" $W/out'
+
+# --- last: what the sanitizers saw in srun, slurmd and slurmstepd
+spank_sanitizer_check
+spank_end
