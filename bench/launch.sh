@@ -9,7 +9,7 @@
 set -u
 B=$(cd "$1" && pwd); N=${2:-60}
 S=$(cd "$(dirname "$0")/.." && pwd)
-. "$S/tests/lib/fabric.sh"; . "$S/tests/lib/slurmlab.sh"
+. "$S/tests/lib/fabric.sh"; . "$S/tests/lib/slurmlab.sh"; . "$S/bench/lib/stats.sh"
 why=$(lab_can_run) || { echo "bench/launch: $why"; exit 0; }
 plugin=$B/spank/.libs/spank_roce.so
 [ -f "$plugin" ] || { echo "bench/launch: $plugin not built"; exit 0; }
@@ -26,7 +26,6 @@ lab_run salloc --no-shell -N1 -J bench >"$T/salloc.out" 2>&1
 job=$(grep -o 'job allocation [0-9]*' "$T/salloc.out" | grep -o '[0-9]*$')
 [ -n "$job" ] || { cat "$T/salloc.out"; exit 1; }
 
-ms() { echo $(( $(date +%s%N) / 1000 )); }   # microseconds
 step() { # step OUTFILE [srun options]: one step's wall time in microseconds
 	local out=$1 t0 t1; shift
 	t0=$(ms); lab_run srun --jobid="$job" -N1 "$@" true >/dev/null 2>&1; t1=$(ms)
@@ -37,11 +36,8 @@ for i in $(seq "$N"); do
 	if [ $((i % 2)) = 0 ]; then step "$T/without"; step "$T/with" --roce=warn
 	else step "$T/with" --roce=warn; step "$T/without"; fi
 done
-median() { sort -n "$1" | awk '{a[NR]=$1} END {m = NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
-quart() { sort -n "$1" | awk -v q="$2" '{a[NR]=$1} END {i=int(NR*q); if (i<1) i=1; printf "%.3f", a[i]}'; }
 without=$(median "$T/without"); with=$(median "$T/with")
 echo "== step launch in one allocation (job $job), $N steps each, alternating"
-row() { awk -v n="$1" -v m="$2" -v a="$3" -v b="$4" 'BEGIN {printf "%-28s %10.2f %10.2f %10.2f\n", n, m/1000, a/1000, b/1000}'; }
 printf '%-28s %10s %10s %10s\n' "" "median ms" "p25 ms" "p75 ms"
 row "srun true" "$without" "$(quart "$T/without" 0.25)" "$(quart "$T/without" 0.75)"
 row "srun --roce=warn true" "$with" "$(quart "$T/with" 0.25)" "$(quart "$T/with" 0.75)"

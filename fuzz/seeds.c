@@ -22,6 +22,7 @@
 
 #include "delta.h"
 #include "fragment.h"
+#include "fingerprint.h"
 #include "nlreply.h"
 
 static const char *top;
@@ -301,6 +302,49 @@ static void report_seeds(void)
 	roce_snapshot_free(&end);
 }
 
+/* ------------------------------------------------------------ fingerprints */
+
+/* Three nodes as the prolog writes them: node3 without mlx5_1, node2 at RDMA MTU 1024;
+ * and a ROCE_AGREEMENT value as the last chunk. */
+static void fingerprint_seeds(void)
+{
+	char *all = NULL;
+	size_t len = 0;
+	for (int i = 1; i <= 3; i++) {
+		struct roce_fingerprint f = { .gid_index = 3, .addr_family = 4, .traffic_class = 104, .pfc_priority = 3 };
+		snprintf(f.job_id, sizeof(f.job_id), "4242");
+		snprintf(f.node, sizeof(f.node), "node%d", i);
+		f.n_ports = i == 3 ? 1 : 2;
+		for (size_t k = 0; k < f.n_ports; k++) {
+			snprintf(f.ports[k].device, sizeof(f.ports[k].device), "mlx5_%zu", k);
+			f.ports[k].port = 1;
+			snprintf(f.ports[k].netdev, sizeof(f.ports[k].netdev), "eth%zu", k);
+			f.ports[k].active_mtu = i == 2 ? 1024 : 4096;
+			f.ports[k].netdev_mtu = i == 2 ? 1500 : 9000;
+			f.ports[k].rate_gbps = 100;
+		}
+		json_object *o = roce_fingerprint_to_json(&f);
+		const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+		char name[16];
+		snprintf(name, sizeof(name), "node%d", i);
+		put("fingerprint", name, t, strlen(t));
+		all = realloc(all, len + strlen(t) + 1);
+		if (!all)
+			exit(1);
+		memcpy(all + len, t, strlen(t) + 1);
+		len += strlen(t) + 1;
+		json_object_put(o);
+	}
+	static const char agreement[] = "1;4242.0;rails;mlx5_0:1@4096,mlx5_1:1@0";
+	all = realloc(all, len + sizeof(agreement));
+	if (!all)
+		exit(1);
+	memcpy(all + len, agreement, sizeof(agreement) - 1);
+	put("fingerprint", "three-nodes-and-agreement", all, len + sizeof(agreement) - 1);
+	put("fingerprint", "agreement", agreement, sizeof(agreement) - 1);
+	free(all);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -315,6 +359,7 @@ int main(int argc, char **argv)
 	text_seeds();
 	netlink_seeds();
 	report_seeds();
+	fingerprint_seeds();
 	printf("seeds: %d files in %s\n", n_written, top);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "safefile.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #define NAME_MAX_LEN (ROCE_FP_JOB_MAX + ROCE_FP_NODE_MAX + 8)
 #define POLL_MS 25
+#define TEXT_BUF (ROCE_FP_TEXT_MAX + 2)
 
 /* "<jobid>.<node>.json", or false when either is not a name we file under. */
 static bool fp_name(char *buf, const char *job_id, const char *node)
@@ -65,37 +67,51 @@ void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, cons
 	close(dfd);
 }
 
-/* One node's file: read, refused (why set), or still missing. */
-static enum roce_fp_state read_one(int dfd, const char *dir, const char *job_id, const char *node,
-                                   struct roce_fingerprint *f, struct roce_error *why)
+/* f cut to its ports (see shareddir.h); NULL on ENOMEM. */
+static struct roce_fingerprint *compact(const struct roce_fingerprint *f)
 {
+	size_t size = offsetof(struct roce_fingerprint, ports) + f->n_ports * sizeof(f->ports[0]);
+	struct roce_fingerprint *c = malloc(size);
+	if (c)
+		memcpy(c, f, size);
+	return c;
+}
+
+/* One node's file: read (*out set), refused (why set), or still missing. */
+static enum roce_fp_state read_one(int dfd, const char *dir, const char *job_id, const char *node, char *text,
+                                   struct roce_fingerprint **out, struct roce_error *why)
+{
+	struct roce_fingerprint f;
 	char name[NAME_MAX_LEN];
 	struct roce_reading r;
-	size_t len;
 	if (!fp_name(name, job_id, node)) {
 		roce_error_set(why, "%.64s: not a node name a fingerprint is filed under", node);
 		return ROCE_FP_REFUSED;
 	}
-	char *text = roce_readfile(dfd, dir, name, ROCE_FP_TEXT_MAX + 1, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
-	                           &len, &r);
-	if (!text) {
+	/* One more byte than a fingerprint may have: a longer file is refused by the parser. */
+	ssize_t len = roce_readfile_buf(dfd, dir, name, text, TEXT_BUF, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
+	                                &r);
+	if (len < 0) {
 		if (r.status == ROCE_MISSING)
 			return ROCE_FP_MISSING;
 		roce_error_set(why, "%s: %s", name, r.why);
 		return ROCE_FP_REFUSED;
 	}
 	struct roce_error perr;
-	int rc = roce_fingerprint_parse(text, len, job_id, node, f, &perr);
-	free(text);
+	int rc = roce_fingerprint_parse(text, (size_t)len, job_id, node, &f, &perr);
 	if (rc < 0) {
 		roce_error_set(why, "%s: %.200s", name, perr.msg);
+		return ROCE_FP_REFUSED;
+	}
+	if (!(*out = compact(&f))) {
+		roce_error_set(why, "%s: out of memory", name);
 		return ROCE_FP_REFUSED;
 	}
 	return ROCE_FP_READ;
 }
 
 /* One pass over the nodes still missing; true when none is left. */
-static bool gather_pass(int dfd, const char *dir, const char *job_id, const char *const *nodes,
+static bool gather_pass(int dfd, const char *dir, const char *job_id, const char *const *nodes, char *text,
                         struct roce_fp_gather *g)
 {
 	size_t missing = 0;
@@ -103,7 +119,7 @@ static bool gather_pass(int dfd, const char *dir, const char *job_id, const char
 		if (g->state[i] != ROCE_FP_MISSING)
 			continue;
 		struct roce_error why;
-		g->state[i] = read_one(dfd, dir, job_id, nodes[i], &g->fp[i], &why);
+		g->state[i] = read_one(dfd, dir, job_id, nodes[i], text, &g->fp[i], &why);
 		if (g->state[i] == ROCE_FP_READ)
 			g->n_read++;
 		else if (g->state[i] == ROCE_FP_REFUSED && g->n_refused++ == 0)
@@ -122,26 +138,31 @@ int roce_shareddir_gather(const char *shared_dir, const char *job_id, const char
 	if (dfd < 0)
 		return -1;
 	g->n = n;
-	g->fp = malloc((n ? n : 1) * sizeof(*g->fp));
+	g->fp = calloc(n ? n : 1, sizeof(*g->fp));
 	g->state = calloc(n ? n : 1, sizeof(*g->state));
-	if (!g->fp || !g->state) {
+	char *text = malloc(TEXT_BUF);
+	if (!g->fp || !g->state || !text) {
+		free(text);
 		roce_error_set(err, "out of memory for %zu fingerprints", n);
 		roce_shareddir_gather_free(g);
 		close(dfd);
 		return -1;
 	}
 	int64_t t0 = roce_clock_ms(), deadline = t0 + timeout_ms;
-	while (!gather_pass(dfd, shared_dir, job_id, nodes, g) && roce_clock_ms() < deadline) {
+	while (!gather_pass(dfd, shared_dir, job_id, nodes, text, g) && roce_clock_ms() < deadline) {
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		nanosleep(&ts, NULL);
 	}
 	g->waited_ms = (double)(roce_clock_ms() - t0);
+	free(text);
 	close(dfd);
 	return 0;
 }
 
 void roce_shareddir_gather_free(struct roce_fp_gather *g)
 {
+	for (size_t i = 0; g->fp && i < g->n; i++)
+		free(g->fp[i]);
 	free(g->fp);
 	free(g->state);
 	memset(g, 0, sizeof(*g));

@@ -147,7 +147,7 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 	if (!(fps = calloc(n, sizeof(*fps))))
 		names_err = "out of memory";
 	for (size_t i = 0; fps && i < n; i++)
-		fps[i] = g.state[i] == ROCE_FP_READ ? &g.fp[i] : NULL;
+		fps[i] = g.fp[i];
 	if (!names_err && roce_agree(fps, (const char *const *)names, n, roce_slurm_nodelist, &a) < 0)
 		names_err = "out of memory";
 	if (names_err) {

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fingerprint - what srun reads from SharedDir and what slurmstepd reads
+ * from ROCE_AGREEMENT, both hostile: the input holds fingerprint documents
+ * separated by NUL bytes (a step's nodes, job 4242); each is parsed
+ * strictly (lib/fingerprint.c), the parsed ones are agreed on
+ * (lib/agree.c), the verdict encoded, decoded and applied on every node.
+ * The last chunk is also decoded as a ROCE_AGREEMENT value.  Promises
+ * checked: a parsed fingerprint writes back to one that parses the same;
+ * every agreed rail is on every node that had a fingerprint; what a node
+ * exports after the agreement is a subset of its own healthy ports.
+ */
+#include "config.h"
+#include "fuzz.h"
+#include "agree.h"
+
+#define JOB "4242"
+#define NODES_MAX 16
+
+static void check_round_trip(const struct roce_fingerprint *f)
+{
+	struct roce_fingerprint back;
+	struct roce_error err;
+	json_object *o = roce_fingerprint_to_json(f);
+	FUZZ_CHECK(o, "no JSON for a parsed fingerprint");
+	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	FUZZ_CHECK(roce_fingerprint_parse(t, strlen(t), JOB, f->node, &back, &err) == 0, "written back, refused: %s",
+	           err.msg);
+	FUZZ_CHECK(back.n_ports == f->n_ports && back.gid_index == f->gid_index &&
+	           back.traffic_class == f->traffic_class, "round trip changed the fingerprint");
+	json_object_put(o);
+}
+
+/* Every entry of the node's NCCL_IB_HCA is one of its own ports. */
+static void check_apply(const struct roce_agreed *d, const struct roce_fingerprint *f)
+{
+	struct roce_plan plan = { .valid = true, .n_vars = 2 };
+	char why[512], list[sizeof(plan.vars[0].value)];
+	snprintf(plan.vars[0].name, sizeof(plan.vars[0].name), "NCCL_IB_HCA");
+	snprintf(plan.vars[1].name, sizeof(plan.vars[1].name), "NCCL_SOCKET_IFNAME");
+	(void)roce_agree_apply(d, f, &plan, why, sizeof(why));
+	if (!plan.valid)
+		return;
+	snprintf(list, sizeof(list), "%s", plan.vars[0].value + (plan.vars[0].value[0] == '=' ? 1 : 0));
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strrchr(tok, ':');
+		if (!colon)
+			continue;   /* the value before the agreement (empty here) */
+		*colon = '\0';
+		FUZZ_CHECK(roce_fingerprint_port(f, tok, (unsigned)atoi(colon + 1)), "%s added a port it does not have",
+		           f->node);
+	}
+}
+
+static void agree_on(struct roce_fingerprint *fp, bool *ok, size_t n)
+{
+	const struct roce_fingerprint *fps[NODES_MAX];
+	const char *names[NODES_MAX];
+	char alt[NODES_MAX][8];
+	struct roce_agreement a;
+	struct roce_agreed d;
+	struct roce_error err;
+	char env[ROCE_AGREE_ENV_MAX];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(alt[i], sizeof(alt[i]), "n%zu", i);
+		fps[i] = ok[i] ? &fp[i] : NULL;
+		names[i] = ok[i] ? fp[i].node : alt[i];
+	}
+	FUZZ_CHECK(roce_agree(fps, names, n, NULL, &a) == 0, "agreement failed");
+	for (size_t k = 0; k < a.n_rails; k++)
+		for (size_t i = 0; i < n; i++)
+			FUZZ_CHECK(!fps[i] || roce_fingerprint_port(fps[i], a.rails[k].device, a.rails[k].port),
+			           "agreed rail %s:%u not on %s", a.rails[k].device, a.rails[k].port, names[i]);
+	for (int strict = 0; strict < 2; strict++) {
+		enum roce_agree_verdict v = roce_agree_verdict(&a, strict);
+		if (roce_agree_encode(&a, v, "4242.0", env, sizeof(env)) < 0)
+			continue;
+		FUZZ_CHECK(roce_agree_decode(env, &d, &err) == 0, "own value refused: %s", env);
+		for (size_t i = 0; i < n; i++)
+			if (fps[i])
+				check_apply(&d, fps[i]);
+	}
+	roce_agree_free(&a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct roce_fingerprint fp[NODES_MAX];
+	bool ok[NODES_MAX] = { false };
+	struct roce_error err;
+	struct roce_agreed d;
+	size_t n = 0, off = 0, last = 0;
+	if (size > 1 << 18)
+		return 0;
+	while (off < size && n < NODES_MAX) {
+		const uint8_t *nul = memchr(data + off, '\0', size - off);
+		size_t len = nul ? (size_t)(nul - data) - off : size - off;
+		err.msg[0] = '\0';
+		ok[n] = roce_fingerprint_parse((const char *)data + off, len, JOB, NULL, &fp[n], &err) == 0;
+		FUZZ_CHECK(ok[n] || err.msg[0], "refused without a reason");
+		if (ok[n])
+			check_round_trip(&fp[n]);
+		last = off;
+		off += len + 1;
+		n++;
+	}
+	if (n)
+		agree_on(fp, ok, n);
+	/* the last chunk as the step's variable */
+	char env[ROCE_AGREE_ENV_MAX + 16];
+	size_t l = size - last < sizeof(env) - 1 ? size - last : sizeof(env) - 1;
+	memcpy(env, data + last, l);
+	env[l] = '\0';
+	if (roce_agree_decode(env, &d, &err) == 0) {
+		FUZZ_CHECK(d.n_rails <= ROCE_FP_PORTS_MAX, "too many rails decoded");
+		for (size_t k = 0; k < d.n_rails; k++)
+			FUZZ_CHECK(roce_device_name_ok(d.rails[k].device), "decoded a bad device name");
+		for (size_t i = 0; i < n; i++)
+			if (ok[i])
+				check_apply(&d, &fp[i]);
+	}
+	return 0;
+}
