@@ -529,8 +529,12 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res,
 	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
-		if (!prolog)
+		if (!prolog) {
 			drop_snapshot(p, job_id);
+			/* nor may srun find this job's fingerprint after the job (no sysfs read needed) */
+			if (node_name && *node_name)
+				roce_shareddir_remove(p, job_id, node_name);
+		}
 		return ROCE_JOB_NONFATAL;
 	}
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0';   /* the child's text is trusted no further than its bounds */

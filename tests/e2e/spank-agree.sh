@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-spank_plan 20
+spank_plan 22
 spank_workdir spank-agree
 for n in 1 2 3; do mkdir -p "$W/fab$n" && fab_example "$W/fab$n" 2; done
 conf() { # conf [EXTRA...]: roce.conf with SharedDir, plus EXTRA lines
@@ -30,6 +30,7 @@ spank_lab_init
 LAB_EXTRA_CONF="PrologFlags=Alloc"
 for n in 1 2 3; do lab_node node$n "$W/fab$n" eth0=9000 eth1=9000; done
 spank_lab_start
+lab_user_add || { echo "Bail out! no test user"; exit 1; }
 
 TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none} ${NCCL_SOCKET_IFNAME:-none}"'
 run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
@@ -91,7 +92,14 @@ SLURM_ROCE_AGREE=off srun3 --roce=strict
 check "SLURM_ROCE_AGREE=off under strict: ignored, said so, the step fails" \
 	'[ $RC != 0 ] && grep -q "ignoring SLURM_ROCE_AGREE=off" $W/err && grep -q "roce: node3: mlx5_1:1 missing" $W/err'
 
-# --- 14: SharedDir unset: today's behaviour
+# --- 14-15: an unprivileged user's srun reads the fingerprints through their ACL entry
+run "${LAB_AS_USER[@]}" srun --chdir=/ -N3 --roce=strict sh -c "$TASK"
+check "uid $LAB_UID, strict, node3 lacks a rail: the user's srun read every node and names node3" \
+	'[ $RC != 0 ] && ! grep -q "^RAN" $W/out && grep -q "roce: node3: mlx5_1:1 missing" $W/err && ! grep -q "refused\|no fingerprint" $W/err'
+run "${LAB_AS_USER[@]}" srun --chdir=/ -N3 --roce=warn sh -c "$TASK"
+check "uid $LAB_UID, warn: every task gets =mlx5_0:1" '[ $RC = 0 ] && all3 =mlx5_0:1'
+
+# --- 16: SharedDir unset: today's behaviour
 conf "# no SharedDir"; sed -i '/^SharedDir=/d' "$W/roce.conf"
 srun3 --roce=warn
 check "SharedDir unset: each node its own rails, as before" \
@@ -99,7 +107,7 @@ check "SharedDir unset: each node its own rails, as before" \
 conf
 fab_port "$W/fab3" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 
-# --- 15-20: fingerprints that are garbage, another job's, or deleted mid-job.
+# --- 17-22: fingerprints that are garbage, another job's, or deleted mid-job.
 # The batch script waits for $W/go; the test changes node2's file first.
 gated() { # gated MODE: a batch job whose inner srun waits for $W/go; sets GATED (its id)
 	rm -f "$W/go"
