@@ -124,6 +124,18 @@ enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JO
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len);
 
+/* ---------------------------------------------------------------- abort.c */
+
+/* End step job_id.step_id on every node (slurmctld cancels it with SIGKILL,
+ * whatever KillOnBadExit): for a node that must not let the step run.  node
+ * and why go to the slurmd log.  The batch and extern steps are refused (-1):
+ * ending them ends the job.  0 when slurmctld took the request. */
+int roce_step_abort(uint32_t job_id, uint32_t step_id, const char *node, const char *why);
+/* Called by slurm_spank_exit in slurmstepd: after a roce_step_abort() of this
+ * process, repeat the request a few times over some seconds (a node whose
+ * tasks were not yet started dropped the first one); nothing otherwise. */
+void roce_step_abort_repeat(void);
+
 /* ---------------------------------------------------------------- client.c */
 
 int roce_client_init(spank_t sp, int ac, char **av);

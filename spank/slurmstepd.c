@@ -11,6 +11,8 @@
  * 22.05 ignores a failing user_init for srun's exit code (SchedMD bug 7573),
  * so strict mode fails in task_init, as pyxis does: the step fails, srun
  * and sbatch report it, and the node is not drained for the user's choice.
+ * The other nodes' tasks would wait for this node's (without KillOnBadExit):
+ * strict also ends the step on every node (abort.c).
  */
 #include "config.h"
 #include "roce.h"
@@ -37,6 +39,7 @@ static struct {
 	bool config_ok;               /* the plugstack words parsed; else config_err says why */
 	struct roce_error config_err;
 	bool fail_tasks;              /* strict failure: task_init refuses */
+	uint32_t job_id, step_id;
 	size_t n_msgs;
 	enum msg_level level[ROCE_MSGS];
 	char *msgs[ROCE_MSGS];
@@ -226,6 +229,18 @@ static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
 		snprintf(buf, len, "no NCCL environment (%s)", plan->why);
 }
 
+/* Strict and this node cannot run the step: its tasks fail in task_init,
+ * and the step is ended on every node (abort.c), so that the healthy nodes'
+ * tasks do not wait for this one's. */
+static void fail_step(spank_t sp, const char *why)
+{
+	step.fail_tasks = true;
+	unset_inherited(sp);
+	if (roce_step_abort(step.job_id, step.step_id, node_name(), why) == 0)
+		keep_msg(MSG_ERROR, ROCE_LOG "%s: ending step %" PRIu32 ".%" PRIu32 " on every node (--roce=strict)",
+		         node_name(), step.job_id, step.step_id);
+}
+
 /* An internal error (timeout, bad config) fails only strict steps, without
  * draining; no NCCL environment either way. */
 static void internal_error(spank_t sp, enum roce_mode mode, const char *what)
@@ -233,11 +248,11 @@ static void internal_error(spank_t sp, enum roce_mode mode, const char *what)
 	slurm_error(ROCE_LOG "%s: %s", node_name(), what);
 	if (mode == ROCE_MODE_STRICT) {
 		keep_msg(MSG_ERROR, ROCE_LOG "%s: cannot check the RoCE fabric (--roce=strict): %s", node_name(), what);
-		step.fail_tasks = true;
-	} else {
-		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: cannot check the RoCE fabric, no NCCL environment set: %s",
-		         node_name(), what);
+		fail_step(sp, what);
+		return;
 	}
+	keep_msg(MSG_WARN, ROCE_LOG "warning: %s: cannot check the RoCE fabric, no NCCL environment set: %s",
+	         node_name(), what);
 	unset_inherited(sp);
 }
 
@@ -288,8 +303,7 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, struct ro
 		drain_node(res->drain_reason);
 	if (res->failed && policy->mode == ROCE_MODE_STRICT) {
 		strict_lines(res);
-		step.fail_tasks = true;
-		unset_inherited(sp);
+		fail_step(sp, "the RoCE fabric fails the site policy");
 		return;
 	}
 	if (!job_wide(sp, policy, res))
@@ -364,6 +378,8 @@ int roce_slurmstepd_init_post_opt(spank_t sp)
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
 		return 0;   /* the extern step runs no user task */
+	step.job_id = job_id;
+	step.step_id = step_id;
 
 	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC), cpu0 = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID);
 	int policy_rc = step_policy(&policy, &err);
@@ -409,6 +425,7 @@ void roce_slurmstepd_task_init(void)
 
 void roce_slurmstepd_exit(void)
 {
+	roce_step_abort_repeat();
 	for (size_t i = 0; i < step.n_msgs; i++)
 		free(step.msgs[i]);
 	memset(&step, 0, sizeof(step));

@@ -9,7 +9,7 @@ set -u
 check_diag() { echo "nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; }
 
 spank_need_lab
-spank_plan 12
+spank_plan 14
 spank_workdir spank-3node
 for n in 1 2 3; do mkdir -p "$W/fab$n"; done
 fab_example "$W/fab1" 2
@@ -46,7 +46,7 @@ cp "$W/batch.out" "$W/out"; : >"$W/err"
 check "sbatch -N3 --roce: inner srun gets each node's NCCL_IB_HCA, not the batch node's" \
 	'grep -qx "BATCH =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "STEP node2 =mlx5_0:1" $W/out && grep -qx "STEP node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out'
 
-# --- 3-6: node2 at MTU 1500
+# --- 3-8: node2 at MTU 1500
 lab_mtu node2 eth0 1500
 srun3 --roce=strict
 check "strict, node2 at MTU 1500: step fails, non-zero exit" '[ $RC != 0 ] && ! grep -q "RAN node2" $W/out'
@@ -56,9 +56,19 @@ check "a configuration problem drains nothing" '[ "$(settled)" = "node1 idle nod
 srun3 --roce=warn
 check "warn, node2 at MTU 1500: runs on all nodes, node2 without NCCL_IB_HCA, one warning for node2 only" \
 	'[ $RC = 0 ] && grep -qx "RAN node1 =mlx5_0:1,mlx5_1:1" $W/out && grep -qx "RAN node2 none" $W/out && grep -qx "RAN node3 =mlx5_0:1,mlx5_1:1,mlx5_2:1" $W/out && [ $(grep -c "^roce: warning: node2: mlx5_0 port 1 mtu fail" $W/err) = 1 ] && ! grep -q "roce: warning: node[13]" $W/err'
+# strict on one node ends the step on every node, whatever KillOnBadExit
+# (-K0: the user's "do not kill"): the healthy tasks would otherwise sleep 60 s
+t0=$(date +%s.%N)
+run srun -N3 -K0 --roce=strict sh -c 'echo "STARTED $SLURMD_NODENAME"; sleep 60; echo "SLEPT $SLURMD_NODENAME"'
+secs=$(echo "$(date +%s.%N) - $t0" | bc)
+echo "# strict on node2, -K0: srun -N3 ended after $secs s (the healthy tasks would sleep 60 s)"
+check "strict on node2, -K0: the healthy tasks on node1 and node3 are ended within seconds, not after their 60 s" \
+	'[ $RC != 0 ] && ! grep -q SLEPT $W/out && ! grep -q "STARTED node2" $W/out && [ "$(echo "$secs < 30" | bc)" = 1 ]'
+check "strict: the user's output says which node failed and that the step was ended for it" \
+	'grep -q "roce: node2: .*mtu fail" $W/err && grep -q "roce: node2: .*ending step [0-9]*\.[0-9]* on every node" $W/err'
 lab_mtu node2 eth0 9000
 
-# --- 7-9: node3's mlx5_2 goes down: node3 is drained, the others are not
+# --- 9-11: node3's mlx5_2 goes down: node3 is drained, the others are not
 fab_port "$W/fab3" mlx5_2 1 state="1: DOWN" phys="3: Disabled"
 srun3 --roce=warn
 check "warn, node3 mlx5_2 DOWN: node3 runs without mlx5_2" \
@@ -73,7 +83,7 @@ check "a drained node gets no new jobs" '[ $RC != 0 ]'
 fab_port "$W/fab3" mlx5_2 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node3
 
-# --- 11: over the whole run the good nodes were never drained
+# --- 13: over the whole run the good nodes were never drained
 : >"$W/out"; grep -E 'node1|node2' "$W/lab/log/slurmctld.log" | grep -i drain >"$W/err"
 check "slurmctld never drained node1 or node2" '[ ! -s $W/err ]'
 
