@@ -659,9 +659,9 @@ int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t
 	char what[160];
 	short_reason(first, what, sizeof(what));
 	if (more)
-		snprintf(buf, len, "roce: %s (+%zu more)", what, more);
+		snprintf(buf, len, ROCE_DRAIN_PREFIX "%s (+%zu more)", what, more);
 	else
-		snprintf(buf, len, "roce: %s", what);
+		snprintf(buf, len, ROCE_DRAIN_PREFIX "%s", what);
 	return 1;
 }
 

@@ -49,6 +49,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *policy,
                struct roce_check_result *out);
 void roce_check_result_free(struct roce_check_result *r);
 
+/* Every drain reason of ours starts with this: a reason without it is someone else's. */
+#define ROCE_DRAIN_PREFIX "roce: "
 /* Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);

@@ -102,9 +102,9 @@ static int rule_shared_node(const struct roce_delta *d, const struct roce_fragme
 	               "node shared with job(s) %s during this job", jobs);
 }
 
-#define FIX_NO_PROLOG_SNAPSHOT "the job prolog did not snapshot this node: with Prolog= scripts set " \
-	"PrologFlags=Alloc so every node runs it; after installing the plugin restart slurmd; check that " \
-	"StateDir is writable by root"
+#define FIX_NO_PROLOG_SNAPSHOT "the job prolog did not snapshot this node: it runs only where a step " \
+	"starts unless slurm.conf has PrologFlags=Alloc (set it, plugin or Prolog=roce-prolog alike); " \
+	"after installing the plugin restart slurmd; check that StateDir is writable by root"
 static int rule_no_prolog_snapshot(const struct roce_delta *d, const struct roce_fragment_meta *m,
                                    struct roce_verdict_list *out)
 {

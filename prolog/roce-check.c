@@ -4,7 +4,7 @@
  *
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
  *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
- *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]]
+ *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
  *
  * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
  * configuration error.  Usable as Slurm's HealthCheckProgram with --drain.
@@ -24,6 +24,7 @@
 #include "hostname.h"
 #include "json.h"
 #include "pipeline.h"
+#include "printable.h"
 #include "slurmver.h"
 #include "worker.h"
 
@@ -41,7 +42,7 @@ struct args {
 	enum format format;
 	const char *sets[64];
 	size_t n_sets;
-	bool full_gids, verbs, drain, matrix;
+	bool full_gids, verbs, drain, health, matrix;
 	const char *node;
 	const char *topology, *gpus, *proc_root;
 };
@@ -68,6 +69,7 @@ static void usage(FILE *f)
 	        "      --drain            on a hardware failure, drain this node with a reason naming the HCA\n"
 	        "                         (for HealthCheckProgram; runs scontrol)\n"
 	        "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
+	        "      --health           exit 1 exactly when --drain would drain, whatever the mode (NHC)\n"
 	        "  -h, --help             this help\n"
 	        "  -V, --version          version\n\n"
 	        "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
@@ -132,7 +134,7 @@ static void print_version(void)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
+	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_HEALTH, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -142,6 +144,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "gids", no_argument, NULL, 'g' },
 		{ "verbs", no_argument, NULL, OPT_VERBS },
 		{ "drain", no_argument, NULL, OPT_DRAIN },
+		{ "health", no_argument, NULL, OPT_HEALTH },
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "topology", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, OPT_GPUS },
@@ -180,6 +183,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'g': a->full_gids = true; break;
 		case OPT_VERBS: a->verbs = true; break;
 		case OPT_DRAIN: a->drain = true; break;
+		case OPT_HEALTH: a->health = true; break;
 		case OPT_NODE: a->node = optarg; break;
 		case 't': a->topology = optarg; break;
 		case OPT_GPUS: a->gpus = optarg; break;
@@ -469,6 +473,49 @@ static int drain_node(const char *node, const char *reason)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* The node's state and reason as slurmctld has them ("drained|admin: firmware
+ * update [root@...]"); -1 when they cannot be read. */
+static int node_state(const char *node, char *buf, size_t len)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("sinfo", "sinfo", "--noheader", "--Node", "--nodes", node, "--format", "%T|%E", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t used = 0;
+	ssize_t n;
+	while (used + 1 < len && ((n = read(fds[0], buf + used, len - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
+		used += n > 0 ? (size_t)n : 0;
+	close(fds[0]);
+	buf[used] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';   /* one line per partition: the first */
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && strchr(buf, '|') ? 0 : -1;
+}
+
+/* A reason that is not ours (an admin's "firmware update", Slurm's "Kill task
+ * failed") stays: draining again would replace it, and resuming the node
+ * after our fix would then undo the admin's drain. */
+static bool reason_is_others(const char *state_reason)
+{
+	const char *reason = strchr(state_reason, '|') + 1;
+	return strcmp(reason, "none") != 0 && strncmp(reason, ROCE_DRAIN_PREFIX, strlen(ROCE_DRAIN_PREFIX)) != 0;
+}
+
 static void maybe_drain(const struct args *a, const struct outcome *o)
 {
 	char host[256];
@@ -479,6 +526,17 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		return;
 	if (!roce_token_ok(node, 200)) {
 		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
+		return;
+	}
+	char state[512], shown[300];
+	if (node_state(node, state, sizeof(state)) < 0) {
+		fprintf(stderr, "roce-check: cannot read the state of %s from slurmctld (sinfo): not draining it (%s)\n",
+		        node, o->drain_reason);
+		return;
+	}
+	if (reason_is_others(state)) {
+		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
+		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
 		return;
 	}
 	if (drain_node(node, o->drain_reason) < 0)
@@ -501,5 +559,9 @@ int main(int argc, char **argv)
 	print(&w, &o);
 	maybe_drain(&a, &o);
 	warn_slurm_release();
+	/* A health check (NHC) judges the hardware as --drain does, whatever the
+	 * mode: warn mode passes a node with one of two ports down. */
+	if (a.health && o.rc != EXIT_USAGE)
+		return o.drain ? EXIT_FAILED : EXIT_OK;
 	return o.rc;
 }

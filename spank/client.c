@@ -4,7 +4,8 @@
  *
  * The client only validates: --roce values are refused by the option
  * callback (option.c); here SLURM_ROCE gets the same treatment, so a typo is
- * an error at submission rather than a silently unchecked job.  The request
+ * an error at submission rather than a silently unchecked job, also for an
+ * `optional` plugin (whose init_post_opt errors Slurm ignores).  The request
  * also goes to the job's Prolog/Epilog environment as SPANK_ROCE_MODE (the
  * mode itself is decided on the node, where roce.conf is).
  */
@@ -51,7 +52,10 @@ int roce_client_init_post_opt(spank_t sp)
 		return 0;
 	if (!r->valid) {
 		slurm_error(ROCE_LOG "invalid %s=\"%s\": " ROCE_VALID_MODES, r->source, r->raw);
-		return -1;
+		/* Slurm drops this callback's error for an `optional` plugin (the line
+		 * README recommends) and submits the job unchecked: refuse it here.
+		 * Nothing has been allocated yet; the client is the user's process. */
+		exit(1);
 	}
 	/* Only reaches the prolog for allocations (sbatch, salloc, srun without one). */
 	spank_job_control_setenv(sp, "ROCE_MODE", r->site_mode ? ROCE_REQUEST_SITE : roce_mode_name(r->mode), 1);

@@ -37,6 +37,12 @@ static int config_word(struct roce_config *c, char *arg, struct roce_error *err)
 			roce_error_set(err, "more than %d plugstack arguments", ROCE_CONFIG_MAX_KV);
 			return -1;
 		}
+		/* Judged here, where every context sees it: a misspelt key (defualt=warn)
+		 * is an error on every srun and sbatch, not only in slurmd's log. */
+		struct roce_policy scratch;
+		roce_policy_defaults(&scratch);
+		if (roce_policy_set_kv(&scratch, arg, "plugstack argument", err) < 0)
+			return -1;
 		c->kv[c->n_kv++] = arg;
 	} else {
 		roce_error_set(err, "plugstack argument \"%s\" is not Key=Value "

@@ -95,6 +95,14 @@ run "$R" --mode strict --format json
 is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_1 port 1 DOWN" "port down: drain reason names the HCA"
 run "$R" --mode strict --format env
 is "$out" "" "port down, strict: env prints nothing"
+# --health judges hardware as roce-healthcheck (--drain) does, whatever the mode (the NHC line)
+run "$R" --health
+is "$rc" 1 "--health, one of two ports down (warn mode exits 0): exit 1, as --drain drains it"
+R=$(fixture health-config); fab_example "$R" 2
+run "$R" --mode strict --set Mtu=4200
+is "$rc" 1 "a configuration finding (MTU above the policy's) fails strict"
+run "$R" --mode strict --set Mtu=4200 --health
+is "$rc" 0 "--health: a configuration finding is nothing to drain for: exit 0"
 
 # --- RoCE v1 only
 R=$(fixture v1); fab_example "$R" 1

@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-spank_plan 33
+spank_plan 37
 spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
@@ -65,12 +65,12 @@ srun_env
 check "no option (site default off) exports nothing" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out'
 
 # --- site-wide enablement: default=warn in plugstack.conf; --roce=off still opts out
-lab_plugstack "required $plugin config=$W/roce.conf default=warn"
+lab_plugstack "optional $plugin default=warn config=$W/roce.conf"
 srun_env
 check "default=warn: a job without the option is checked and gets NCCL_IB_HCA" 'grep -qx "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" $W/out'
 srun_env --roce=off
 check "default=warn: --roce=off opts out" 'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out'
-lab_plugstack "required $plugin config=$W/roce.conf"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf"
 
 # --- salloc --roce=strict: steps inside the allocation inherit the mode
 run salloc -N1 --roce=strict srun sh -c 'echo "STEP $SLURM_JOB_ID ${NCCL_IB_HCA:-none}"'
@@ -102,6 +102,9 @@ check "salloc --roce='warn;id' refused" '[ $RC != 0 ] && grep -q "valid values a
 SLURM_ROCE=strictt run srun sh -c 'echo TASK_RAN'
 check "SLURM_ROCE=strictt refused" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "invalid SLURM_ROCE=\"strictt\"" $W/err'
+SLURM_ROCE=strictt run sbatch --parsable -o /dev/null --wrap true
+check "sbatch with SLURM_ROCE=strictt refused: no job submitted" \
+	'[ $RC != 0 ] && ! grep -q "^[0-9]" $W/out && grep -q "invalid SLURM_ROCE=\"strictt\"" $W/err'
 
 # --- a value that got around the client (--export sets it only in the job): warned, ignored
 run srun --export=ALL,SLURM_ROCE=bogus sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'
@@ -138,6 +141,21 @@ check "warn with mlx5_1 DOWN: task runs with NCCL_IB_HCA==mlx5_0:1 and one warni
 	'grep -qx TASK_RAN $W/out && grep -qx "NCCL_IB_HCA==mlx5_0:1" $W/out && [ $(grep -c "^roce: warning: node1: mlx5_1 port 1 port_state fail" $W/err) = 1 ]'
 check "port down drains the node with 'roce: mlx5_1 port 1 DOWN'" \
 	'[ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ]'
+# roce-check --drain (what roce-healthcheck runs, as slurmd runs it) never
+# touches a node drained for another reason, and drains one that is not
+healthcheck() {
+	lab_node_exec node1 env -i SLURMD_NODENAME=node1 SLURM_CONF="$LAB/slurm.conf" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		"$top_builddir/prolog/roce-check" --drain --config "$W/roce.conf" >"$W/out" 2>"$W/err"
+}
+lab_resume node1
+lab_run scontrol update nodename=node1 state=drain reason="admin: firmware update"
+healthcheck
+check "roce-check --drain, mlx5_1 DOWN on a node an admin drained: the admin's reason stays" \
+	'[ "$(lab_node_reason node1)" = "admin: firmware update" ] && grep -q "^roce-check: node1 is already drained|admin: firmware update.*left alone" $W/err'
+lab_resume node1
+healthcheck
+check "roce-check --drain, mlx5_1 DOWN on an idle node: drained with its reason" \
+	'[ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ] && grep -q "^roce-check: drained node1" $W/err'
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 
@@ -152,25 +170,30 @@ fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 
 # --- 23: a configuration problem (MTU below policy) fails strict without draining
-lab_plugstack "required $plugin config=$W/roce.conf Mtu=4200"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf Mtu=4200"
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "strict, MTU 9000 vs policy Mtu=4200: fails naming the fix, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "ip link set eth0 mtu 4200" $W/err && [ "$(lab_node_settled node1)" = idle ]'
-lab_plugstack "required $plugin config=$W/roce.conf"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf"
 
 # --- a broken site configuration: warn degrades to a warning, strict fails; nothing drains
-lab_plugstack "required $plugin config=$W/roce.conf Mtu=jumbo"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf Mtu=jumbo"
 srun_env --roce=warn
 check "bad plugstack value, warn: task runs without NCCL env, warning names the key" \
 	'grep -qx TASK_RAN $W/out && ! grep -q NCCL_ $W/out && grep -q "roce: warning: node1: cannot check the RoCE fabric.*Mtu: invalid value \"jumbo\"" $W/err'
 run srun --roce=strict sh -c 'echo TASK_RAN'
 check "bad plugstack value, strict: step fails naming the key, node not drained" \
 	'[ $RC != 0 ] && ! grep -q TASK_RAN $W/out && grep -q "Mtu: invalid value \"jumbo\"" $W/err && [ "$(lab_node_settled node1)" = idle ]'
-lab_plugstack "required $plugin config=$W/roce.conf turbo"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf turbo"
 srun_env --roce=warn
 check "plugstack word that is not key=value: srun says so, warn job runs with a warning" \
 	'grep -qx TASK_RAN $W/out && grep -q "^srun: error: roce: plugstack.conf: plugstack argument \"turbo\" is not Key=Value" $W/err && grep -q "roce: warning: node1: cannot check the RoCE fabric.*\"turbo\"" $W/err'
-lab_plugstack "required $plugin config=$W/roce.conf"
+# a misspelt key must not silently turn site-wide checking off
+lab_plugstack "optional $plugin defualt=warn config=$W/roce.conf"
+srun_env
+check "misspelt plugstack key (defualt=warn): srun names it" \
+	'grep -q "^srun: error: roce: plugstack.conf: plugstack argument: unknown key \"defualt\"" $W/err'
+lab_plugstack "optional $plugin default=off config=$W/roce.conf"
 
 # --- 24-25: job_prolog/job_epilog write the job's fabric report (--roce jobs only)
 id=$(batch "$W/rep.out" --roce --wrap 'true')

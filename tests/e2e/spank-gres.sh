@@ -42,7 +42,7 @@ LAB_EXTRA_CONF="GresTypes=gpu"
 LAB_NODE_EXTRA="Gres=gpu:4"
 lab_sanitize "$plugin"
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
-lab_plugstack "required $plugin config=$W/roce.conf"
+lab_plugstack "optional $plugin default=off config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 show='echo "GPUS=${SLURM_STEP_GPUS:-none} HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'

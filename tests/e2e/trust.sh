@@ -62,7 +62,7 @@ lab_user_add || { echo "Bail out! no test user"; exit 1; }
 NOBODY=$LAB_UID
 SAN=0; lab_sanitize "$plugin" && SAN=1
 lab_node node1 "$FAB" eth0=9000 eth1=9000
-lab_plugstack "required $plugin config=$W/roce.conf default=warn"
+lab_plugstack "optional $plugin default=warn config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 
 # A working directory a user may well have: spaces, a newline, shell syntax,

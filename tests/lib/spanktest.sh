@@ -17,7 +17,8 @@
 #   spank_lab_init           lab_init in $W/lab; the ASan/UBSan runtimes
 #                            preloaded when the plugin has them ($SAN=1)
 #   (then lab_node ... for each node)
-#   spank_lab_start          plugstack "required $plugin config=$W/roce.conf",
+#   spank_lab_start [LINE]   plugstack LINE (default README's "optional $plugin
+#                            default=off config=$W/roce.conf"),
 #                            lab_start; "Bail out!" if it fails
 #   ok NAME / not_ok NAME [DIAG...] / check NAME 'CONDITION'
 #                            TAP lines numbered in $N; check evaluates the
@@ -73,7 +74,7 @@ spank_lab_init() {
 	SAN=0; lab_sanitize "$plugin" && SAN=1
 }
 spank_lab_start() {
-	lab_plugstack "required $plugin config=$W/roce.conf"
+	lab_plugstack "${1:-optional $plugin default=off config=$W/roce.conf}"
 	lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 }
 
