@@ -11,6 +11,7 @@
 #include "snapshot.h"
 #include "hostname.h"
 #include "jsonin.h"
+#include "printable.h"
 #include "readfile.h"
 #include "safefile.h"
 #include "shareddir.h"
@@ -346,8 +347,15 @@ static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *st
 		return -1;
 	}
 	int rc = -1;
+	const char *node = NULL;
+	char shown[80];
 	if (roce_jin_str(o, "job_id", ROCE_JOBID_MAX - 1, &job, &sub) < 0 || strcmp(job, c->job_id) != 0)
 		roce_error_set(why, "prolog snapshot %s is for another job", name);
+	/* A StateDir shared between nodes by mistake: another node's counters
+	 * would give false resets and losses. */
+	else if (roce_jin_str(o, "node", 255, &node, &sub) < 0 || strcmp(node, c->node) != 0)
+		roce_error_set(why, "prolog snapshot %s was written by node %s, not %s: StateDir must be node-local "
+		               "(roce.conf(5))", name, node ? roce_printable(node, shown, sizeof(shown)) : "(none)", c->node);
 	else if (roce_jin_member(o, "snapshot", json_type_object, &m, &sub) < 0 ||
 	         roce_snapshot_from_json(start, m, &sub) < 0)
 		roce_error_set(why, "prolog snapshot %s unusable: %.*s", name, ROCE_WHY_MAX - 1, sub.msg);

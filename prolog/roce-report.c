@@ -17,7 +17,10 @@
 #include "reportdir.h"
 #include "safefile.h"
 #include "slurmnodes.h"
+#include "slurmver.h"
+#include "worker.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
@@ -181,6 +184,90 @@ static int find_report_dir(const struct args *a, char *report_dir, size_t len)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- no report: why */
+
+/* What slurmctld says of the job: asked in a worker, as slurm_init() exits
+ * the process without a usable slurm.conf and slurmctld may not answer. */
+struct job_state {
+	int known;                 /* 1 known, 0 unknown to slurmctld, -1 not answered */
+	uint32_t state;            /* job_state when known */
+};
+#define ASK_SLURMCTLD_MS 5000
+
+static void ask_slurmctld(const void *arg, void *res)
+{
+	struct job_state *js = res;
+	job_info_msg_t *m = NULL;
+	js->known = -1;
+	slurm_init(NULL);
+#if defined(slurm_load_job_sluid)   /* 26.05: the job named by slurm_step_id_t */
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = (uint32_t)strtoul(arg, NULL, 10);
+	int rc = slurm_load_job(&m, id, SHOW_ALL);
+#else
+	int rc = slurm_load_job(&m, (uint32_t)strtoul(arg, NULL, 10), SHOW_ALL);
+#endif
+	if (rc != SLURM_SUCCESS) {
+		if (errno == ESLURM_INVALID_JOB_ID)
+			js->known = 0;
+		return;
+	}
+	js->known = m->record_count > 0;
+	if (js->known)
+		js->state = m->job_array[0].job_state;
+	slurm_free_job_info_msg(m);
+}
+
+static const char *state_name(uint32_t state)
+{
+	static const char *const names[] = { "PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
+	                                     "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY" };
+	uint32_t base = state & JOB_STATE_BASE;
+	return base < sizeof(names) / sizeof(names[0]) ? names[base] : "ended";
+}
+
+/* No fragment at all: a job still running, one that asked for no report,
+ * and a node whose slurmd never ran the job epilog look alike on disk;
+ * slurmctld tells the first apart. */
+static void explain_missing(const char *job_id, const char *dir)
+{
+	struct job_state js = { -1, 0 };
+	if (roce_worker_run(ask_slurmctld, job_id, &js, sizeof(js), ASK_SLURMCTLD_MS, NULL) < 0)
+		js.known = -1;
+	uint32_t base = js.state & JOB_STATE_BASE;
+	if (js.known == 1 && (base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED ||
+	                      (js.state & JOB_COMPLETING))) {
+		fprintf(stderr, "roce-report: no report for job %s yet: it is %s; each node writes its part when "
+		                "the job ends there\n", job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state));
+		return;
+	}
+	if (js.known == 1)
+		fprintf(stderr, "roce-report: no report for job %s: it ended (%s) but no node wrote its part to %s.\n",
+		        job_id, state_name(js.state), dir);
+	else
+		fprintf(stderr, "roce-report: no report for job %s in %s (slurmctld %s).\n", job_id, dir,
+		        js.known == 0 ? "does not know the job, or no longer (MinJobAge)" : "did not answer");
+	fprintf(stderr, "roce-report: either the job asked for none (--roce=off, or no --roce and no SLURM_ROCE "
+	                "with the plugstack's default=off), or slurmd was not restarted after the plugin was "
+	                "installed (until then it runs no job prolog or epilog), or the epilog failed (slurmd's "
+	                "log, lines with \"roce:\")\n");
+}
+
+/* Fragments exist but none could be read (by an admin: a user is told the
+ * report is not theirs). */
+static void explain_unreadable(const struct roce_job_report *r, const char *dir)
+{
+	bool denied = false;
+	fprintf(stderr, "roce-report: no fragment in %s could be read:\n", dir);
+	for (size_t i = 0; i < r->n_errors; i++) {
+		fprintf(stderr, "roce-report:   %s\n", r->errors[i]);
+		denied |= strstr(r->errors[i], strerror(EACCES)) != NULL;
+	}
+	if (denied)
+		fprintf(stderr, "roce-report: fragments keep the group ReportDir had when they were written: after a "
+		                "chgrp of ReportDir, chgrp its job directories' fragments too (chgrp -R)\n");
+}
+
 /* The job's fragments into r, and whether this user may see them: EXIT_OK,
  * or the exit status after saying why not. */
 static int load(const struct args *a, const char *report_dir, struct roce_job_report *r)
@@ -193,7 +280,11 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	}
 	bool admin = is_admin(report_dir, group, sizeof(group));
 	if (roce_reportdir_load(r, dir, &err) < 0) {
-		fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
+		struct stat st;
+		if (lstat(dir, &st) < 0 && errno == ENOENT)
+			explain_missing(a->job_id, dir);
+		else
+			fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
 		return EXIT_NONE;
 	}
 	/* The files' permissions are the real guard; this says it plainly and
@@ -208,7 +299,10 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 		return EXIT_REFUSED;
 	}
 	if (r->n_nodes == 0) {
-		fprintf(stderr, "roce-report: no fragments in %s (is the job finished?)\n", dir);
+		if (r->n_errors)
+			explain_unreadable(r, dir);
+		else
+			explain_missing(a->job_id, dir);
 		return EXIT_NONE;
 	}
 	roce_report_sort(r);

@@ -160,6 +160,15 @@ like "$(jq -r '.nodes[0].note' <<<"$out")" '^no prolog snapshot' "no snapshot: n
 is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "no snapshot: no numbers invented"
 is "$(jq -c '[.nodes[0].verdicts[] | .code + ":" + .severity]' <<<"$out")" '["no_prolog_snapshot:warn"]' "no snapshot: one node verdict naming the cause, no per-port noise"
 
+# --- a StateDir shared by mistake: nodeD's epilog finds nodeC's snapshot of the job
+job prolog 302 nodeC "$R"
+job epilog 302 nodeD "$R"
+is "$rc" 0 "another node's snapshot: epilog exit 0"
+report 302 --format json
+like "$(jq -r '.nodes[0].note' <<<"$out")" '^prolog snapshot 302.json was written by node nodeC, not nodeD: StateDir must be node-local' \
+	"another node's snapshot: refused, the note names both nodes and the cause"
+is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "another node's snapshot: no deltas from it"
+
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "usage: no SLURM_JOB_ID -> 2"

@@ -64,8 +64,17 @@ lab_wait_file "$W/state/node1/$id.json"
 ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.json"
 fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data 2500
 fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
+# "no report" says which case it is: slurmctld knows the job is still running
+out=$(lab_run "$B/roce-report" "$id" --report-dir "$W/reports" 2>&1); rc=$?
+is "$rc" 1 "no report yet: exit 1"
+like "$out" "no report for job $id yet: it is RUNNING; each node writes its part when the job ends there" \
+	"no report yet: says the job is still running"
 touch "$W/go1"
 lab_wait_job "$id"
+mkdir -p "$W/empty"
+out=$(lab_run "$B/roce-report" "$id" --report-dir "$W/empty" 2>&1); rc=$?
+like "$(tr '\n' ' ' <<<"$out")" "no report for job $id: it ended \(COMPLETED\) but no node wrote its part.*--roce=off.*slurmd was not restarted" \
+	"no report for a job that ended: says so and names the causes"
 ok "one node: fragment written" wait_fragments "$id" 1
 report "$id" --format json
 is "$rc" 0 "one node: roce-report exit 0"

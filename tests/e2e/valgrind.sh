@@ -31,6 +31,7 @@ vg() {
 	ip netns exec "$NS" env SLURM_JOB_ID="${JOB:-}" SLURM_JOB_UID=4001 SLURMD_NODENAME=n1 \
 		valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--show-leak-kinds=definite,indirect --error-exitcode=99 --track-fds=no \
+		--suppressions="$top_srcdir/tests/e2e/valgrind.supp" \
 		"$P/$prog" "$@" >"$T/out" 2>"$T/vg"
 	local rc=$?
 	# 126/127 and "valgrind: ..." lines: the program never ran under valgrind
