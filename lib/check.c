@@ -320,6 +320,13 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 	const struct roce_pfc *pfc = &nd->pfc;
 	if (!roce_reading_ok(&pfc->read)) {
 		enum roce_verdict v = pol->pfc_unknown == ROCE_PFC_UNKNOWN_FAIL ? ROCE_FAIL : ROCE_WARN;
+		/* No DCB in the driver (veth, virtio, some VFs) is said on every node of
+		 * every step: one short line naming the keys for such sites. */
+		if (pfc->read.status == ROCE_UNSUPPORTED) {
+			add(r, "pfc", d->name, p->num, v, false,
+			    "%s has no DCB: PFC unknown (PfcPriority=none or PfcUnknown= in roce.conf)", nd->name);
+			return v;
+		}
 		add(r, "pfc", d->name, p->num, v, false,
 		    "PFC state of %s is unknown (%s%s%s): PFC cannot be verified; check it with `dcb pfc show dev %s` or mlnx_qos",
 		    nd->name, roce_status_name(pfc->read.status), pfc->read.why[0] ? ": " : "", pfc->read.why, nd->name);

@@ -124,3 +124,17 @@ int roce_slurmver_installed(char *out, size_t len, int timeout_ms)
 	}
 	return -1;
 }
+
+void roce_slurmver_print_version(const char *prog)
+{
+	char installed[64];
+	printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
+	printf("built for Slurm %s\n", roce_slurmver_built());
+	if (roce_slurmver_installed(installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0)
+		printf("installed Slurm: unknown (neither slurmd -V nor sinfo -V answered)\n");
+	else
+		printf("installed Slurm %s%s\n", installed,
+		       roce_slurmver_same_release(roce_slurmver_built(), installed)
+		               ? ""
+		               : ": another release, rebuild slurm-roce for it (spank_roce.so will not load)");
+}

@@ -32,4 +32,11 @@ bool roce_slurmver_same_release(const char *a, const char *b);
  * 0 with out set, -1 when neither answered with a version. */
 int roce_slurmver_installed(char *out, size_t len, int timeout_ms);
 
+/* How long each of slurmd -V and sinfo -V may take in a command's checks. */
+#define ROCE_SLURMVER_TIMEOUT_MS 2000
+
+/* --version of every command: "PROG (slurm-roce) VERSION", the Slurm release
+ * built for, and the installed one. */
+void roce_slurmver_print_version(const char *prog);
+
 #endif

@@ -5,6 +5,7 @@
 #include "hostname.h"
 #include "job.h"
 #include "policy.h"
+#include "slurmver.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,7 @@ static void usage(FILE *out)
 	        "  -c, --config FILE      roce.conf (default %s; missing = defaults)\n"
 	        "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys (tests)\n"
 	        "  -h, --help             this text\n"
+	        "  -V, --version          version\n"
 	        "Environment (set by slurmd for Prolog=/Epilog=): SLURM_JOB_ID, SLURM_JOB_UID,\n"
 	        "SLURMD_NODENAME (else the host name).  Reporting failures are logged and\n"
 	        "exit 0; only usage errors exit 2.\n",
@@ -63,14 +65,16 @@ static int parse_options(int argc, char **argv, const char **config, const char 
 		{ "config", required_argument, NULL, 'c' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "c:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:r:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': *config = optarg; break;
 		case 'r': *sysfs_root = optarg; break;
 		case 'h': usage(stdout); return 1;
+		case 'V': roce_slurmver_print_version(prog); return 1;
 		default: usage(stderr); return -1;
 		}
 	}

@@ -97,7 +97,6 @@ static int resolve_sysfs_root(const char *arg, const char **out)
 
 /* After a Slurm upgrade the plugin no longer loads (slurmver.h): say so on
  * every run, and in --version. */
-#define SLURMVER_TIMEOUT_MS 2000
 /* "24.11.5" -> 5 ("24.11") */
 static int release_len(const char *version)
 {
@@ -107,7 +106,7 @@ static int release_len(const char *version)
 static void warn_slurm_release(void)
 {
 	char installed[64];
-	if (roce_slurmver_installed(installed, sizeof(installed), SLURMVER_TIMEOUT_MS) < 0 ||
+	if (roce_slurmver_installed(installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
 	    roce_slurmver_same_release(roce_slurmver_built(), installed))
 		return;
 	fprintf(stderr,
@@ -116,20 +115,6 @@ static void warn_slurm_release(void)
 	        "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
 	        "reinstall slurm-roce for %.*s\n",
 	        roce_slurmver_built(), installed, release_len(installed), installed);
-}
-
-static void print_version(void)
-{
-	char installed[64];
-	printf("roce-check (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-	printf("built for Slurm %s\n", roce_slurmver_built());
-	if (roce_slurmver_installed(installed, sizeof(installed), SLURMVER_TIMEOUT_MS) < 0)
-		printf("installed Slurm: unknown (neither slurmd -V nor sinfo -V answered)\n");
-	else
-		printf("installed Slurm %s%s\n", installed,
-		       roce_slurmver_same_release(roce_slurmver_built(), installed)
-		               ? ""
-		               : ": another release, rebuild slurm-roce for it (spank_roce.so will not load)");
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -190,7 +175,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_MATRIX: a->matrix = true; break;
 		case OPT_PROC: a->proc_root = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
-		case 'V': print_version(); exit(EXIT_OK);
+		case 'V': roce_slurmver_print_version("roce-check"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
 	}

@@ -42,6 +42,7 @@ static void usage(FILE *out)
 	        "  -c, --config FILE      roce.conf (default %s)\n"
 	        "  -f, --format FMT       text (default), json, or prometheus (node_exporter textfile)\n"
 	        "  -h, --help             this text\n"
+	        "  -V, --version          version\n"
 	        "\n"
 	        "Who may read a report: the job's user, root, and members of the group that\n"
 	        "owns ReportDir (the admins: chgrp it to your Slurm admin group).  The epilog\n"
@@ -135,11 +136,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "config", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	a->format = &formats[0];
-	while ((c = getopt_long(argc, argv, "d:c:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:f:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->report_dir = optarg; break;
 		case 'c': a->config = optarg; break;
@@ -150,6 +152,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			break;
 		case 'h': usage(stdout); exit(EXIT_OK);
+		case 'V': roce_slurmver_print_version("roce-report"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
 	}

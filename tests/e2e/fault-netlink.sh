@@ -64,7 +64,7 @@ is "$(val link)/$(val pfc)" "timed out/timed out" "answer after the deadline: TI
 if netns_available && netns_create "$NS" && netns_veth "$NS" eth0 9000 && netns_veth "$NS" eth1 9000; then
 	R=$T/node; mkdir -p "$R"; fab_example "$R" 2
 	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" 2>&1); rc=$?
-	like "$out" "WARN +pfc +mlx5_0:1 +PFC state of eth0 is unknown \(not supported: RTM_GETDCB eth0: driver has no DCB support" "veth EOPNOTSUPP: PFC unknown, a warning"
+	like "$out" "WARN +pfc +mlx5_0:1 +eth0 has no DCB: PFC unknown \(PfcPriority=none or PfcUnknown= in roce.conf\)" "veth EOPNOTSUPP: PFC unknown, one short warning naming the keys"
 	is "$rc" 0 "veth EOPNOTSUPP: PfcUnknown=warn passes"
 	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" --set PfcUnknown=fail 2>&1); rc=$?
 	is "$rc" 1 "veth EOPNOTSUPP: PfcUnknown=fail fails"

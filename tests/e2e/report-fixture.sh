@@ -184,4 +184,11 @@ report 999
 is "$rc" 1 "roce-report: unknown job -> 1"
 out=$("$B/roce-prolog" --bogus 2>&1); rc=$?
 is "$rc" 2 "usage: unknown option -> 2"
+# --version, as roce-check has it: the package version and the Slurm release built for
+for p in roce-prolog roce-epilog roce-report; do
+	out=$("$B/$p" --version 2>&1); rc=$?
+	is "$rc" 0 "$p --version exits 0"
+	like "$out" "^$p \\(slurm-roce\\) [0-9]" "$p --version names itself and the version"
+	like "$out" "built for Slurm [0-9][0-9]\\.[0-9][0-9]" "$p --version names the Slurm release built for"
+done
 done_testing
