@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,8 +85,15 @@ static bool reap(pid_t child, bool killed, int *status)
 }
 
 /* The child: fn, its result through the pipe, and nothing else. */
-static __attribute__((noreturn)) void child_main(int fd, roce_worker_fn fn, const void *arg, size_t len)
+static __attribute__((noreturn)) void child_main(int fd, roce_worker_fn fn, const void *arg, size_t len,
+                                                   pid_t parent)
 {
+	/* A killed caller (slurmd's timeout, an admin's kill -9) takes its child
+	 * along, unless the child is asleep in a kernel read: then SIGKILL waits
+	 * for the read, as it would anyway.  (The signal follows the forking
+	 * thread, which waits here until the child answers or is abandoned.) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(3);
 	/* Whoever reads the caller's output (a Prolog= script's caller, a
 	 * shell's $(...)) must not wait for a child stuck in the kernel. */
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -116,10 +124,11 @@ int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, i
 	memset(end, 0, sizeof(*end));
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
+	pid_t parent = getpid();
 	pid_t child = fork();
 	if (child == 0) {
 		close(fds[0]);
-		child_main(fds[1], fn, arg, len);
+		child_main(fds[1], fn, arg, len, parent);
 	}
 	int saved = errno;
 	close(fds[1]);

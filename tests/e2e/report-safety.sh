@@ -14,7 +14,18 @@ B="$top_builddir/prolog"
 command -v setpriv >/dev/null || skip_all "needs setpriv"
 T=$(mktemp -d)
 MNT=$T/full
-cleanup() { umount "$MNT" 2>/dev/null; rm -rf "$T"; }
+# the worker child a test stalled: it must die with its killed parent
+stalled_pid() { read -r p <"$T/stalled" 2>/dev/null && echo "$p"; }
+gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
+died_with_parent() { # PID: gone within 5 s
+	local i
+	for i in $(seq 50); do gone "$1" && return 0; sleep 0.1; done
+	return 1
+}
+cleanup() {
+	local p; p=$(stalled_pid) && [ -n "$p" ] && ! gone "$p" && kill -KILL "$p"
+	umount "$MNT" 2>/dev/null; rm -rf "$T"
+}
 trap cleanup EXIT
 chmod 755 "$T"
 R=$T/sys
@@ -55,7 +66,9 @@ if ${CC:-cc} -shared -fPIC -o "$SO" "$top_srcdir/tests/e2e/report-stallwrite.c" 
 	pid=$!
 	for _ in $(seq 100); do [ -e "$T/stalled" ] && break; sleep 0.05; done
 	ok "kill: the epilog stalled half-way through the fragment" test -e "$T/stalled"
+	sleep 0.1; cpid=$(stalled_pid)
 	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	ok "kill: the stalled worker child does not outlive its killed parent" died_with_parent "$cpid"
 	ok "kill: no fragment" test ! -e "$T/kreports/802/n1.json"
 	is "$(ls -A "$T/kreports/802")" "" "kill: no partial or temporary file either"
 	job epilog "$C" 802
@@ -70,7 +83,9 @@ if ${CC:-cc} -shared -fPIC -o "$SO" "$top_srcdir/tests/e2e/report-stallwrite.c" 
 		"$B/roce-epilog" --config "$C" --sysfs-root "$R" 2>/dev/null &
 	pid=$!
 	for _ in $(seq 100); do [ -e "$T/stalled" ] && break; sleep 0.05; done
+	sleep 0.1; cpid=$(stalled_pid)
 	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	ok "no O_TMPFILE, killed: the worker child dies with its parent" died_with_parent "$cpid"
 	ok "no O_TMPFILE, killed: no fragment" test ! -e "$T/kreports/809/n1.json"
 	like "$(ls -A "$T/kreports/809")" '^\.n1\.json\.[0-9a-f]{16}$' "no O_TMPFILE, killed: only a dot-temporary, which readers ignore"
 	out=$("$B/roce-report" 809 --report-dir "$T/kreports" 2>&1); rc=$?

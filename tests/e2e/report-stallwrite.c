@@ -36,9 +36,14 @@ ssize_t write(int fd, const void *buf, size_t n)
 			target[len] = '\0';
 			if (strstr(target, match)) {
 				real_write(fd, buf, n / 2);
+				/* the signal file holds the stalled process's pid */
 				int s = open(signal_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-				if (s >= 0)
+				if (s >= 0) {
+					char pid[24];
+					int l = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+					real_write(s, pid, (size_t)l);
 					close(s);
+				}
 				for (;;)
 					pause();
 			}
