@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The man pages against the code: every roce.conf key of lib/policy.c's keys[]
 # is in roce.conf(5), and the default the page states for it is the code's
-# (tests/policy-default sets KEY=<stated default> on roce_policy_defaults()
+# (tests/helpers/policy-default sets KEY=<stated default> on roce_policy_defaults()
 # through the real parser and finds the policy unchanged); every long option
 # of every program (its getopt table)
 # and of the plugin is in its page; every page renders without a warning
@@ -43,7 +43,7 @@ stated_defaults() {
 	want { v = $0; sub(/^\.BR? /, "", v); sub(/ .*/, "", v); gsub(/\\-/, "-", v); sub(/[.,]$/, "", v)
 	       print key "\t" v; want = 0; key = "" }' "$M/roce.conf.5"
 }
-probe=$top_builddir/tests/policy-default
+probe=$top_builddir/tests/helpers/policy-default
 if [ -x "$probe" ]; then
 	stated=$(stated_defaults)
 	for k in $keys; do
