@@ -13,8 +13,8 @@
 #      --nodeps` packages exactly what make install installs (if rpm exists)
 #   5. E2E=1 (default): the end-to-end tests against the INSTALLED files
 #      (roce-check, roce-prolog, roce-epilog, roce-report, spank_roce.so),
-#      through a builddir-shaped tree of symlinks; test helpers (tests/nlprobe,
-#      tests/fault/faultprobe) come from the dist build
+#      through a builddir-shaped tree of symlinks; test helpers (tests/helpers/:
+#      nlprobe, faultprobe, the LD_PRELOAD shims) come from the dist build
 #   RPMBUILD=0: parse the spec (rpmspec) but do not build the RPM
 # (.ci/release runs this with DISTCHECK=0 E2E=0 RPMBUILD=0 and
 # DEB_BUILD_OPTIONS=nocheck: its scripts/test already built and tested the tree.)

@@ -13,8 +13,18 @@ B=$(cd "$1" && pwd); N=${2:-51}; BASE=${3:+$(cd "$3" && pwd)}
 S=$(cd "$(dirname "$0")/.." && pwd)
 . "$S/tests/lib/netns.sh"
 netns_available || { echo "bench/netlink: needs root and ip netns"; exit 0; }
-[ -x "$B/tests/nlprobe" ] || make -C "$B" tests/nlprobe >/dev/null
-[ -z "$BASE" ] || [ -x "$BASE/tests/nlprobe" ] || make -C "$BASE" tests/nlprobe >/dev/null
+# nlprobe BUILDDIR: its nlprobe, built if need be (tests/nlprobe in a build
+# of a tree older than tests/helpers/)
+nlprobe() {
+	local p
+	for p in tests/helpers/nlprobe tests/nlprobe; do
+		[ -x "$1/$p" ] || make -C "$1" "$p" >/dev/null 2>&1 || continue
+		echo "$1/$p"; return 0
+	done
+	echo "bench/netlink: no nlprobe in $1" >&2; return 1
+}
+P=$(nlprobe "$B")
+[ -z "$BASE" ] || PBASE=$(nlprobe "$BASE")
 command -v dcb >/dev/null || { echo "bench/netlink: needs dcb(8) from iproute2"; exit 0; }
 T=$(mktemp -d); NS=roce-nlbench-$$
 trap 'netns_destroy $NS; rm -rf "$T"' EXIT
@@ -33,16 +43,16 @@ for d in "$@"; do
 done
 SH
 chmod +x "$T/shell.sh"
-# add_probe SUFFIX BUILDDIR: the nlprobe rows of one build
+# add_probe SUFFIX NLPROBE: the nlprobe rows of one build
 rows=()
 add_probe() {
 	# shellcheck disable=SC2206
-	rows+=("nlprobe -c (roce_collect_netlink, 20 requests)$1" -- "$2/tests/nlprobe" -c $devs :::
-	       "nlprobe lo (1 link + 1 DCB request)$1" -- "$2/tests/nlprobe" lo :::
-	       "nlprobe 10 veths x 100 (2000 requests)$1" -- "$2/tests/nlprobe" $many :::)
+	rows+=("nlprobe -c (roce_collect_netlink, 20 requests)$1" -- "$2" -c $devs :::
+	       "nlprobe lo (1 link + 1 DCB request)$1" -- "$2" lo :::
+	       "nlprobe 10 veths x 100 (2000 requests)$1" -- "$2" $many :::)
 }
-add_probe "" "$B"
-[ -z "$BASE" ] || { add_probe " BASE" "$BASE"; echo "BASE = $BASE"; }
+add_probe "" "$P"
+[ -z "$BASE" ] || { add_probe " BASE" "$PBASE"; echo "BASE = $BASE"; }
 echo "== netlink collector, 10 veths (MTU 9000; DCB answers EOPNOTSUPP), $N runs each, round-robin, inside a netns"
 # shellcheck disable=SC2086
 ip netns exec "$NS" "$T/timeit" "$N" "${rows[@]}" \

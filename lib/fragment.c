@@ -511,16 +511,8 @@ static int parse_node(json_object *o, struct roce_fragment *n, struct roce_error
 static int parse_fragment(json_object *frag, const char *job_id, struct roce_fragment *n, struct roce_error *err)
 {
 	const char *s;
-	if (!json_object_is_type(frag, json_type_object)) {
-		roce_error_set(err, "not a JSON object");
+	if (roce_jin_schema(frag, NULL, ROCE_FRAGMENT_SCHEMA, 64, err) < 0)
 		return -1;
-	}
-	if (roce_jin_str(frag, "schema", 64, &s, err) < 0)
-		return -1;
-	if (strcmp(s, ROCE_FRAGMENT_SCHEMA) != 0) {
-		roce_error_set(err, "unknown schema \"%.64s\"", s);
-		return -1;
-	}
 	if (roce_jin_str(frag, "job_id", ROCE_JOBID_MAX - 1, &s, err) < 0)
 		return -1;
 	if (strcmp(s, job_id) != 0) {

@@ -109,6 +109,22 @@ int roce_jin_str(json_object *o, const char *key, size_t maxlen, const char **v,
 	return 0;
 }
 
+int roce_jin_schema(json_object *o, const char *what, const char *want, size_t maxlen, struct roce_error *err)
+{
+	const char *s;
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "%s%snot a JSON object", what ? what : "", what ? " is " : "");
+		return -1;
+	}
+	if (roce_jin_str(o, "schema", maxlen, &s, err) < 0)
+		return -1;
+	if (strcmp(s, want) != 0) {
+		roce_error_set(err, "unknown %s%sschema \"%.64s\"", what ? what : "", what ? " " : "", s);
+		return -1;
+	}
+	return 0;
+}
+
 int roce_jin_strcpy(json_object *o, const char *key, char *buf, size_t len, struct roce_error *err)
 {
 	const char *s;

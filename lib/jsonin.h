@@ -23,6 +23,11 @@
  * err "not valid JSON: <json-c's reason>". */
 json_object *roce_jin_parse(const char *text, size_t len, struct roce_error *err);
 
+/* o is an object whose "schema" (at most maxlen bytes) is want: the first
+ * check of every file we read back.  err: "[WHAT is ]not a JSON object",
+ * "unknown [WHAT ]schema \"...\"" (what may be NULL). */
+int roce_jin_schema(json_object *o, const char *what, const char *want, size_t maxlen, struct roce_error *err);
+
 /* Member key of o, of type t.  roce_jin_get: NULL when absent or of another
  * type (optional members); roce_jin_member: -1 with err then. */
 json_object *roce_jin_get(json_object *o, const char *key, json_type t);

@@ -172,21 +172,12 @@ static int parse_ports(struct roce_snapshot *s, json_object *ports, struct roce_
 int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err)
 {
 	json_object *m, *ports;
-	const char *schema;
 	int64_t gid, tc;
 
 	roce_snapshot_free(s);
 	roce_snapshot_init(s);
-	if (!json_object_is_type(obj, json_type_object)) {
-		roce_error_set(err, "snapshot is not a JSON object");
+	if (roce_jin_schema(obj, "snapshot", SNAPSHOT_SCHEMA, 63, err) < 0)
 		return -1;
-	}
-	if (roce_jin_str(obj, "schema", 63, &schema, err) < 0)
-		return -1;
-	if (strcmp(schema, SNAPSHOT_SCHEMA) != 0) {
-		roce_error_set(err, "unknown snapshot schema \"%s\"", schema);
-		return -1;
-	}
 	if (roce_jin_int(obj, "time_ns", 0, INT64_MAX, &s->time_ns, err) < 0 ||
 	    roce_jin_member(obj, "devices_read", json_type_object, &m, err) < 0 ||
 	    roce_jin_reading(m, &s->devices_read, err) < 0 ||

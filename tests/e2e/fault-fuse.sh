@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fault matrix, reads that fail: a FUSE file system (tests/fault/faultfs.c)
+# Fault matrix, reads that fail: a FUSE file system (tests/helpers/faultfs.c)
 # serves a fixture tree in which chosen files fail read() with EIO, EINVAL
 # (as the kernel does for empty GID slots), EAGAIN, fail open() with EACCES
 # (even for root), or hang.  roce-check runs on it with real veths in a
@@ -10,15 +10,12 @@ set -u
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 CHECK="$top_builddir/prolog/roce-check"
-PROBE="$top_builddir/tests/fault/faultprobe"
+PROBE="$top_builddir/tests/helpers/faultprobe"
 
-netns_available || skip_all "needs root and ip netns"
 [ -c /dev/fuse ] || skip_all "no /dev/fuse"
-pkg-config --exists fuse3 2>/dev/null || skip_all "libfuse3-dev not installed"
-T=$(mktemp -d)
-NS=roce-fu-$$
-FS_PID=""
-MNT=$T/mnt
+FAULTFS="$top_builddir/tests/helpers/faultfs"
+[ -x "$FAULTFS" ] || skip_all "tests/helpers/faultfs not built (configure found no libfuse3-dev)"
+FS_PID="" MNT=
 unmount() {
 	if [ -n "$FS_PID" ]; then
 		kill "$FS_PID" 2>/dev/null
@@ -28,24 +25,18 @@ unmount() {
 	grep -q " $MNT fuse" /proc/mounts && { fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT"; }
 	return 0
 }
-trap 'unmount; netns_destroy $NS; rm -rf "$T"' EXIT
-${CC:-cc} -O1 -Wall $(pkg-config --cflags fuse3) -o "$T/faultfs" "$top_srcdir/tests/fault/faultfs.c" \
-	$(pkg-config --libs fuse3) 2>"$T/cc.log" || skip_all "cannot build faultfs: $(head -1 "$T/cc.log")"
-netns_create "$NS" || skip_all "cannot create a network namespace"
-netns_veth "$NS" eth0 9000 && netns_veth "$NS" eth1 9000 || skip_all "cannot create veths"
+netns_on_exit() { unmount; }
+netns_setup fu 2
+MNT=$T/mnt
 mkdir -p "$MNT"
 
 # serve BACKING RULE...: mount faultfs on $MNT; 1 when it does not come up.
 serve() {
-	local backing=$1 i; shift
+	local backing=$1; shift
 	unmount
-	"$T/faultfs" "$backing" "$MNT" "$@" 2>>"$T/faultfs.log" &
+	"$FAULTFS" "$backing" "$MNT" "$@" 2>>"$T/faultfs.log" &
 	FS_PID=$!
-	for i in $(seq 50); do
-		grep -q " $MNT fuse" /proc/mounts && return 0
-		sleep 0.1
-	done
-	return 1
+	lab_poll 5 grep -q " $MNT fuse" /proc/mounts
 }
 fixture() { # fixture NAME: healthy two-HCA node in $T/NAME ($R)
 	R=$T/$1; rm -rf "$R"; mkdir -p "$R"; fab_example "$R" 2
@@ -153,7 +144,7 @@ ok "still stuck: answered at once (${ms} ms; a plain run: $base ms), no second c
 out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" --set StateDir="$T/state" 2>&1); rc=$?
 is "$rc" 0 "still stuck: another sysfs tree (same StateDir) is not affected"
 serve "$R"   # the FUSE daemon goes away: the stuck read returns, its process dies
-for i in $(seq 50); do kill -0 "$stuck_pid" 2>/dev/null || break; sleep 0.1; done
+lab_poll 5 lab_gone "$stuck_pid"
 run --set StateDir="$T/state"
 is "$rc" 0 "stuck collector gone: the next run checks again (stale marker ignored)"
 ok "stuck collector gone: its marker is removed" test ! -e "$T/state/$marker"
@@ -169,10 +160,7 @@ killed_pid=${1:-}; lingering=${2:-gone}
 wait "$waiter"; rc=$(cat "$T/rc")
 is "$rc" 137 "hung read under an outside deadline: the collector is killed (SIGKILL) at the deadline"
 echo "# killed collector's state 0.5 s after SIGKILL: '$lingering' (D = asleep in the read until it returns)"
-for i in $(seq 60); do
-	[ -n "$killed_pid" ] && kill -0 "$killed_pid" 2>/dev/null || break
-	sleep 0.1
-done
+[ -z "$killed_pid" ] || lab_poll 6 lab_gone "$killed_pid"
 ok "hung read under an outside deadline: the killed collector is gone once the read returns" \
 	sh -c "[ -z '$killed_pid' ] || ! kill -0 '$killed_pid' 2>/dev/null"
 

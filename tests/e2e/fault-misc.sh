@@ -8,7 +8,7 @@ set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
 CHECK="$top_builddir/prolog/roce-check"
-PROBE="$top_builddir/tests/fault/faultprobe"
+PROBE="$top_builddir/tests/helpers/faultprobe"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 EMPTY=$T/nosys; mkdir -p "$EMPTY"   # no RDMA devices: no netlink either

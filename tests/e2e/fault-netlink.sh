@@ -3,7 +3,7 @@
 # Fault matrix, netlink side.  A netlink peer that misbehaves (silent,
 # garbage, garbled, truncated, about another netdev, late) is a child
 # process on the far end of an AF_UNIX socketpair handed to
-# roce_nl_open_fd() (tests/fault/faultprobe nl); every request must end in
+# roce_nl_open_fd() (tests/helpers/faultprobe nl); every request must end in
 # a defined reading within its deadline.  A driver without DCB is a real
 # veth in a private network namespace, through roce-check.
 set -u
@@ -11,7 +11,7 @@ set -u
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 CHECK="$top_builddir/prolog/roce-check"
-PROBE="$top_builddir/tests/fault/faultprobe"
+PROBE="$top_builddir/tests/helpers/faultprobe"
 T=$(mktemp -d)
 NS=roce-nf-$$
 trap 'netns_destroy $NS; rm -rf "$T"' EXIT

@@ -12,13 +12,7 @@ set -u
 . "$top_srcdir/tests/lib/netns.sh"
 CHECK="$top_builddir/prolog/roce-check"
 
-netns_available || skip_all "needs root and ip netns"
-NS=roce-fs-$$
-T=$(mktemp -d)
-chmod 755 "$T"   # the EACCES case runs roce-check as nobody
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-netns_create "$NS" || skip_all "cannot create a network namespace"
-netns_veth "$NS" eth0 9000 && netns_veth "$NS" eth1 9000 || skip_all "cannot create veths"
+netns_setup fs 2   # $T is 0755: the EACCES case runs roce-check as nobody
 
 crashes=""
 n_runs=0

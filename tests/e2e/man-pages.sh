@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The man pages against the code: every roce.conf key of lib/policy.c's keys[]
 # is in roce.conf(5), and the default the page states for it is the code's
-# (tests/policy-default sets KEY=<stated default> on roce_policy_defaults()
+# (tests/helpers/policy-default sets KEY=<stated default> on roce_policy_defaults()
 # through the real parser and finds the policy unchanged); every long option
 # of every program (its getopt table)
 # and of the plugin is in its page; every page renders without a warning
@@ -43,11 +43,11 @@ stated_defaults() {
 	want { v = $0; sub(/^\.BR? /, "", v); sub(/ .*/, "", v); gsub(/\\-/, "-", v); sub(/[.,]$/, "", v)
 	       print key "\t" v; want = 0; key = "" }' "$M/roce.conf.5"
 }
-probe=$top_builddir/tests/policy-default
+probe=$top_builddir/tests/helpers/policy-default
 if [ -x "$probe" ]; then
 	stated=$(stated_defaults)
 	for k in $keys; do
-		line=$(printf '%s\n' "$stated" | grep -m1 "^$k	") || { _tap_result 1 "roce.conf.5 states a default for $k"; continue; }
+		line=$(printf '%s\n' "$stated" | grep -m1 "^$k	") || { fail "roce.conf.5 states a default for $k"; continue; }
 		v=${line#*	}
 		ok "roce.conf.5: $k's default \"$v\" is the code's" "$probe" "$k" "$v"
 	done
@@ -86,7 +86,7 @@ done
 # --- drain reasons: the fixed vocabulary of lib/check.c's short_reason()
 for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing"; do
 	grep -qF "\"%s $r\"" "$top_srcdir/lib/check.c" || grep -qF "\"$r\"" "$top_srcdir/lib/check.c" || {
-		_tap_result 1 "lib/check.c still has the drain reason '$r'"; continue; }
+		fail "lib/check.c still has the drain reason '$r'"; continue; }
 	pat=$(printf '%s' "$r" | sed 's/%u/1/; s/%s/mlx5_2/')
 	ok "roce-check.8 and spank-roce.8 show the drain reason '$pat'" \
 		sh -c "grep -qF -- '$pat' '$M/roce-check.8' && grep -qF -- '$pat' '$M/spank-roce.8'"

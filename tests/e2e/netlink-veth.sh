@@ -5,11 +5,12 @@
 # loopback, a netdev that does not exist.  veth has no DCB ops, so the DCB
 # answer must be "not supported" (unknown), never "disabled".  TAP output.
 set -u
+top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+. "$top_srcdir/tests/lib/tap.sh"
 
-probe="${top_builddir:-.}/tests/nlprobe"
+probe="${top_builddir:-.}/tests/helpers/nlprobe"
 ns="roce-nl-$$"
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 [ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
 command -v ip >/dev/null 2>&1 || skip_all "no ip(8)"
 [ -x "$probe" ] || skip_all "$probe not built (make check builds it)"
@@ -28,31 +29,28 @@ setup() {
 	in_ns ip link add rnlhalf type veth peer name rnlhalfp &&
 	in_ns ip link set rnlhalf up
 }
-setup || { echo "1..0 # SKIP could not create veth pairs in $ns"; exit 0; }
+setup || skip_all "could not create veth pairs in $ns"
 
 # operstate follows carrier asynchronously (linkwatch): wait for it to settle.
-for _ in $(seq 1 50); do
+settled() {
 	in_ns ip -o link show rnl9k | grep -q 'state UP ' &&
-	in_ns ip -o link show rnlhalf | grep -q 'state LOWERLAYERDOWN ' && break
-	sleep 0.1
-done
+	in_ns ip -o link show rnlhalf | grep -q 'state LOWERLAYERDOWN '
+}
+lab_poll 5 settled
 
 out=$(in_ns "$probe" -t 2000 rnl9k rnl15 rnlhalf lo rnl-nosuch 2>&1)
 probe_rc=$?
 out_c=$(in_ns "$probe" -c -t 2000 rnl9k rnl-nosuch rnl9k 2>&1)
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 # expect KEY VALUE [text]: "<netdev>.<key>=<value>" in the probe output
 expect() {
 	local got
 	got=$(printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1)
-	if [ "$got" = "$2" ]; then ok "${3:-$1 = $2}"; else notok "${3:-$1 = $2} (got '$got')"; echo "# $1=$got" ; fi
+	if [ "$got" = "$2" ]; then pass "${3:-$1 = $2}"; else fail "${3:-$1 = $2} (got '$got')" "$1=$got"; fi
 }
 
-echo "1..24"
-if [ "$probe_rc" = 0 ]; then ok "nlprobe ran in $ns"; else notok "nlprobe ran in $ns (rc $probe_rc)"; printf '# %s\n' "$out" | head -20; fi
+plan 24
+if [ "$probe_rc" = 0 ]; then pass "nlprobe ran in $ns"; else fail "nlprobe ran in $ns (rc $probe_rc)" "$(printf '%s\n' "$out" | head -20)"; fi
 
 expect rnl9k.link ok
 expect rnl9k.mtu 9000
@@ -85,8 +83,8 @@ expect rnl15.pfc "not supported" "DCB on a down veth is not supported either"
 out=$out_c
 expect collect.rc 2 "roce_collect_netlink: two netdevs not all ok (veth DCB unsupported, one missing)"
 cnt=$(printf '%s\n' "$out" | grep -c '^rnl9k\.mtu=')
-if [ "$cnt" = 1 ]; then ok "a netdev named by two ports is read once"; else notok "a netdev named by two ports is read once (seen $cnt)"; fi
+if [ "$cnt" = 1 ]; then pass "a netdev named by two ports is read once"; else fail "a netdev named by two ports is read once (seen $cnt)"; fi
 expect rnl9k.mtu 9000 "collect: rnl9k mtu 9000"
 expect rnl-nosuch.link missing "collect: missing netdev is missing"
 
-exit 0
+done_testing

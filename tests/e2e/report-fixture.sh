@@ -10,13 +10,7 @@ set -u
 . "$top_srcdir/tests/lib/netns.sh"
 B="$top_builddir/prolog"
 
-netns_available || skip_all "needs root and ip netns"
-NS=roce-rep-$$
-T=$(mktemp -d)
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-chmod 755 "$T"
-netns_create "$NS" || skip_all "cannot create a network namespace"
-for i in 0 1 2; do netns_veth "$NS" "eth$i" 9000; done
+netns_setup rep 3
 netns_veth "$NS" eth3 1500
 
 cat >"$T/roce.conf" <<EOF

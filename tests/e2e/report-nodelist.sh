@@ -11,14 +11,8 @@ set -u
 . "$top_srcdir/tests/lib/netns.sh"
 B="$top_builddir/prolog"
 
-netns_available || skip_all "needs root and ip netns"
 command -v jq >/dev/null || skip_all "needs jq"
-NS=roce-nl-$$
-T=$(mktemp -d)
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-chmod 755 "$T"
-netns_create "$NS" || skip_all "cannot create a network namespace"
-for i in 0 1; do netns_veth "$NS" "eth$i" 9000; done
+netns_setup rnl 2
 printf 'ReportDir=%s/reports\nStateDir=%s/state\nPfcPriority=none\n' "$T" "$T" >"$T/roce.conf"
 R=$T/sys
 mkdir -p "$R"

@@ -11,12 +11,7 @@ CHECK="$top_builddir/prolog/roce-check"
 TOPO="$top_srcdir/tests/fixtures/topo"
 SHARED="$top_srcdir/../shared/topologies"
 
-netns_available || skip_all "needs root and ip netns"
-NS=roce-tp-$$
-T=$(mktemp -d)
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-netns_create "$NS" || skip_all "cannot create a network namespace"
-for i in 0 1 2 3; do netns_veth "$NS" "eth$i" 9000; done
+netns_setup tp 4
 
 run() {
 	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null "$@" 2>&1)
@@ -31,10 +26,8 @@ hca() {
 }
 
 # --- the project's own two-socket box (tests/fixtures/topo/README)
-R=$T/two; mkdir -p "$R"
-hca "$R" mlx5_0 0000:04:00.0; hca "$R" mlx5_1 0000:04:00.1
-hca "$R" mlx5_3 0000:84:00.0; hca "$R" mlx5_2 0000:88:00.0
-fab_gdr "$R"
+R=$T/two
+fab_two_socket "$R"
 X="$TOPO/two-socket.xml"
 run -r "$R" -t "$X" --gpus 2 --format env
 is "$(env_of NCCL_IB_HCA)" "=mlx5_3:1" "GPU 2: its PIX NIC mlx5_3 (numbering not in PCI order)"

@@ -8,12 +8,7 @@ set -u
 . "$top_srcdir/tests/lib/netns.sh"
 CHECK="$top_builddir/prolog/roce-check"
 
-netns_available || skip_all "needs root and ip netns"
-NS=roce-ck-$$
-T=$(mktemp -d)
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-netns_create "$NS" || skip_all "cannot create a network namespace"
-for i in 0 1 2 3 4 5 6 7 8 9; do netns_veth "$NS" "eth$i" 9000; done
+netns_setup ck 10
 
 # rc NAME ROOT ARGS...: run roce-check in the namespace, set $out and $rc.
 run() {

@@ -10,7 +10,7 @@
 #  - roce-report never opens a FIFO or a device node planted as a fragment,
 #    nor follows a job directory that is a symlink.
 #  - A job id used again (MaxJobId wrap, a new StateSaveLocation), on a file
-#    system without ACLs (tests/noacl.c stands in for one) and with them:
+#    system without ACLs (tests/helpers/noacl.c stands in for one) and with them:
 #    the later user's report is theirs alone.
 # The planted-symlink, full-disk and killed-writer cases of report-safety.sh
 # are not repeated.
@@ -19,7 +19,7 @@ set -u
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/jobfiles.sh"
 B="$top_builddir/prolog"
-NOACL="$top_builddir/tests/.libs/noacl.so"
+NOACL="$top_builddir/tests/helpers/.libs/noacl.so"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, mount, setpriv)"
 command -v setpriv >/dev/null || skip_all "needs setpriv"

@@ -16,9 +16,9 @@ check_diag() { echo "rc=$RC"; }
 RC=
 
 spank_need_lab
-command -v readelf >/dev/null || spank_skip "readelf not installed"
+command -v readelf >/dev/null || skip_all "readelf not installed"
 spank_workdir slurm-upgrade
-spank_plan 9
+plan 9
 
 # The copy, with plugin_version (SLURM_VERSION_NUMBER at build time, 4 bytes,
 # little endian) set to another release: its file offset is the symbol's
@@ -34,9 +34,9 @@ other=$(( major + 2 ))
 printf "$(printf '\\x%02x\\x%02x\\x%02x\\x00' 0 "$minor" "$other")" | dd of="$OLD" bs=1 seek="$off" conv=notrunc 2>/dev/null
 nv=$(od -An -tu4 -j "$off" -N4 "$OLD" | tr -d ' ')
 if [ "$(( (nv >> 16) & 255 ))" = "$other" ] && [ "$(( (nv >> 8) & 255 ))" = "$minor" ]; then
-	ok "a copy of the plugin claims Slurm $other.$(printf %02d "$minor") (this is $major.$(printf %02d "$minor"))"
+	pass "a copy of the plugin claims Slurm $other.$(printf %02d "$minor") (this is $major.$(printf %02d "$minor"))"
 else
-	not_ok "a copy of the plugin claims another release" "plugin_version $v -> $nv at offset $off"
+	fail "a copy of the plugin claims another release" "plugin_version $v -> $nv at offset $off"
 fi
 
 FAB=$W/fab; mkdir -p "$FAB"
@@ -81,4 +81,4 @@ out=$(PATH="$W/bin:$PATH" "$top_builddir/prolog/roce-check" --sysfs-root "$FAB" 
 want="built for Slurm $major.$(printf %02d "$minor") but this node runs Slurm $other.$(printf %02d "$minor").1"
 check "roce-check: another installed release is named, with the fix" \
 	'grep -qF "$want" <<<"$out" && grep -q "rebuild and reinstall slurm-roce for $other" <<<"$out"'
-spank_end
+done_testing

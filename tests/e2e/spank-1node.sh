@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-spank_plan 37
+plan 37
 spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
@@ -206,4 +206,4 @@ check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check
-spank_end
+done_testing

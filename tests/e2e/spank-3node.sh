@@ -9,7 +9,7 @@ set -u
 check_diag() { echo "nodes: $(lab_run sinfo -h -N -o '%N %T %E' | tr '\n' ';')"; }
 
 spank_need_lab
-spank_plan 14
+plan 14
 spank_workdir spank-3node
 for n in 1 2 3; do mkdir -p "$W/fab$n"; done
 fab_example "$W/fab1" 2
@@ -89,4 +89,4 @@ check "slurmctld never drained node1 or node2" '[ ! -s $W/err ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check
-spank_end
+done_testing

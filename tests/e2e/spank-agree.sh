@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-spank_plan 22
+plan 22
 spank_workdir spank-agree
 for n in 1 2 3; do mkdir -p "$W/fab$n" && fab_example "$W/fab$n" 2; done
 conf() { # conf [EXTRA...]: roce.conf with SharedDir, plus EXTRA lines
@@ -147,4 +147,4 @@ check "a fingerprint deleted mid-job: unknown after TimeoutMs, the step runs wit
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check
-spank_end
+done_testing

@@ -12,8 +12,8 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 spank_need_lab
 spank_need_two_socket
-[ -d /proc/driver ] || spank_skip "no /proc/driver to mount the NVIDIA driver's GPU list on"
-spank_plan 10
+[ -d /proc/driver ] || skip_all "no /proc/driver to mount the NVIDIA driver's GPU list on"
+plan 10
 spank_workdir spank-cudavis
 spank_two_socket_fabric
 # The NVIDIA driver's view of GPU 2 (83:00.0), as /proc/driver/nvidia/gpus/<busid>/information has it.
@@ -58,4 +58,4 @@ check "CUDA_VISIBLE_DEVICES beyond slurmstepd's buffer (10001 bytes): refused, n
 	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
 
 spank_sanitizer_check
-spank_end
+done_testing

@@ -9,7 +9,7 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 spank_need_lab
 spank_need_two_socket
-spank_plan 5
+plan 5
 spank_workdir spank-gpus
 spank_two_socket_fabric
 spank_lab_init
@@ -31,4 +31,4 @@ check "garbage GPU list: every healthy HCA, a warning names it" \
 	'grep -qx "HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 GDR=PXB" $W/out && grep -q "^roce: warning: node1: .*GPU list not understood" $W/err'
 
 spank_sanitizer_check
-spank_end
+done_testing

@@ -17,20 +17,13 @@ plugin=$top_builddir/spank/.libs/spank_roce.so
 XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
 why=$(lab_can_run) || skip_all "$why"
 [ -f "$plugin" ] || skip_all "$plugin not built"
-for d in 04 84 88; do
-	[ -e "/sys/devices/pci0000:$d" ] && skip_all "this machine has a PCI root pci0000:$d (the fixture's)"
-done
+why=$(fab_two_socket_clash); [ -z "$why" ] || skip_all "$why"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/spank-gres.XXXXXX") && chmod 755 "$W"
 trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
-FAB=$W/fab; mkdir -p "$FAB"
-hca() {
-	fab_hca "$FAB" "$1" "$2" 1
-	fab_roce_ipv4 "$FAB" "$1" 1 "eth${1##*_}" "192.0.2.$((20 + ${1##*_}))"
-}
-hca mlx5_0 0000:04:00.0; hca mlx5_1 0000:04:00.1; hca mlx5_3 0000:84:00.0; hca mlx5_2 0000:88:00.0
-fab_gdr "$FAB"
+FAB=$W/fab
+fab_two_socket "$FAB"
 printf 'PfcPriority=none\nGdrLevel=PHB\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
 
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The plugin's slurm_spank_init failing in slurmstepd, in a real one-node
-# Slurm: spank-initfail-shim.c makes Slurm's spank_option_register() refuse
+# Slurm: tests/helpers/initfail.c makes Slurm's spank_option_register() refuse
 # --roce in the remote context (as when another plugin holds it), so the
 # real init returns an error there while the clients still submit.
 # Slurm with slurm_spank_init_failure_mode (25.05 and later: the plugin
@@ -18,12 +18,13 @@ RC= JOB=
 
 spank_need_lab
 spank_workdir spank-initfail
-TRIGGER=$W/fail-init
-${CC:-cc} -shared -fPIC -O1 -Wall -DTRIGGER="\"$TRIGGER\"" -o "$W/shim.so" \
-	"$top_srcdir/tests/e2e/spank-initfail-shim.c" 2>"$W/cc.log" ||
-	spank_skip "cannot build the shim: $(head -1 "$W/cc.log")"
+# The shim (tests/helpers/initfail.c) fails --roce while "<its path>.trigger" exists.
+SHIM=$top_builddir/tests/helpers/.libs/initfail.so
+[ -f "$SHIM" ] || skip_all "$SHIM not built (make check builds it)"
+cp "$SHIM" "$W/shim.so" || skip_all "cannot copy $SHIM"
+TRIGGER=$W/shim.so.trigger
 if nm -D "$plugin" 2>/dev/null | grep -q ' slurm_spank_init_failure_mode$'; then MODE=job; else MODE=node; fi
-spank_plan 6
+plan 6
 
 FAB=$W/fab; mkdir -p "$FAB"
 fab_example "$FAB" 2
@@ -80,4 +81,4 @@ lab_node_settled node1 >/dev/null
 lab_resume node1 >/dev/null 2>&1
 
 spank_sanitizer_check
-spank_end
+done_testing

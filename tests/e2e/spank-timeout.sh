@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The roce plugin's deadlines in a real one-node Slurm: the node's fixture is
-# served through faultfs (tests/fault/faultfs.c, FUSE) where every read of
+# served through faultfs (tests/helpers/faultfs.c, FUSE) where every read of
 # mlx5_0's port state blocks for HANG seconds in D state, as a stuck firmware
 # command does.  With TimeoutMs=300 nothing waits for it: the job prolog
 # gives up after TimeoutMs + 1 s, a step after TimeoutMs + 500 ms (warn runs
@@ -18,8 +18,9 @@ RC= MS=
 # to 3.7 s under load and ASan), must still find the prolog's read asleep.
 HANG=15
 spank_need_lab
-[ -c /dev/fuse ] || spank_skip "no /dev/fuse"
-pkg-config --exists fuse3 2>/dev/null || spank_skip "libfuse3-dev not installed"
+[ -c /dev/fuse ] || skip_all "no /dev/fuse"
+FAULTFS="$top_builddir/tests/helpers/faultfs"
+[ -x "$FAULTFS" ] || skip_all "tests/helpers/faultfs not built (configure found no libfuse3-dev)"
 
 spank_workdir spank-timeout
 FS_PID=""
@@ -28,15 +29,13 @@ spank_on_exit() { # after lab_stop: nothing reads the mount any more
 	grep -q " $W/mnt fuse" /proc/mounts && { fusermount3 -u "$W/mnt" 2>/dev/null || umount -l "$W/mnt"; }
 	return 0
 }
-${CC:-cc} -O1 $(pkg-config --cflags fuse3) -o "$W/faultfs" "$top_srcdir/tests/fault/faultfs.c" \
-	$(pkg-config --libs fuse3) 2>"$W/cc.log" || spank_skip "cannot build faultfs: $(head -1 "$W/cc.log")"
 mkdir -p "$W/fab" "$W/mnt"
 fab_example "$W/fab" 2
-"$W/faultfs" "$W/fab" "$W/mnt" "hang=$HANG:mlx5_0/ports/1/state" 2>"$W/faultfs.log" &
+"$FAULTFS" "$W/fab" "$W/mnt" "hang=$HANG:mlx5_0/ports/1/state" 2>"$W/faultfs.log" &
 FS_PID=$!
 mounted() { grep -q " $W/mnt fuse" /proc/mounts; }
-lab_poll 30 mounted || spank_skip "faultfs did not mount: $(tail -1 "$W/faultfs.log")"
-spank_plan 10
+lab_poll 30 mounted || skip_all "faultfs did not mount: $(tail -1 "$W/faultfs.log")"
+plan 10
 
 printf 'PfcPriority=none\nTimeoutMs=300\nReportDir=%s/reports\nStateDir=%s/state\n' "$W" "$W" >"$W/roce.conf"
 spank_lab_init
@@ -69,7 +68,7 @@ check "epilog: answers at once, naming the stuck check" \
 # TimeoutMs + 500 ms; the next step finds it stuck.  (The job prolog runs at
 # the first step and takes that step's options: a first step without --roce
 # makes it snapshot nothing, so step 1's check is the first to read.)
-for i in $(seq $(( (HANG + 20) * 10 ))); do kill -0 "$P1" 2>/dev/null || break; sleep 0.1; done
+lab_poll $((HANG + 20)) lab_gone "$P1"
 lab_node_settled node1 >/dev/null
 lab_run salloc --no-shell -N1 -J hang >"$W/salloc.out" 2>&1
 A=$(grep -o 'job allocation [0-9]*' "$W/salloc.out" | grep -o '[0-9]*$')
@@ -97,4 +96,4 @@ echo "# slurmstepd processes of this lab in D state: $(lab_stuck)"
 check "only the abandoned check of step 1 lingers (the first is gone; step 2 started none)" \
 	'[ $(lab_stuck) -le 1 ]'
 spank_sanitizer_check
-spank_end
+done_testing

@@ -17,11 +17,7 @@ command -v valgrind >/dev/null || skip_all "valgrind not installed (scripts/deps
 netns_available || skip_all "needs root and ip netns"
 # A sanitizer build cannot run under valgrind.
 ldd "$P/roce-check" 2>/dev/null | grep -q 'lib[au]b*san' && skip_all "sanitizer build: valgrind cannot run it"
-NS=roce-vg-$$
-T=$(mktemp -d)
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
-netns_create "$NS" || skip_all "cannot create a network namespace"
-for i in 0 1 2 3; do netns_veth "$NS" "eth$i" 9000; done
+netns_setup vg 4
 
 # vg NAME PROGRAM ARGS...: memcheck in the namespace; passes when valgrind
 # saw no error and no definite/indirect leak (the program's own exit status
@@ -36,9 +32,9 @@ vg() {
 	local rc=$?
 	# 126/127 and "valgrind: ..." lines: the program never ran under valgrind
 	if [ "$rc" != 99 ] && [ "$rc" -lt 126 ] && ! grep -q '^==[0-9]*== ' "$T/vg" && ! grep -q '^valgrind:' "$T/vg"; then
-		_tap_result 0 "$name"
+		pass "$name"
 	else
-		_tap_result 1 "$name" "$(grep '^==' "$T/vg" | head -40)"
+		fail "$name" "$(grep '^==' "$T/vg" | head -40)"
 	fi
 }
 
@@ -50,14 +46,8 @@ done
 vg "roce-check --gids --mode strict" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --gids --mode strict
 
 # --- GPU locality: the two-socket topology, RDMA devices at its PCI addresses
-R=$T/two; mkdir -p "$R"
-i=0
-for pci in 0000:04:00.0 0000:04:00.1 0000:88:00.0 0000:84:00.0; do
-	fab_hca "$R" "mlx5_$i" "$pci" 1
-	fab_roce_ipv4 "$R" "mlx5_$i" 1 "eth$i" "192.0.2.$((20 + i))"
-	i=$((i + 1))
-done
-fab_gdr "$R"
+R=$T/two
+fab_two_socket "$R"
 X=$top_srcdir/tests/fixtures/topo/two-socket.xml
 vg "roce-check --topology two-socket.xml --gpus 0,2 (env)" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" \
 	--topology "$X" --gpus 0,2 --format env

@@ -160,3 +160,29 @@ fab_example() {
 	done
 	fab_gdr "$root"
 }
+
+# fab_two_socket ROOT: the node of tests/fixtures/topo/two-socket.xml: four
+# healthy RoCE HCAs at its NIC addresses, mlx5_0 and mlx5_1 on GPU 0's switch
+# (0000:04:00.0/.1), mlx5_3 by GPU 2 (0000:84:00.0), mlx5_2 by GPU 3
+# (0000:88:00.0: the numbering is not in PCI order); mlx5_N on ethN with IPv4
+# 192.0.2.(20+N); GPUDirect loaded.
+fab_two_socket() {
+	local root=$1 h name n
+	mkdir -p "$root"
+	for h in mlx5_0=0000:04:00.0 mlx5_1=0000:04:00.1 mlx5_3=0000:84:00.0 mlx5_2=0000:88:00.0; do
+		name=${h%%=*}; n=${name##*_}
+		fab_hca "$root" "$name" "${h#*=}" 1
+		fab_roce_ipv4 "$root" "$name" 1 "eth$n" "192.0.2.$((20 + n))"
+	done
+	fab_gdr "$root"
+}
+
+# fab_two_socket_clash: why this machine cannot stand for that node in a lab
+# (it has one of the XML's PCI roots, which the lab would hide), or nothing.
+fab_two_socket_clash() {
+	local d
+	for d in 04 84 88; do
+		[ -e "/sys/devices/pci0000:$d" ] && { echo "this machine has a PCI root pci0000:$d (the fixture's)"; return; }
+	done
+	return 0
+}

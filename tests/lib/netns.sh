@@ -23,3 +23,26 @@ netns_veth() {
 	ip -n "$ns" link set "p-$ifn" up
 	ip -n "$ns" link set "$ifn" "$state"
 }
+
+# netns_setup TAG N [MTU]: the start of a test on real netdevs (after tap.sh):
+# skip unless root with ip netns; $NS (roce-TAG-PID) with lo up and veths
+# eth0..eth<N-1> at MTU (default 9000); $T a fresh scratch directory (0755:
+# some checks run as nobody); at exit the test's netns_on_exit hook, then
+# both are removed.
+netns_on_exit() { :; }
+netns__exit() {
+	netns_on_exit
+	netns_destroy "$NS"
+	rm -rf "$T"
+}
+netns_setup() {
+	local i
+	netns_available || skip_all "needs root and ip netns"
+	NS=roce-$1-$$
+	T=$(mktemp -d) && chmod 755 "$T" || skip_all "no scratch directory"
+	trap netns__exit EXIT
+	netns_create "$NS" || skip_all "cannot create a network namespace"
+	for ((i = 0; i < $2; i++)); do
+		netns_veth "$NS" "eth$i" "${3:-9000}" || skip_all "cannot create veth eth$i in $NS"
+	done
+}

@@ -54,6 +54,7 @@
 # Everything is named after LAB_ID so that several labs can run at once.
 
 LAB_LIB=${BASH_SOURCE[0]}
+. "$(dirname "$LAB_LIB")/poll.sh"
 LAB_NET=198.51.100
 
 lab_die() { echo "slurmlab: $*" >&2; return 1; }
@@ -273,16 +274,13 @@ lab_start() {
 
 # lab_wait_idle [SECONDS]: every node idle (or mixed/drained: just responding)
 lab_wait_idle() {
-	local max=${1:-${LAB_WAIT:-120}} states
-	local end=$((SECONDS + max))
-	while [ "$SECONDS" -lt "$end" ]; do
-		states=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sed 's/^planned$/idle/' | sort -u | tr '\n' ' ')
-		case $states in
-		"idle ") return 0 ;;
-		esac
-		sleep 0.1
-	done
-	lab_die "nodes not idle after ${max}s: $states"
+	local max=${1:-${LAB_WAIT:-120}}
+	lab_poll "$max" lab__all_idle || lab_die "nodes not idle after ${max}s: $LAB__STATES"
+}
+LAB__STATES=
+lab__all_idle() {
+	LAB__STATES=$(lab_run sinfo -h -N -o '%T' 2>/dev/null | sed 's/^planned$/idle/' | sort -u | tr '\n' ' ')
+	[ "$LAB__STATES" = "idle " ]
 }
 
 # Environment for every process that may load the plugin.
@@ -335,14 +333,6 @@ lab_mtu() {
 
 lab_node_state() { lab_run sinfo -h -n "$1" -N -o '%T' 2>/dev/null | head -1; }
 
-# lab_poll SECONDS CMD...: CMD every 0.1 s until it succeeds; 1 after SECONDS.
-lab_poll() {
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.1
-	done
-}
 
 lab__file_exists() { [ -e "$1" ]; }
 lab__log_has() { grep -Eq -- "$2" "$1" 2>/dev/null; }
@@ -387,14 +377,10 @@ lab_resume() {
 	return 1
 }
 
+lab__job_gone() { [ -z "$(lab_run squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
 lab_wait_job() {
-	local id=$1 max=${2:-${LAB_WAIT:-120}}
-	local end=$((SECONDS + max))
-	while [ "$SECONDS" -lt "$end" ]; do
-		[ -z "$(lab_run squeue -h -j "$id" -o %i 2>/dev/null)" ] && return 0
-		sleep 0.1
-	done
-	lab_die "job $id still queued after ${max}s"
+	local max=${2:-${LAB_WAIT:-120}}
+	lab_poll "$max" lab__job_gone "$1" || lab_die "job $1 still queued after ${max}s"
 }
 
 # lab_wait_job_state JOBID STATE [SECONDS]: squeue's %T for the job is STATE
@@ -402,12 +388,11 @@ lab__job_in() { [ "$(lab_run squeue -h -j "$1" -o %T 2>/dev/null)" = "$2" ]; }
 lab_wait_job_state() { lab_poll "${3:-${LAB_WAIT:-120}}" lab__job_in "$1" "$2"; }
 
 lab_kill_pidfile() {
-	local f=$1 pid t=0
+	local f=$1 pid
 	[ -s "$f" ] || return 0
 	pid=$(cat "$f")
 	kill "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
-	kill -9 "$pid" 2>/dev/null || true
+	lab_poll 5 lab_gone "$pid" || kill -9 "$pid" 2>/dev/null || true
 }
 
 lab_restart_slurmd() {

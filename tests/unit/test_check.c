@@ -13,64 +13,8 @@
 #include "plan.h"
 #include "rdma.h"
 #include "choice.h"
+#include "fixtures.h"
 
-/* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
- * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
-static void make_node(struct roce_node *node, size_t n)
-{
-	roce_node_init(node);
-	roce_reading_set(&node->devices_read, ROCE_OK, 0, NULL);
-	node->devices = calloc(n, sizeof(*node->devices));
-	node->n_devices = n;
-	for (size_t i = 0; i < n; i++) {
-		struct roce_device *d = &node->devices[i];
-		snprintf(d->name, sizeof(d->name), "mlx5_%zu", i);
-		snprintf(d->pci_addr, sizeof(d->pci_addr), "0000:%02zx:00.0", 0x41 + i);
-		roce_reading_set(&d->pci_read, ROCE_OK, 0, NULL);
-		roce_reading_set(&d->ports_read, ROCE_OK, 0, NULL);
-		d->ports = calloc(1, sizeof(*d->ports));
-		d->n_ports = 1;
-		struct roce_port *p = &d->ports[0];
-		p->num = 1;
-		p->state = 4; snprintf(p->state_name, sizeof(p->state_name), "ACTIVE");
-		p->phys_state = 5; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "LinkUp");
-		p->link_layer = ROCE_LL_ETHERNET;
-		roce_reading_set(&p->state_read, ROCE_OK, 0, NULL);
-		roce_reading_set(&p->phys_state_read, ROCE_OK, 0, NULL);
-		roce_reading_set(&p->link_layer_read, ROCE_OK, 0, NULL);
-		roce_reading_set(&p->gids_read, ROCE_OK, 0, NULL);
-		snprintf(p->netdev, sizeof(p->netdev), "eth%zu", i);
-		p->gid_table_size = 256;
-		p->gids = calloc(1, sizeof(*p->gids));
-		p->n_gids = 1;
-		struct roce_gid *g = &p->gids[0];
-		g->index = 3;
-		char text[48];
-		snprintf(text, sizeof(text), "0000:0000:0000:0000:0000:ffff:c000:02%02zx", 10 + i);
-		assert_int_equal(roce_parse_gid(text, g->raw), 0);
-		g->type = ROCE_GID_TYPE_ROCE_V2;
-		snprintf(g->ndev, sizeof(g->ndev), "eth%zu", i);
-		roce_reading_set(&g->read, ROCE_OK, 0, NULL);
-		roce_reading_set(&g->type_read, ROCE_OK, 0, NULL);
-		roce_reading_set(&g->ndev_read, ROCE_OK, 0, NULL);
-
-		struct roce_netdev *nd = roce_node_add_netdev(node, p->netdev);
-		roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
-		nd->ifindex = (int)i + 2;
-		nd->mtu = 9000;
-		nd->up = true;
-		snprintf(nd->operstate, sizeof(nd->operstate), "UP");
-		roce_reading_set(&nd->pfc.read, ROCE_OK, 0, NULL);
-		nd->pfc.enabled = 1u << 3;
-		roce_reading_set(&nd->dscp.read, ROCE_OK, 0, NULL);
-		nd->dscp.prio[26] = 3;
-		nd->dscp.prio[48] = 6;
-		nd->dscp.n = 2;
-	}
-	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
-	node->gdr.loaded = true;
-	snprintf(node->gdr.module, sizeof(node->gdr.module), "nvidia_peermem");
-}
 
 struct fx {
 	struct roce_node node;
@@ -89,7 +33,7 @@ static void run(struct fx *f)
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	make_node(&f->node, 2);
+	fx_healthy_node(&f->node, 2);
 	roce_policy_defaults(&f->policy);
 	*state = f;
 	return 0;
@@ -264,7 +208,7 @@ static void t_mtu_majority(void **state)
 
 	/* 2 vs 1: the majority wins even when it is the smaller MTU */
 	roce_node_free(&f->node);
-	make_node(&f->node, 3);
+	fx_healthy_node(&f->node, 3);
 	f->node.netdevs[0].mtu = 1500;
 	f->node.netdevs[1].mtu = 1500;
 	run(f);
@@ -397,7 +341,7 @@ static void t_prefix_safe_hca(void **state)
 {
 	struct fx *f = *state;
 	roce_node_free(&f->node);
-	make_node(&f->node, 11);
+	fx_healthy_node(&f->node, 11);
 	run(f);
 	/* exact-match form: "mlx5_1" must not also select mlx5_10 */
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"),
@@ -441,7 +385,7 @@ static void t_locality(void **state)
 {
 	struct fx *f = *state;
 	roce_node_free(&f->node);
-	make_node(&f->node, 3);
+	fx_healthy_node(&f->node, 3);
 	struct roce_locality *loc = calloc(1, sizeof(*loc));
 	struct roce_choice *choice = calloc(1, sizeof(*choice));
 	struct roce_error err = { "" };

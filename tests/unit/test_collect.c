@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "clock.h"
+#include "fixtures.h"
 #include "collect.h"
 #include "nl.h"
 
@@ -55,19 +56,6 @@ static void t_deadline_budget(void **state)
 	close(sv[1]);
 }
 
-static void add_port(struct roce_node *node, const char *dev, const char *netdev)
-{
-	node->devices = realloc(node->devices, (node->n_devices + 1) * sizeof(*node->devices));
-	assert_non_null(node->devices);
-	struct roce_device *d = &node->devices[node->n_devices++];
-	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s", dev);
-	d->ports = calloc(1, sizeof(*d->ports));
-	assert_non_null(d->ports);
-	d->n_ports = 1;
-	d->ports[0].num = 1;
-	snprintf(d->ports[0].netdev, sizeof(d->ports[0].netdev), "%s", netdev);
-}
 
 /* Loopback exists in every network namespace and has no DCB ops. */
 static void t_kernel_lo(void **state)
@@ -80,10 +68,10 @@ static void t_kernel_lo(void **state)
 
 	struct roce_node node;
 	roce_node_init(&node);
-	add_port(&node, "rxe0", "lo");
-	add_port(&node, "rxe1", "roce-nx0");
-	add_port(&node, "rxe2", "lo");    /* same netdev twice: one entry */
-	add_port(&node, "rxe3", "");      /* no netdev: none */
+	fx_add_port(&node, "rxe0", "lo");
+	fx_add_port(&node, "rxe1", "roce-nx0");
+	fx_add_port(&node, "rxe2", "lo");    /* same netdev twice: one entry */
+	fx_add_port(&node, "rxe3", "");      /* no netdev: none */
 	assert_int_equal(roce_collect_netlink(&node, 2000), 2);
 	assert_int_equal(node.n_netdevs, 2);
 	struct roce_netdev *lo = roce_node_find_netdev(&node, "lo");
@@ -109,8 +97,8 @@ static void t_open_fails(void **state)
 	struct roce_node node;
 	struct rlimit old, low;
 	roce_node_init(&node);
-	add_port(&node, "mlx5_0", "eth0");
-	add_port(&node, "mlx5_1", "eth1");
+	fx_add_port(&node, "mlx5_0", "eth0");
+	fx_add_port(&node, "mlx5_1", "eth1");
 	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
 	int probe = dup(0);
 	assert_true(probe >= 0);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "delta.h"
+#include "fixtures.h"
 
 static const struct roce_counter_def *def(enum roce_counter_id id) { return &roce_counter_defs[id]; }
 
@@ -56,20 +57,6 @@ static void t_delta_counter(void **state)
 	assert_int_equal(d.value, 0);
 }
 
-/* Port 1 of dev as a snapshot without a node model has it: every counter
- * read as 0, PFC not read. */
-static struct roce_port_sample port(const char *dev)
-{
-	struct roce_port_sample p;
-	memset(&p, 0, sizeof(p));
-	snprintf(p.device, sizeof(p.device), "%s", dev);
-	p.port = 1;
-	p.gid_index = -1;
-	for (int i = 0; i < ROCE_N_COUNTERS; i++)
-		roce_reading_set(&p.c[i].read, ROCE_OK, 0, NULL);
-	roce_reading_set(&p.pfc.read, ROCE_NOT_READ, 0, "no node model collected");
-	return p;
-}
 
 static void snapshot_of(struct roce_snapshot *s, struct roce_port_sample *ports, size_t n, int64_t time_ns)
 {
@@ -83,8 +70,8 @@ static void snapshot_of(struct roce_snapshot *s, struct roce_port_sample *ports,
 static void t_delta_ports(void **state)
 {
 	(void)state;
-	struct roce_port_sample at_start[3] = { port("mlx5_0"), port("mlx5_1"), port("mlx5_2") };
-	struct roce_port_sample at_end[3] = { port("mlx5_0"), port("mlx5_1"), port("mlx5_3") };
+	struct roce_port_sample at_start[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"), fx_port_sample("mlx5_2") };
+	struct roce_port_sample at_end[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"), fx_port_sample("mlx5_3") };
 	struct roce_snapshot a, b;
 	struct roce_delta d;
 	at_start[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4294967290u;

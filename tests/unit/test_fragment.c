@@ -2,7 +2,11 @@
 /* test_fragment.c - the fragment schema both ways, and the names it is filed under. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "fragment.h"
 
@@ -29,13 +33,13 @@ static void t_fragment_schema(void **state)
 {
 	(void)state;
 	struct roce_delta d;
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	d.ports[0].c[ROCE_C_PORT_XMIT_DATA].value = 4000;   /* already bytes */
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].status = ROCE_DELTA_WRAPPED;
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 16;
 	d.ports[0].c[ROCE_C_ROCE_ADP_RETRANS].status = ROCE_DELTA_UNREAD;
 	snprintf(d.ports[0].c[ROCE_C_ROCE_ADP_RETRANS].why, ROCE_WHY_MAX, "start: missing");
-	json_object *f = fragment("n1", &d, NULL), *port, *c, *m;
+	json_object *f = fx_fragment("n1", &d, NULL), *port, *c, *m;
 	assert_string_equal(json_object_get_string(json_object_object_get(f, "schema")), ROCE_FRAGMENT_SCHEMA);
 	assert_string_equal(json_object_get_string(json_object_object_get(f, "name")), "n1");
 	assert_int_equal(json_object_get_int(json_object_object_get(f, "job_uid")), 1000);
@@ -62,18 +66,18 @@ static void t_round_trip(void **state)
 	struct roce_fragment n;
 	struct roce_error err;
 	const char *shared[] = { "4243" };
-	struct roce_fragment_meta m = meta("n1");
+	struct roce_fragment_meta m = fx_meta("n1");
 	m.shared_with = shared;
 	m.n_shared = 1;
 	m.note = "a note";
-	make_delta(&d, 2, 10);
+	fx_delta(&d, 2, 10);
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 12;
 	d.ports[1].presence = ROCE_PORT_APPEARED;
 	d.ports[1].pfc_status = ROCE_DELTA_UNREAD;
 	snprintf(d.ports[1].pfc_why, sizeof(d.ports[1].pfc_why), "end: no DCB");
 	d.ports[1].c[ROCE_C_NP_CNP_SENT].status = ROCE_DELTA_UNREAD;
 	snprintf(d.ports[1].c[ROCE_C_NP_CNP_SENT].why, ROCE_WHY_MAX, "start: missing");
-	json_object *f = fragment("n1", &d, &m);
+	json_object *f = fx_fragment("n1", &d, &m);
 	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
 	assert_string_equal(n.name, "n1");
 	assert_int_equal(n.n_ports, 2);
@@ -113,8 +117,8 @@ static void t_refused(void **state)
 	(void)state;
 	struct roce_delta d;
 	struct roce_error err;
-	make_delta(&d, 1, 10);
-	json_object *f = fragment("n1", &d, NULL);
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	char *good = strdup(json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(f);
 	roce_delta_free(&d);
@@ -148,10 +152,10 @@ static void t_escaped(void **state)
 	struct roce_delta d;
 	struct roce_fragment n;
 	struct roce_error err;
-	struct roce_fragment_meta m = meta("n1");
+	struct roce_fragment_meta m = fx_meta("n1");
 	m.note = "\x1b[2Jcleared\n";
-	make_delta(&d, 1, 10);
-	json_object *f = fragment("n1", &d, &m);
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, &m);
 	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
 	assert_string_equal(n.note, "\\x1b[2Jcleared\\n");
 	roce_fragment_free(&n);

@@ -129,6 +129,31 @@ static void reading_round_trip(void **state)
 	json_object_put(o);
 }
 
+/* The schema check every reader of our files starts with, and its two wordings. */
+static void schema(void **state)
+{
+	(void)state;
+	struct roce_error err;
+	json_object *o = doc("{\"schema\": \"slurm-roce/x-1\"}");
+	assert_int_equal(roce_jin_schema(o, NULL, "slurm-roce/x-1", 64, &err), 0);
+	err.msg[0] = '\0';
+	assert_int_equal(roce_jin_schema(o, NULL, "slurm-roce/y-1", 64, &err), -1);
+	assert_string_equal(err.msg, "unknown schema \"slurm-roce/x-1\"");
+	assert_int_equal(roce_jin_schema(o, "snapshot", "slurm-roce/y-1", 63, &err), -1);
+	assert_string_equal(err.msg, "unknown snapshot schema \"slurm-roce/x-1\"");
+	REFUSED(roce_jin_schema(o, NULL, "slurm-roce/x-1", 5, &err), "\"schema\" longer than 5 bytes");
+	json_object_put(o);
+	o = doc("[]");
+	assert_int_equal(roce_jin_schema(o, NULL, "slurm-roce/x-1", 64, &err), -1);
+	assert_string_equal(err.msg, "not a JSON object");
+	assert_int_equal(roce_jin_schema(o, "snapshot", "slurm-roce/x-1", 64, &err), -1);
+	assert_string_equal(err.msg, "snapshot is not a JSON object");
+	json_object_put(o);
+	o = doc("{\"version\": 1}");
+	REFUSED(roce_jin_schema(o, NULL, "slurm-roce/x-1", 64, &err), "schema");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +161,7 @@ int main(void)
 		cmocka_unit_test(members),
 		cmocka_unit_test(arrays_and_enums),
 		cmocka_unit_test(reading_round_trip),
+		cmocka_unit_test(schema),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,11 @@
 /* test_report.c - the merge of a job's fragments and the groups the printers show. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "report.h"
 
@@ -10,7 +14,7 @@ static void t_merge(void **state)
 {
 	(void)state;
 	struct roce_job_report r;
-	merged_job(&r);
+	fx_merged_job(&r);
 	assert_int_equal(r.n_nodes, 4);
 	assert_int_equal(r.n_errors, 2);
 	assert_int_equal(roce_report_job_uid(&r), 1000);
@@ -22,7 +26,7 @@ static void t_merge(void **state)
 	char *list = roce_report_nodelist(&r, NULL);
 	assert_string_equal(list, "n1,n2,n3,n10");
 	free(list);
-	list = roce_report_nodelist(&r, test_nodelist);
+	list = roce_report_nodelist(&r, fx_nodelist);
 	assert_string_equal(list, "n1..n10(4)");
 	free(list);
 	roce_report_free(&r);
@@ -34,14 +38,14 @@ static void t_instances(void **state)
 	struct roce_job_report r;
 	struct roce_delta d;
 	struct roce_error err;
-	struct roce_fragment_meta m[3] = { meta("n1"), meta("n2"), meta("n3") };
+	struct roce_fragment_meta m[3] = { fx_meta("n1"), fx_meta("n2"), fx_meta("n3") };
 	m[1].job_uid = 2000;   /* the later user, on n2 and n3 */
 	m[2].job_uid = 2000;
 	m[1].end_ns = m[2].end_ns = 99000000000;
 	roce_report_init(&r, "4242");
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	for (int i = 0; i < 3; i++) {
-		json_object *f = fragment(m[i].node, &d, &m[i]);
+		json_object *f = fx_fragment(m[i].node, &d, &m[i]);
 		assert_int_equal(roce_report_add(&r, f, m[i].node, &err), 0);
 		json_object_put(f);
 	}
@@ -65,8 +69,8 @@ static void t_non_finite(void **state)
 	struct roce_job_report r;
 	struct roce_delta d;
 	struct roce_error err;
-	make_delta(&d, 1, 10);
-	json_object *f = fragment("n1", &d, NULL);
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	roce_delta_free(&d);
 	const char *text = json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN);
 	char *bad = malloc(strlen(text) + 32);
@@ -91,7 +95,7 @@ static void t_verdict_groups(void **state)
 	(void)state;
 	struct roce_job_report r;
 	struct roce_report_groups gs = { 0 };
-	merged_job(&r);
+	fx_merged_job(&r);
 	assert_int_equal(roce_report_verdict_groups(&r, &gs), 0);
 	assert_int_equal(gs.n, 1);
 	assert_string_equal(gs.g[0].key, "packet_loss");
@@ -109,7 +113,7 @@ static void t_consistency_groups(void **state)
 	(void)state;
 	struct roce_job_report r;
 	struct roce_report_groups gs = { 0 };
-	merged_job(&r);
+	fx_merged_job(&r);
 	assert_string_equal(roce_report_consistency_name(ROCE_CONS_MTU), "active_mtu");
 	assert_string_equal(roce_report_consistency_title(ROCE_CONS_MTU), "RDMA MTU");
 	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_MTU, &gs), 0);
@@ -142,22 +146,22 @@ static void t_port_values(void **state)
 	struct roce_delta d;
 	struct roce_error err;
 	roce_report_init(&r, "4242");
-	make_delta(&d, 3, 10);
+	fx_delta(&d, 3, 10);
 	d.ports[0].active_mtu = 0;
 	d.ports[1].pfc_enabled = (1u << 3) | (1u << 4);
 	d.ports[2].presence = ROCE_PORT_VANISHED;
 	d.ports[2].active_mtu = 1024;
-	json_object *f = fragment("n1", &d, NULL);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
 	json_object_put(f);
 	d.n_ports = 1;
 	d.ports[0].pfc_status = ROCE_DELTA_UNREAD;
 	d.ports[0].pfc_enabled = 0;
-	f = fragment("n2", &d, NULL);
+	f = fx_fragment("n2", &d, NULL);
 	assert_int_equal(roce_report_add(&r, f, "n2", &err), 0);
 	json_object_put(f);
 	d.n_ports = 0;
-	f = fragment("n3", &d, NULL);
+	f = fx_fragment("n3", &d, NULL);
 	assert_int_equal(roce_report_add(&r, f, "n3", &err), 0);
 	json_object_put(f);
 	d.n_ports = 3;

@@ -2,7 +2,11 @@
 /* test_report_json.c - the JSON report, built and streamed. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "report_json.h"
 
@@ -15,8 +19,8 @@ static void t_document(void **state)
 {
 	(void)state;
 	struct roce_job_report r;
-	merged_job(&r);
-	json_object *o = roce_report_json(&r, test_nodelist), *cons, *x;
+	fx_merged_job(&r);
+	json_object *o = roce_report_json(&r, fx_nodelist), *cons, *x;
 	assert_string_equal(str_at(o, "nodelist"), "n1..n10(4)");
 	assert_int_equal(json_object_get_int(json_object_object_get(o, "node_count")), 4);
 	x = json_object_array_get_idx(json_object_object_get(o, "nodes"), 0);
@@ -48,12 +52,12 @@ static void t_streamed(void **state)
 {
 	(void)state;
 	struct roce_job_report r;
-	merged_job(&r);
-	json_object *o = roce_report_json(&r, test_nodelist);
+	fx_merged_job(&r);
+	json_object *o = roce_report_json(&r, fx_nodelist);
 	char *streamed = NULL;
 	size_t slen = 0;
 	FILE *sout = open_memstream(&streamed, &slen);
-	assert_int_equal(roce_report_json_print(sout, &r, test_nodelist), 0);
+	assert_int_equal(roce_report_json_print(sout, &r, fx_nodelist), 0);
 	fclose(sout);
 	assert_ptr_equal(strchr(streamed, '\n'), streamed + slen - 1);   /* one line */
 	json_object *parsed = json_tokener_parse(streamed);

@@ -2,7 +2,11 @@
 /* test_report_prometheus.c - the Prometheus exposition of a report. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "report_prometheus.h"
 
@@ -15,10 +19,10 @@ static void t_prometheus(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	roce_report_init(&r, "4242");
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	d.ports[0].c[ROCE_C_PORT_RCV_DATA].value = 123456;
 	d.ports[0].c[ROCE_C_RP_CNP_IGNORED].value = 2;
-	json_object *f = fragment("n1", &d, NULL);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	/* a hostile subject reaches the exposition escaped */
 	json_object *v = json_object_array_get_idx(json_object_object_get(f, "verdicts"), 0);
 	json_object_object_add(v, "subject", json_object_new_string("a\"b\\c"));

@@ -2,7 +2,11 @@
 /* test_report_text.c - the text report. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "report_text.h"
 
@@ -11,7 +15,7 @@ static char *text_of(const struct roce_job_report *r)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	assert_int_equal(roce_report_text_print(out, r, test_nodelist), 0);
+	assert_int_equal(roce_report_text_print(out, r, fx_nodelist), 0);
 	fclose(out);
 	return text;
 }
@@ -20,7 +24,7 @@ static void t_text(void **state)
 {
 	(void)state;
 	struct roce_job_report r;
-	merged_job(&r);
+	fx_merged_job(&r);
 	char *text = text_of(&r);
 	assert_non_null(strstr(text, "RoCE fabric report for job 4242: 4 node(s) n1..n10(4), 10.0 s"));
 	assert_non_null(strstr(text, "RDMA MTU           DIFFERS: 4096 on n1..n10(3); 4096,1024 on n3..n3(1)"));
@@ -42,14 +46,14 @@ static void t_port_row(void **state)
 	struct roce_delta d;
 	struct roce_error err;
 	roce_report_init(&r, "4242");
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	d.ports[0].c[ROCE_C_PORT_XMIT_DATA].value = 3u << 30;
 	d.ports[0].c[ROCE_C_PORT_RCV_DATA].status = ROCE_DELTA_UNREAD;
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].status = ROCE_DELTA_RESET;
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 5;
 	d.ports[0].reset = true;
 	d.ports[0].pfc_indications[3] = 7;
-	json_object *f = fragment("n1", &d, NULL);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
 	json_object_put(f);
 	roce_delta_free(&d);

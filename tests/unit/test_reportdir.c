@@ -2,7 +2,11 @@
 /* test_reportdir.c - a job's fragments read from a directory written here. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -29,8 +33,8 @@ static void t_load_dir(void **state)
 	struct roce_job_report r;
 	struct roce_delta d;
 	assert_non_null(mkdtemp(dir));
-	make_delta(&d, 1, 10);
-	json_object *f = fragment("n1", &d, NULL);
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
 	write_file(dir, "n1.json", json_object_to_json_string(f));
 	write_file(dir, "n2.json", json_object_to_json_string(f));   /* n1's content under n2's name */
 	write_file(dir, ".n3.json.0123456789abcdef", "{\"partial");    /* an epilog's temporary */
@@ -47,7 +51,7 @@ static void t_load_dir(void **state)
 	assert_int_equal(mkfifo(target, 0644), 0);
 	bool root = geteuid() == 0;
 	if (root) {
-		json_object *f7 = fragment("n7", &d, NULL);
+		json_object *f7 = fx_fragment("n7", &d, NULL);
 		write_file(dir, "n7.json", json_object_to_json_string(f7));
 		json_object_put(f7);
 		snprintf(target, sizeof(target), "%s/n7.json", dir);

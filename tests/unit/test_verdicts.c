@@ -2,7 +2,11 @@
 /* test_verdicts.c - the verdict rules over deltas built in memory. */
 #include "config.h"
 #include "unit.h"
-#include "fixtures_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
 
 #include "verdicts.h"
 
@@ -19,8 +23,8 @@ static void t_clean_job_no_verdicts(void **state)
 	(void)state;
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
-	struct roce_fragment_meta m = meta("n1");
-	make_delta(&d, 2, 10);
+	struct roce_fragment_meta m = fx_meta("n1");
+	fx_delta(&d, 2, 10);
 	d.ports[0].c[ROCE_C_PORT_XMIT_DATA].value = 1 << 30;
 	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
 	assert_int_equal(v.n, 0);
@@ -34,10 +38,10 @@ static void t_verdicts(void **state)
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
 	const char *shared[] = { "4243" };
-	struct roce_fragment_meta m = meta("n1");
+	struct roce_fragment_meta m = fx_meta("n1");
 	m.shared_with = shared;
 	m.n_shared = 1;
-	make_delta(&d, 2, 10);
+	fx_delta(&d, 2, 10);
 	struct roce_port_delta *p = &d.ports[0];
 	p->c[ROCE_C_OUT_OF_SEQUENCE].value = 12;
 	p->c[ROCE_C_LOCAL_ACK_TIMEOUT_ERR].value = 2;
@@ -98,10 +102,10 @@ static void t_order(void **state)
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
 	const char *shared[] = { "4243", "4244" };
-	struct roce_fragment_meta m = meta("n1");
+	struct roce_fragment_meta m = fx_meta("n1");
 	m.shared_with = shared;
 	m.n_shared = 2;
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	d.ports[0].c[ROCE_C_NP_CNP_SENT].value = 1;
 	d.ports[0].c[ROCE_C_LINK_DOWNED].value = 1;
 	d.ports[0].pfc_requests[5] = 2;
@@ -126,10 +130,10 @@ static void t_no_start(void **state)
 	(void)state;
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
-	struct roce_fragment_meta m = meta("n1");
+	struct roce_fragment_meta m = fx_meta("n1");
 	m.no_start = true;
 	m.note = "no prolog snapshot: StateDir/4242.json missing";
-	make_delta(&d, 1, 0);
+	fx_delta(&d, 1, 0);
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
 		d.ports[0].c[i].status = ROCE_DELTA_UNREAD;
 	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
@@ -155,7 +159,7 @@ static void t_unread_fix(void **state)
 	(void)state;
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
-	make_delta(&d, 1, 10);
+	fx_delta(&d, 1, 10);
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
 		if (roce_counter_defs[i].hw)
 			d.ports[0].c[i].status = ROCE_DELTA_UNREAD;

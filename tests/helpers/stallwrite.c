@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report-stallwrite.c - LD_PRELOAD helper for report-safety.sh: stands in
+ * stallwrite.c - LD_PRELOAD helper for tests/e2e/report-safety.sh: stands in
  * for a kernel whose write() stalls, so the test can SIGKILL roce-epilog in
  * the middle of writing its fragment.  When ROCE_TEST_STALL_MATCH is a
  * substring of the file being written (via /proc/self/fd), half the buffer

@@ -46,13 +46,6 @@
 #include "rtlink.h"
 #include "verdicts.h"
 
-static long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* ------------------------------------------------------------ nl */
 
 /* What the kernel answers to RTM_GETLINK eth0 / RTM_GETDCB eth0 (DCB: IEEE

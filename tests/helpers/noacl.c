@@ -6,7 +6,7 @@
  * The epilog then gives a fragment to the job's user instead (safefile.h),
  * which is what lets the earlier owner of a reused job id rewrite it.
  * Every other extended attribute call goes through unchanged.  Built by
- * "make check" (tests/.libs/noacl.so), without sanitizers: it is preloaded
+ * "make check" (tests/helpers/.libs/noacl.so), without sanitizers: it is preloaded
  * ahead of their runtimes.
  */
 #define _GNU_SOURCE

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fixtures.c - see fixtures.h. */
+#include "config.h"
+#include "unit.h"
+#include "fixtures.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma.h"
+#include "verdicts.h"
+
+void fx_healthy_node(struct roce_node *node, size_t n)
+{
+	roce_node_init(node);
+	roce_reading_set(&node->devices_read, ROCE_OK, 0, NULL);
+	node->devices = calloc(n, sizeof(*node->devices));
+	node->n_devices = n;
+	for (size_t i = 0; i < n; i++) {
+		struct roce_device *d = &node->devices[i];
+		snprintf(d->name, sizeof(d->name), "mlx5_%zu", i);
+		snprintf(d->pci_addr, sizeof(d->pci_addr), "0000:%02zx:00.0", 0x41 + i);
+		roce_reading_set(&d->pci_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&d->ports_read, ROCE_OK, 0, NULL);
+		d->ports = calloc(1, sizeof(*d->ports));
+		d->n_ports = 1;
+		struct roce_port *p = &d->ports[0];
+		p->num = 1;
+		p->state = 4; snprintf(p->state_name, sizeof(p->state_name), "ACTIVE");
+		p->phys_state = 5; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "LinkUp");
+		p->link_layer = ROCE_LL_ETHERNET;
+		roce_reading_set(&p->state_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->phys_state_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->link_layer_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&p->gids_read, ROCE_OK, 0, NULL);
+		snprintf(p->netdev, sizeof(p->netdev), "eth%u", (unsigned)(i % 1000)); /* i < 1000: fits */
+		p->gid_table_size = 256;
+		p->gids = calloc(1, sizeof(*p->gids));
+		p->n_gids = 1;
+		struct roce_gid *g = &p->gids[0];
+		g->index = 3;
+		char text[48];
+		snprintf(text, sizeof(text), "0000:0000:0000:0000:0000:ffff:c000:02%02zx", 10 + i);
+		assert_int_equal(roce_parse_gid(text, g->raw), 0);
+		g->type = ROCE_GID_TYPE_ROCE_V2;
+		snprintf(g->ndev, sizeof(g->ndev), "eth%u", (unsigned)(i % 1000));
+		roce_reading_set(&g->read, ROCE_OK, 0, NULL);
+		roce_reading_set(&g->type_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&g->ndev_read, ROCE_OK, 0, NULL);
+
+		struct roce_netdev *nd = roce_node_add_netdev(node, p->netdev);
+		roce_reading_set(&nd->link_read, ROCE_OK, 0, NULL);
+		nd->ifindex = (int)i + 2;
+		nd->mtu = 9000;
+		nd->up = true;
+		snprintf(nd->operstate, sizeof(nd->operstate), "UP");
+		roce_reading_set(&nd->pfc.read, ROCE_OK, 0, NULL);
+		nd->pfc.enabled = 1u << 3;
+		roce_reading_set(&nd->dscp.read, ROCE_OK, 0, NULL);
+		nd->dscp.prio[26] = 3;
+		nd->dscp.prio[48] = 6;
+		nd->dscp.n = 2;
+	}
+	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
+	node->gdr.loaded = true;
+	snprintf(node->gdr.module, sizeof(node->gdr.module), "nvidia_peermem");
+}
+
+void fx_add_port(struct roce_node *node, const char *dev, const char *netdev)
+{
+	node->devices = realloc(node->devices, (node->n_devices + 1) * sizeof(*node->devices));
+	assert_non_null(node->devices);
+	struct roce_device *d = &node->devices[node->n_devices++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", dev);
+	d->ports = calloc(1, sizeof(*d->ports));
+	assert_non_null(d->ports);
+	d->n_ports = 1;
+	d->ports[0].num = 1;
+	snprintf(d->ports[0].netdev, sizeof(d->ports[0].netdev), "%s", netdev);
+}
+
+struct roce_port_sample fx_port_sample(const char *dev)
+{
+	struct roce_port_sample p;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.device, sizeof(p.device), "%s", dev);
+	p.port = 1;
+	p.gid_index = -1;
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		roce_reading_set(&p.c[i].read, ROCE_OK, 0, NULL);
+	roce_reading_set(&p.pfc.read, ROCE_NOT_READ, 0, "no node model collected");
+	return p;
+}
+
+void fx_delta(struct roce_delta *d, size_t n_ports, double seconds)
+{
+	memset(d, 0, sizeof(*d));
+	d->seconds = seconds;
+	d->gid_index = 3;
+	d->traffic_class = 106;
+	d->ports = calloc(n_ports, sizeof(*d->ports));
+	d->n_ports = n_ports;
+	for (size_t i = 0; i < n_ports; i++) {
+		struct roce_port_delta *p = &d->ports[i];
+		snprintf(p->device, sizeof(p->device), "mlx5_%zu", i);
+		p->port = 1;
+		snprintf(p->netdev, sizeof(p->netdev), "eth%u", (unsigned)(i % 1000)); /* i < 1000: fits */
+		p->gid_index = 3;
+		p->active_mtu = 4096;
+		p->netdev_mtu = 9000;
+		p->pfc_status = ROCE_DELTA_OK;
+		p->pfc_enabled = 1u << 3;
+	}
+}
+
+struct roce_fragment_meta fx_meta(const char *node)
+{
+	struct roce_fragment_meta m = { .job_id = "4242", .node = node, .job_uid = 1000,
+	                                .start_ns = 1000000000, .end_ns = 11000000000, .pfc_priority = 3 };
+	return m;
+}
+
+json_object *fx_fragment(const char *node, struct roce_delta *d, const struct roce_fragment_meta *mp)
+{
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = mp ? *mp : fx_meta(node);
+	m.node = node;
+	assert_int_equal(roce_verdicts_from_delta(d, &m, &v), 0);
+	json_object *o = roce_fragment_build(&m, d, &v);
+	assert_non_null(o);
+	json_object *back = json_tokener_parse(json_object_to_json_string(o));
+	json_object_put(o);
+	roce_verdict_list_free(&v);
+	return back;
+}
+
+char *fx_nodelist(const char *const *names, size_t n)
+{
+	char *s = malloc(160);
+	snprintf(s, 160, "%s..%s(%zu)", names[0], names[n - 1], n);
+	return s;
+}
+
+void fx_merged_job(struct roce_job_report *r)
+{
+	struct roce_delta d;
+	struct roce_error err;
+	roce_report_init(r, "4242");
+	const char *nodes[] = { "n10", "n2", "n1", "n3" };
+	for (size_t i = 0; i < 4; i++) {
+		fx_delta(&d, 2, 10);
+		if (i == 3) {
+			d.ports[1].active_mtu = 1024;   /* one port of one node differs */
+			d.gid_index = 5;
+		}
+		if (i == 1)
+			d.ports[0].c[ROCE_C_PACKET_SEQ_ERR].value = 3;
+		json_object *f = fx_fragment(nodes[i], &d, NULL);
+		assert_int_equal(roce_report_add(r, f, nodes[i], &err), 0);
+		json_object_put(f);
+		roce_delta_free(&d);
+	}
+	/* another job's fragment is refused; a duplicate is taken, then dropped by the sort */
+	fx_delta(&d, 1, 10);
+	struct roce_fragment_meta other = fx_meta("n9");
+	other.job_id = "7";
+	json_object *f = fx_fragment("n9", &d, &other);
+	assert_int_equal(roce_report_add(r, f, "n9.json", &err), -1);
+	assert_non_null(strstr(err.msg, "fragment of job 7"));
+	json_object_put(f);
+	f = fx_fragment("n1", &d, NULL);
+	assert_int_equal(roce_report_add(r, f, "again", &err), 0);
+	json_object_put(f);
+	roce_delta_free(&d);
+	roce_report_sort(r);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fixtures.h - inputs the unit tests share, built in memory (no I/O):
+ *   the node model   fx_healthy_node (check, plan), fx_add_port (collect)
+ *   counters         fx_port_sample (snapshot), fx_delta (delta, verdicts)
+ *   the job report   fx_meta, fx_fragment, fx_merged_job, fx_nodelist
+ * Every builder fails the test (cmocka) when it cannot build.  Include after
+ * unit.h; tests/unit/libunit.la (fixtures.c) is in every unit test's LDADD.
+ */
+#ifndef ROCE_FIXTURES_H
+#define ROCE_FIXTURES_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "delta.h"
+#include "fragment.h"
+#include "model.h"
+#include "report.h"
+#include "snapshot.h"
+
+/* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
+ * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
+void fx_healthy_node(struct roce_node *node, size_t n);
+/* A bare device dev with port 1 on netdev, appended to node (nothing read). */
+void fx_add_port(struct roce_node *node, const char *dev, const char *netdev);
+/* Port 1 of dev as a snapshot without a node model has it: every counter
+ * read as 0, PFC not read. */
+struct roce_port_sample fx_port_sample(const char *dev);
+/* n_ports ports "mlx5_<i>":1 on "eth<i>", every counter read and zero, PFC
+ * read and on for priority 3. */
+void fx_delta(struct roce_delta *d, size_t n_ports, double seconds);
+/* Job 4242 of uid 1000 on node, 10 s, PFC priority 3. */
+struct roce_fragment_meta fx_meta(const char *node);
+/* Build a fragment (mp = NULL: fx_meta(node)) and parse it back through JSON
+ * text, as roce-report reads it. */
+json_object *fx_fragment(const char *node, struct roce_delta *d, const struct roce_fragment_meta *mp);
+/* Stand-in for libslurm's ranged string: "first..last(n)" is enough to see the grouping. */
+char *fx_nodelist(const char *const *names, size_t n);
+/* Job 4242, merged and sorted: n1, n2, n3, n10 with two ports each; n2
+ * lost packets on mlx5_0; n3 has GID index 5 and mlx5_1 at MTU 1024.  Two
+ * errors: a fragment of job 7 (refused on the way in) and n1 again
+ * (dropped by the sort). */
+void fx_merged_job(struct roce_job_report *r);
+
+#endif
