@@ -35,13 +35,28 @@
 
 /* ------------------------------------------------------------------ srun */
 
+/* 22.05 and 24.11 take (update_time, job, step, ...); 26.05 names the step
+ * by slurm_step_id_t (its slurm.h defines slurm_load_job_sluid, as
+ * spank/abort.c tells the same release). */
+static int get_steps(uint32_t job_id, uint32_t step_id, job_step_info_response_msg_t **resp)
+{
+#if defined(slurm_load_job_sluid)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	id.step_id = step_id;
+	return slurm_get_job_steps(&id, resp, SHOW_ALL);
+#else
+	return slurm_get_job_steps(0, job_id, step_id, resp, SHOW_ALL);
+#endif
+}
+
 /* The step's nodes, from slurmctld; NULL when it cannot say. */
 static char **step_nodes(uint32_t job_id, uint32_t step_id, size_t *n)
 {
 	job_step_info_response_msg_t *resp = NULL;
 	char **names = NULL;
 	*n = 0;
-	if (slurm_get_job_steps(0, job_id, step_id, &resp, SHOW_ALL) != SLURM_SUCCESS || !resp)
+	if (get_steps(job_id, step_id, &resp) != SLURM_SUCCESS || !resp)
 		return NULL;
 	if (resp->job_step_count >= 1 && resp->job_steps[0].nodes)
 		names = roce_slurm_expand(resp->job_steps[0].nodes, STEP_NODES_MAX, n);
