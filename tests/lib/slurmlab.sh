@@ -379,7 +379,9 @@ lab_resume() {
 
 lab__job_gone() { [ -z "$(lab_run squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
 lab_wait_job() {
-	local max=${2:-${LAB_WAIT:-120}}
+	# 300 s: a hang guard; a sanitizer-built lab on a loaded machine can take
+	# minutes for a batch job with an inner step (120 s was seen to cut one short)
+	local max=${2:-${LAB_JOB_WAIT:-300}}
 	lab_poll "$max" lab__job_gone "$1" || lab_die "job $1 still queued after ${max}s"
 }
 
