@@ -364,6 +364,19 @@ lab_node_settled() {
 	[ "$st" = planned ] && st=idle
 	echo "$st"
 }
+# What the daemons said went wrong with nodes and steps (a drain, a node not
+# responding, a step that could not be killed or timed out), without the
+# lab's start-up noise (no PMIx, no MailProg, no saved state): the first thing
+# to read when a check fails on a loaded machine.
+lab_trouble() {
+	local f
+	for f in "${LAB:-/nonexistent}"/log/slurmctld.log "${LAB:-/nonexistent}"/log/slurmd.*.log; do
+		[ -f "$f" ] || continue
+		grep -iE 'drain|kill task|not responding|error|timed out|cancel' "$f" |
+			grep -vE 'pmix|MailProg|state file|backup state|xcpuinfo_hwloc' | tail -4 | cut -c1-300 |
+			sed "s|^|${f##*/}: |"
+	done
+}
 lab_node_reason() { lab_run sinfo -h -n "$1" -N -o '%E' 2>/dev/null | head -1; }
 # lab_resume NODE [SECONDS]: undrain and wait until the node is idle again
 # (a job still completing there keeps it busy; a resumed node is pinged

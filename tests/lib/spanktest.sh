@@ -74,19 +74,6 @@ tap_diag() {
 	echo "stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)"
 	lab_trouble
 }
-# What the daemons said went wrong with nodes and steps (a drain, a node not
-# responding, a step that could not be killed or timed out), without the
-# lab's start-up noise (no PMIx, no MailProg, no saved state): the first thing
-# to read when a check fails on a loaded machine.
-lab_trouble() {
-	local f
-	for f in "${LAB:-/nonexistent}"/log/slurmctld.log "${LAB:-/nonexistent}"/log/slurmd.*.log; do
-		[ -f "$f" ] || continue
-		grep -iE 'drain|kill task|not responding|error|timed out|cancel' "$f" |
-			grep -vE 'pmix|MailProg|state file|backup state|xcpuinfo_hwloc' | tail -4 | cut -c1-300 |
-			sed "s|^|${f##*/}: |"
-	done
-}
 
 spank_sanitizer_check() {
 	if [ "$SAN" = 1 ]; then
