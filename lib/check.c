@@ -672,6 +672,13 @@ int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t
 	return 1;
 }
 
+bool roce_check_reason_is_others(const char *reason)
+{
+	/* sinfo prints "none" for no reason */
+	return reason && reason[0] && strcmp(reason, "none") != 0 &&
+	       strncmp(reason, ROCE_DRAIN_PREFIX, strlen(ROCE_DRAIN_PREFIX)) != 0;
+}
+
 int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                    enum roce_verdict status, const char *message)
 {

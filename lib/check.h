@@ -51,6 +51,11 @@ void roce_check_result_free(struct roce_check_result *r);
 
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
+/* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is
+ * someone else's (an admin's "firmware update", Slurm's "Kill task failed"):
+ * we leave that node alone, as draining again would replace the reason and
+ * resuming after our fix would undo the admin's drain. */
+bool roce_check_reason_is_others(const char *reason);
 /* Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "delta.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,17 @@ static void all_unread(struct roce_port_delta *pd, const char *why)
 	snprintf(pd->pfc_why, sizeof(pd->pfc_why), "%s", why);
 }
 
+/* The worse of the prolog's (a) and the epilog's (b) check, with when; the
+ * prolog's on a tie: it is what the job started with. */
+static void worse_check(int a, const char *a_why, int b, const char *b_why, int *check, char *why)
+{
+	bool end = b > a;
+	*check = end ? b : a;
+	why[0] = '\0';
+	if (*check > 0)   /* not pass, not unchecked */
+		snprintf(why, ROCE_WHY_MAX, "at job %s: %.170s", end ? "end" : "start", end ? b_why : a_why);
+}
+
 static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample *a, const struct roce_port_sample *b)
 {
 	const struct roce_port_sample *any = b ? b : a;
@@ -106,6 +118,10 @@ static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample
 	pd->gid_index = any->gid_index;
 	pd->active_mtu = any->active_mtu;
 	pd->netdev_mtu = any->netdev_mtu;
+	snprintf(pd->state_start, sizeof(pd->state_start), "%s", a ? a->state : "");
+	snprintf(pd->state_end, sizeof(pd->state_end), "%s", b ? b->state : "");
+	worse_check(a ? a->check : -1, a ? a->check_why : "", b ? b->check : -1, b ? b->check_why : "", &pd->check,
+	            pd->check_why);
 	pd->presence = !a ? ROCE_PORT_APPEARED : !b ? ROCE_PORT_VANISHED : ROCE_PORT_BOTH;
 	if (pd->presence != ROCE_PORT_BOTH) {
 		all_unread(pd, a ? "port vanished during the job" : "port appeared during the job");
@@ -134,6 +150,7 @@ int roce_delta_compute(const struct roce_snapshot *start, const struct roce_snap
 	memset(out, 0, sizeof(*out));
 	out->gid_index = end->gid_index;
 	out->traffic_class = end->traffic_class;
+	worse_check(start->check, start->check_why, end->check, end->check_why, &out->check, out->check_why);
 	out->seconds = end->time_ns >= start->time_ns ? (double)(end->time_ns - start->time_ns) / 1e9 : -1.0;
 	size_t cap = start->n_ports + end->n_ports;
 	if (cap == 0)

@@ -49,6 +49,10 @@ struct roce_port_delta {
 	int gid_index;           /* from the end snapshot (start when vanished) */
 	int active_mtu;
 	unsigned netdev_mtu;
+	char state_start[24];    /* port state at the prolog and the epilog, "" = not read */
+	char state_end[24];
+	int check;               /* the worse check of prolog and epilog (enum roce_verdict), -1 = none */
+	char check_why[ROCE_WHY_MAX]; /* its finding and when: "at job start: gid: ..." */
 };
 
 struct roce_delta {
@@ -57,6 +61,8 @@ struct roce_delta {
 	size_t n_ports;
 	int gid_index;
 	int traffic_class;
+	int check;               /* as a port's, for the findings about no port */
+	char check_why[ROCE_WHY_MAX];
 };
 
 /* Pair ports by device and port number.  Returns 0, -1 on ENOMEM. */

@@ -46,6 +46,9 @@ static void port_free(struct roce_fragment_port *p)
 	free(p->device);
 	free(p->netdev);
 	free(p->pfc_why);
+	free(p->state_start);
+	free(p->state_end);
+	free(p->check_why);
 	if (p->why)
 		for (int i = 0; i < ROCE_N_COUNTERS; i++)
 			free(p->why[i]);
@@ -56,6 +59,7 @@ void roce_fragment_free(struct roce_fragment *n)
 {
 	free(n->name);
 	free(n->note);
+	free(n->check_why);
 	for (size_t i = 0; i < n->n_shared; i++)
 		free(n->shared[i]);
 	free(n->shared);
@@ -127,6 +131,16 @@ static json_object *pfc_json(const struct roce_fragment_port *p)
 	return pfc;
 }
 
+/* "check" and "check_why" into o when there was a check. */
+static void check_json(json_object *o, int check, const char *why)
+{
+	if (check < 0)
+		return;
+	json_object_object_add(o, "check", json_object_new_string(roce_verdict_name((enum roce_verdict)check)));
+	if (why)
+		json_object_object_add(o, "check_why", json_object_new_string(why));
+}
+
 static json_object *port_json(const struct roce_fragment_port *p)
 {
 	json_object *o = json_object_new_object();
@@ -138,6 +152,11 @@ static json_object *port_json(const struct roce_fragment_port *p)
 	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
 	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
 	json_object_object_add(o, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
+	if (p->state_start)
+		json_object_object_add(o, "state_start", json_object_new_string(p->state_start));
+	if (p->state_end)
+		json_object_object_add(o, "state_end", json_object_new_string(p->state_end));
+	check_json(o, p->check, p->check_why);
 	counters_json(o, p);
 	json_object_object_add(o, "pfc", pfc_json(p));
 	return o;
@@ -175,6 +194,7 @@ json_object *roce_fragment_to_json(const struct roce_fragment *n, const char *jo
 	json_object_object_add(o, "pfc_priority", json_object_new_int(n->pfc_priority));
 	if (n->note)
 		json_object_object_add(o, "note", json_object_new_string(n->note));
+	check_json(o, n->check, n->check_why);
 	for (size_t i = 0; i < n->n_ports; i++)
 		json_object_array_add(ports, port_json(&n->ports[i]));
 	json_object_object_add(o, "ports", ports);
@@ -204,6 +224,11 @@ static int port_from_delta(struct roce_fragment_port *p, const struct roce_port_
 	memcpy(p->pfc_ind, pd->pfc_indications, sizeof(p->pfc_ind));
 	if (!p->device || !p->netdev || !p->pfc_why)
 		return -1;
+	p->check = (int8_t)pd->check;
+	if ((pd->state_start[0] && !(p->state_start = strdup(pd->state_start))) ||
+	    (pd->state_end[0] && !(p->state_end = strdup(pd->state_end))) ||
+	    (pd->check_why[0] && !(p->check_why = strdup(pd->check_why))))
+		return -1;
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		p->c[i] = pd->c[i].value;
 		p->cs[i] = (uint8_t)pd->c[i].status;
@@ -232,6 +257,8 @@ static void node_from_meta(struct roce_fragment *n, const struct roce_fragment_m
 	n->traffic_class = d->traffic_class;
 	n->pfc_priority = m->pfc_priority;
 	n->note = (char *)m->note;
+	n->check = (int8_t)d->check;
+	n->check_why = d->check_why[0] ? (char *)d->check_why : NULL;
 }
 
 /* The fragment is written through struct roce_fragment, as the report prints
@@ -270,6 +297,7 @@ out:
 static const char *delta_status_name(int s) { return roce_delta_status_name((enum roce_delta_status)s); }
 static const char *presence_name(int p) { return roce_delta_presence_name((enum roce_port_presence)p); }
 static const char *severity_name(int s) { return roce_verdict_severity_name((enum roce_severity)s); }
+static const char *check_name(int v) { return roce_verdict_name((enum roce_verdict)v); }
 
 /* An escaped copy of s in *dst, as every string kept from a fragment (they
  * are hostile: fragment.h); -1 with err set on ENOMEM. */
@@ -292,6 +320,26 @@ static int keep_why(struct roce_fragment_port *p, int i, json_object *why, const
 		return -1;
 	}
 	return keep(&p->why[i], json_object_get_string(w), err);
+}
+
+/* An optional string member of at most max bytes, escaped into *dst (NULL when absent). */
+static int keep_optional(json_object *o, const char *key, size_t max, char **dst, struct roce_error *err)
+{
+	const char *s;
+	if (!json_object_object_get_ex(o, key, NULL))
+		return 0;
+	return roce_jin_str(o, key, max, &s, err) < 0 ? -1 : keep(dst, s, err);
+}
+
+/* check_json's members, both optional (fragments before them have neither). */
+static int parse_check(json_object *o, int8_t *check, char **why, struct roce_error *err)
+{
+	int v = -1;
+	if (json_object_object_get_ex(o, "check", NULL) &&
+	    roce_jin_enum(o, "check", check_name, ROCE_PASS, ROCE_FAIL, &v, err) < 0)
+		return -1;
+	*check = (int8_t)v;
+	return keep_optional(o, "check_why", ROCE_WHY_MAX - 1, why, err);
 }
 
 static int parse_port_counters(json_object *o, struct roce_fragment_port *p, struct roce_error *err)
@@ -385,7 +433,9 @@ static int parse_port(json_object *o, struct roce_fragment_port *p, struct roce_
 	p->gid_index = (int)gid;
 	p->active_mtu = (int)mtu;
 	p->netdev_mtu = (unsigned)nmtu;
-	if (parse_port_counters(o, p, err) < 0)
+	if (keep_optional(o, "state_start", 23, &p->state_start, err) < 0 ||
+	    keep_optional(o, "state_end", 23, &p->state_end, err) < 0 || parse_check(o, &p->check, &p->check_why, err) < 0 ||
+	    parse_port_counters(o, p, err) < 0)
 		return -1;
 	return parse_port_pfc(o, p, err);
 }
@@ -503,6 +553,8 @@ static int parse_node(json_object *o, struct roce_fragment *n, struct roce_error
 	n->traffic_class = (int)tc;
 	n->pfc_priority = (int)prio;
 	if ((m = roce_jin_get(o, "note", json_type_string)) && keep(&n->note, json_object_get_string(m), err) < 0)
+		return -1;
+	if (parse_check(o, &n->check, &n->check_why, err) < 0)
 		return -1;
 	return parse_ports_verdicts(o, n, err);
 }

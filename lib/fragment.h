@@ -39,6 +39,9 @@ struct roce_fragment_port {
 	uint64_t c[ROCE_N_COUNTERS];
 	uint8_t cs[ROCE_N_COUNTERS]; /* enum roce_delta_status */
 	char **why;                  /* NULL, or ROCE_N_COUNTERS strings for UNREAD ones */
+	char *state_start, *state_end; /* port state at prolog and epilog; NULL = not read */
+	int8_t check;                /* enum roce_verdict, the worse of prolog's and epilog's; -1 = none */
+	char *check_why;             /* that finding and when; NULL = none */
 };
 
 struct roce_fragment_verdict {
@@ -57,6 +60,8 @@ struct roce_fragment {
 	size_t n_shared;
 	int gid_index, traffic_class, pfc_priority;
 	char *note;                  /* NULL when none */
+	int8_t check;                /* as a port's, for the findings about no port */
+	char *check_why;
 	struct roce_fragment_port *ports;
 	size_t n_ports;
 	struct roce_fragment_verdict *verdicts;

@@ -374,10 +374,16 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 	if (end->n_ports && !(start->ports = malloc(end->n_ports * sizeof(*start->ports))))
 		return -1;
 	memcpy(start->ports, end->ports, end->n_ports * sizeof(*start->ports));
+	/* Nothing was seen at the start: no state, no check either. */
+	start->check = -1;
+	start->check_why[0] = '\0';
 	for (size_t i = 0; i < end->n_ports; i++) {
 		for (int k = 0; k < ROCE_N_COUNTERS; k++)
 			roce_reading_set(&start->ports[i].c[k].read, ROCE_MISSING, 0, "%s", why);
 		roce_reading_set(&start->ports[i].pfc.read, ROCE_MISSING, 0, "%s", why);
+		start->ports[i].state[0] = '\0';
+		start->ports[i].check = -1;
+		start->ports[i].check_why[0] = '\0';
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@ void roce_snapshot_init(struct roce_snapshot *s)
 	memset(s, 0, sizeof(*s));
 	s->gid_index = -1;
 	s->traffic_class = -1;
+	s->check = -1;
 }
 
 void roce_snapshot_free(struct roce_snapshot *s)
@@ -39,7 +40,30 @@ static struct roce_port_sample *add_port(struct roce_snapshot *s)
 	struct roce_port_sample *ps = &s->ports[s->n_ports++];
 	memset(ps, 0, sizeof(*ps));
 	ps->gid_index = -1;
+	ps->check = -1;
 	return ps;
+}
+
+/* The worst of the check's findings about device:port (port 0: about no
+ * port), as *verdict and "check: message" in why; -1 when none. */
+static void worst_finding(const struct roce_check_result *check, const char *device, unsigned port,
+                          int *verdict, char *why, size_t len)
+{
+	const struct roce_finding *worst = NULL;
+	*verdict = -1;
+	why[0] = '\0';
+	for (size_t i = 0; i < check->n_findings; i++) {
+		const struct roce_finding *f = &check->findings[i];
+		if (f->port != port || (port && strcmp(f->device, device) != 0))
+			continue;
+		if (!worst || f->status > worst->status)
+			worst = f;
+	}
+	if (!worst)
+		return;
+	*verdict = (int)worst->status;
+	if (worst->status != ROCE_PASS)
+		snprintf(why, len, "%.23s: %.*s", worst->check, (int)(len > 26 ? len - 26 : 0), worst->message);
 }
 
 /* Fill netdev, PFC and the summary from the model and the check result. */
@@ -53,6 +77,10 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 			mp = &dev->ports[i];
 	if (mp && roce_reading_ok(&mp->netdev_read))
 		snprintf(ps->netdev, sizeof(ps->netdev), "%s", mp->netdev);
+	if (mp && roce_reading_ok(&mp->state_read))
+		snprintf(ps->state, sizeof(ps->state), "%s", mp->state_name);
+	if (check)
+		worst_finding(check, ps->device, ps->port, &ps->check, ps->check_why, sizeof(ps->check_why));
 
 	const struct roce_netdev *nd = ps->netdev[0] ? roce_node_find_netdev(node, ps->netdev) : NULL;
 	if (!node)
@@ -211,6 +239,7 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 	if (check) {
 		s->gid_index = check->gid_index;
 		s->traffic_class = check->traffic_class;
+		worst_finding(check, "", 0, &s->check, s->check_why, sizeof(s->check_why));
 	}
 	/* A listing with refused names (MALFORMED) was still read: use the model,
 	 * never list the directory again and pick the refused names up. */

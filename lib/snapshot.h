@@ -8,7 +8,9 @@
  * A snapshot reads, for every port whose link layer is Ethernet under a
  * sysfs root, the counters of counter.h, plus the per-priority PFC frame
  * counts of the port's netdev from the node model (DCB netlink).  Every
- * value records whether it was read.
+ * value records whether it was read.  With the check result it also keeps
+ * each port's state and the check's worst finding, so the report can say
+ * that a port was down or failed its check at job start or end.
  */
 #ifndef ROCE_SNAPSHOT_H
 #define ROCE_SNAPSHOT_H
@@ -42,6 +44,10 @@ struct roce_port_sample {
 	int gid_index;
 	int active_mtu;                 /* RDMA MTU in bytes */
 	unsigned netdev_mtu;
+	/* what the check saw (the report's port_down and check_failed verdicts) */
+	char state[24];                 /* port state: "ACTIVE", "DOWN"; "" = not read */
+	int check;                      /* worst enum roce_verdict of the port's findings; -1 = not checked */
+	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message"; "" when it passed */
 };
 
 struct roce_snapshot {
@@ -51,6 +57,8 @@ struct roce_snapshot {
 	size_t n_ports;
 	int gid_index;                  /* node's GID index for NCCL, -1 unknown */
 	int traffic_class;              /* -1 unknown */
+	int check;                      /* worst verdict of the findings about no port; -1 = not checked */
+	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message" */
 };
 
 /* ---------------------------------------------------------------- snapshot.c */

@@ -23,6 +23,18 @@ static json_object *u64_array(const uint64_t *v, size_t n)
 	return a;
 }
 
+/* "check" and "check_why": the check's worst finding; absent when there was
+ * no check (and in snapshots of releases before them: an upgrade between a
+ * job's prolog and epilog). */
+static void check_json(json_object *o, int check, const char *why)
+{
+	if (check < 0)
+		return;
+	json_object_object_add(o, "check", json_object_new_string(roce_verdict_name((enum roce_verdict)check)));
+	if (why[0])
+		json_object_object_add(o, "check_why", json_object_new_string(why));
+}
+
 static json_object *port_sample_json(const struct roce_port_sample *ps)
 {
 	json_object *o = json_object_new_object(), *c = json_object_new_object();
@@ -32,6 +44,9 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	json_object_object_add(o, "gid_index", json_object_new_int(ps->gid_index));
 	json_object_object_add(o, "active_mtu", json_object_new_int(ps->active_mtu));
 	json_object_object_add(o, "netdev_mtu", json_object_new_int64(ps->netdev_mtu));
+	if (ps->state[0])
+		json_object_object_add(o, "state", json_object_new_string(ps->state));
+	check_json(o, ps->check, ps->check_why);
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_sample *cs = &ps->c[i];
 		json_object_object_add(c, roce_counter_defs[i].name,
@@ -55,6 +70,7 @@ json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
 	json_object_object_add(o, "devices_read", roce_json_reading(&s->devices_read));
 	json_object_object_add(o, "gid_index", json_object_new_int(s->gid_index));
 	json_object_object_add(o, "traffic_class", json_object_new_int(s->traffic_class));
+	check_json(o, s->check, s->check_why);
 	for (size_t i = 0; i < s->n_ports; i++)
 		json_object_array_add(ports, port_sample_json(&s->ports[i]));
 	json_object_object_add(o, "ports", ports);
@@ -74,6 +90,20 @@ static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, struct roce_er
 	pfc->enabled = (uint8_t)v;
 	return roce_jin_u64s(o, "requests", pfc->requests, ROCE_PRIOS, err) < 0 ||
 	       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0 ? -1 : 0;
+}
+
+static const char *verdict_name(int v) { return roce_verdict_name((enum roce_verdict)v); }
+
+/* check_json's members, both optional. */
+static int parse_check(json_object *o, int *check, char *why, size_t len, struct roce_error *err)
+{
+	*check = -1;
+	why[0] = '\0';
+	if (!json_object_object_get_ex(o, "check", NULL))
+		return 0;
+	if (roce_jin_enum(o, "check", verdict_name, ROCE_PASS, ROCE_FAIL, check, err) < 0)
+		return -1;
+	return json_object_object_get_ex(o, "check_why", NULL) ? roce_jin_strcpy(o, "check_why", why, len, err) : 0;
 }
 
 /* One counter: a value, or the reading that says why there is none. */
@@ -123,6 +153,10 @@ static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_e
 	ps->gid_index = (int)gid;
 	ps->active_mtu = (int)mtu;
 	ps->netdev_mtu = (unsigned)nmtu;
+	if ((json_object_object_get_ex(o, "state", NULL) &&
+	     roce_jin_strcpy(o, "state", ps->state, sizeof(ps->state), err) < 0) ||
+	    parse_check(o, &ps->check, ps->check_why, sizeof(ps->check_why), err) < 0)
+		return -1;
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
 		if (parse_counter(c, roce_counter_defs[i].name, &ps->c[i], &sub) < 0) {
 			roce_error_set(err, "%s:%u: %s", ps->device, ps->port, sub.msg);
@@ -187,7 +221,8 @@ int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct ro
 		return -1;
 	s->gid_index = (int)gid;
 	s->traffic_class = (int)tc;
-	if (parse_ports(s, ports, err) < 0) {
+	if (parse_check(obj, &s->check, s->check_why, sizeof(s->check_why), err) < 0 ||
+	    parse_ports(s, ports, err) < 0) {
 		roce_snapshot_free(s);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include "verdicts.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,20 @@ static int rule_no_roce_ports(const struct roce_delta *d, const struct roce_frag
 	               "no RoCE (Ethernet link layer) port on this node");
 }
 
+#define FIX_CHECK_FAILED "run roce-check on the node: its message names the fix; in warn mode the job ran " \
+	"without what failed (a port left out of NCCL_IB_HCA), in strict mode the step did not start"
+static int rule_node_check_failed(const struct roce_delta *d, const struct roce_fragment_meta *m,
+                                  struct roce_verdict_list *out)
+{
+	(void)m;
+	if (d->check != ROCE_FAIL)
+		return 0;
+	return verdict(out, "node", "check_failed", ROCE_SEV_FAIL, FIX_CHECK_FAILED, "the fabric check failed %s",
+	               d->check_why);
+}
+
 static const node_rule node_rules[] = {
+	rule_node_check_failed,
 	rule_shared_node,
 	rule_no_prolog_snapshot,
 	rule_no_roce_ports,
@@ -157,6 +171,42 @@ static int rule_presence(const struct port_facts *f, struct roce_verdict_list *o
 		return verdict(out, f->subject, "port_appeared", ROCE_SEV_WARN, FIX_PORT_APPEARED,
 		               "the port appeared during the job: no counts for it");
 	return 0;
+}
+
+/* A port state that was read and is not ACTIVE. */
+static bool not_active(const char *state)
+{
+	return state[0] && strcmp(state, "ACTIVE") != 0;
+}
+
+#define FIX_PORT_DOWN "check the cable, transceiver and switch port (ibv_devinfo, mlxlink -d <dev> -m); " \
+	"NCCL left the port out (warn mode) or the step did not start (strict)"
+static int rule_port_down(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	const struct roce_port_delta *pd = f->pd;
+	bool start = not_active(pd->state_start), end = not_active(pd->state_end);
+	if (!start && !end)
+		return 0;
+	char when[96];
+	if (start && end)
+		snprintf(when, sizeof(when), "%s at job start and %s at job end", pd->state_start, pd->state_end);
+	else if (start)
+		snprintf(when, sizeof(when), "%s at job start, %s at job end", pd->state_start,
+		         pd->state_end[0] ? pd->state_end : "not read");
+	else
+		snprintf(when, sizeof(when), "%s at job end (%s at job start)", pd->state_end,
+		         pd->state_start[0] ? pd->state_start : "not read");
+	return verdict(out, f->subject, "port_down", ROCE_SEV_FAIL, FIX_PORT_DOWN, "the port was %s", when);
+}
+
+/* A failed check other than the port being down (port_down says that). */
+static int rule_check_failed(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	const struct roce_port_delta *pd = f->pd;
+	if (pd->check != ROCE_FAIL || not_active(pd->state_start) || not_active(pd->state_end))
+		return 0;
+	return verdict(out, f->subject, "check_failed", ROCE_SEV_FAIL, FIX_CHECK_FAILED, "the fabric check failed %s",
+	               pd->check_why);
 }
 
 #define FIX_COUNTER_RESET "driver reload or firmware reset during the job: check dmesg for mlx5_core errors"
@@ -372,6 +422,8 @@ static int rule_pfc(const struct port_facts *f, struct roce_verdict_list *out)
 }
 
 static const port_rule port_rules[] = {
+	rule_port_down,
+	rule_check_failed,
 	rule_presence,
 	rule_counter_reset,
 	rule_counters_unread,

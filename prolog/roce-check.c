@@ -492,15 +492,6 @@ static int node_state(const char *node, char *buf, size_t len)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && strchr(buf, '|') ? 0 : -1;
 }
 
-/* A reason that is not ours (an admin's "firmware update", Slurm's "Kill task
- * failed") stays: draining again would replace it, and resuming the node
- * after our fix would then undo the admin's drain. */
-static bool reason_is_others(const char *state_reason)
-{
-	const char *reason = strchr(state_reason, '|') + 1;
-	return strcmp(reason, "none") != 0 && strncmp(reason, ROCE_DRAIN_PREFIX, strlen(ROCE_DRAIN_PREFIX)) != 0;
-}
-
 static void maybe_drain(const struct args *a, const struct outcome *o)
 {
 	char host[256];
@@ -519,7 +510,7 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		        node, o->drain_reason);
 		return;
 	}
-	if (reason_is_others(state)) {
+	if (roce_check_reason_is_others(strchr(state, '|') + 1)) {
 		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
 		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
 		return;

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "roce.h"
 #include "clock.h"
+#include "printable.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -157,10 +158,37 @@ static void unset_inherited(spank_t sp)
 
 /* ------------------------------------------------------------------ drain */
 
-/* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPC.
- * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path. */
+/* The node's drain reason as slurmctld has it, into buf ("" = none);
+ * -1 when slurmctld cannot be asked. */
+static int node_reason(char *buf, size_t len)
+{
+	node_info_msg_t *info = NULL;
+	buf[0] = '\0';
+	if (slurm_load_node_single(&info, (char *)node_name(), SHOW_ALL) != SLURM_SUCCESS || !info)
+		return -1;
+	if (info->record_count >= 1 && info->node_array[0].reason)
+		snprintf(buf, len, "%s", info->node_array[0].reason);
+	slurm_free_node_info_msg(info);
+	return 0;
+}
+
+/* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPCs.
+ * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path.
+ * A node drained for another reason stays as it is (check.h). */
 static void drain_node(const char *reason)
 {
+	char current[256];
+	if (node_reason(current, sizeof(current)) < 0) {
+		slurm_error(ROCE_LOG "%s: cannot read the node's state from slurmctld: not draining it (\"%s\"): %s",
+		            node_name(), reason, slurm_strerror(errno));
+		return;
+	}
+	if (roce_check_reason_is_others(current)) {
+		char shown[200];
+		slurm_info(ROCE_LOG "%s: already drained for \"%s\": left alone (%s)", node_name(),
+		           roce_printable(current, shown, sizeof(shown)), reason);
+		return;
+	}
 	update_node_msg_t msg;
 	slurm_init_update_node_msg(&msg);
 	msg.node_names = (char *)node_name();

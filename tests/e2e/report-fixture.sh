@@ -163,6 +163,28 @@ like "$(jq -r '.nodes[0].note' <<<"$out")" '^prolog snapshot 302.json was writte
 	"another node's snapshot: refused, the note names both nodes and the cause"
 is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "another node's snapshot: no deltas from it"
 
+# --- what the check saw at prolog and epilog: mlx5_1 down at job start and
+# back at the end, mlx5_0's RoCE v2 GIDs gone by the end
+R=$T/e
+mkdir -p "$R"
+fab_example "$R" 2
+fab_port "$R" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+job prolog 401 nodeE "$R"
+fab_port "$R" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+fab_gid_clear "$R" mlx5_0 1 1; fab_gid_clear "$R" mlx5_0 1 3
+job epilog 401 nodeE "$R"
+report 401 --format json
+is "$(jq -c '[.nodes[0].ports[] | [.state_start, .state_end, .check]]' <<<"$out")" \
+	'[["ACTIVE","ACTIVE","fail"],["DOWN","ACTIVE","fail"]]' "port state at prolog and epilog and the worse check, in the fragment"
+is "$(jq -c '[.nodes[0].verdicts[] | select(.severity=="fail") | .subject + " " + .code]' <<<"$out")" \
+	'["mlx5_0:1 check_failed","mlx5_1:1 port_down"]' "port_down for the port that was down, check_failed for the other failure"
+like "$(jq -r '.nodes[0].verdicts[] | select(.code=="port_down") | .message' <<<"$out")" \
+	'^the port was DOWN at job start, ACTIVE at job end$' "port_down says when"
+like "$(jq -r '.nodes[0].verdicts[] | select(.code=="check_failed") | .message' <<<"$out")" \
+	'^the fabric check failed at job end: gid: ' "check_failed names the check and when"
+report 401
+like "$out" "fail port_down on 1 node\(s\): nodeE" "text: the job verdicts are not \"none\""
+
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "usage: no SLURM_JOB_ID -> 2"

@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-plan 37
+plan 38
 spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
@@ -156,6 +156,12 @@ lab_resume node1
 healthcheck
 check "roce-check --drain, mlx5_1 DOWN on an idle node: drained with its reason" \
 	'[ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 DOWN" ] && grep -q "^roce-check: drained node1" $W/err'
+# The plugin's own drain too: an admin drains the node while a job runs on
+# it, and the job's next step finds mlx5_1 DOWN.
+lab_resume node1
+run salloc -N1 --roce=warn sh -c 'scontrol update nodename=node1 state=drain reason="admin: firmware update" && srun sh -c "echo TASK_RAN"'
+check "plugin, mlx5_1 DOWN on a node an admin drained during the job: the admin's reason stays" \
+	'grep -qx TASK_RAN $W/out && [ "$(lab_node_reason node1)" = "admin: firmware update" ] && grep -q "roce: node1: already drained for \"admin: firmware update\": left alone (roce: mlx5_1 port 1 DOWN)" $log'
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 

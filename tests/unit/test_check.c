@@ -430,9 +430,24 @@ static void t_locality(void **state)
 	free(choice);
 }
 
+/* Whose drain reason a node has: ours ("roce: ...") may be replaced, anyone
+ * else's stays (an admin's, Slurm's own). */
+static void t_reason_is_others(void **state)
+{
+	(void)state;
+	assert_false(roce_check_reason_is_others(NULL));
+	assert_false(roce_check_reason_is_others(""));
+	assert_false(roce_check_reason_is_others("none"));
+	assert_false(roce_check_reason_is_others("roce: mlx5_1 port 1 DOWN"));
+	assert_true(roce_check_reason_is_others("admin: firmware update"));
+	assert_true(roce_check_reason_is_others("Kill task failed"));
+	assert_true(roce_check_reason_is_others("roce:no space"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_reason_is_others),
 		cmocka_unit_test_setup_teardown(t_healthy, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc, setup, teardown),

@@ -129,9 +129,55 @@ static void t_delta_ports(void **state)
 	roce_delta_free(&d);
 }
 
+/* Port state at both ends, and the worse check with when it was seen. */
+static void t_delta_state_check(void **state)
+{
+	(void)state;
+	struct roce_port_sample at_start[2] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1") };
+	struct roce_port_sample at_end[1] = { fx_port_sample("mlx5_0") };
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	snprintf(at_start[0].state, sizeof(at_start[0].state), "ACTIVE");
+	snprintf(at_end[0].state, sizeof(at_end[0].state), "DOWN");
+	at_start[0].check = ROCE_WARN;
+	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "pfc: unknown");
+	at_end[0].check = ROCE_FAIL;
+	snprintf(at_end[0].check_why, ROCE_WHY_MAX, "port_state: DOWN");
+	at_start[1].check = ROCE_FAIL;     /* vanished: what the prolog saw */
+	snprintf(at_start[1].check_why, ROCE_WHY_MAX, "gid: no RoCE v2 GID");
+	snapshot_of(&a, at_start, 2, 1000000000);
+	snapshot_of(&b, at_end, 1, 3000000000);
+	a.check = ROCE_FAIL;
+	snprintf(a.check_why, ROCE_WHY_MAX, "hca: mlx5_9 missing");
+	b.check = ROCE_FAIL;
+	snprintf(b.check_why, ROCE_WHY_MAX, "hca: mlx5_8 missing");
+
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_string_equal(d.ports[0].state_start, "ACTIVE");
+	assert_string_equal(d.ports[0].state_end, "DOWN");
+	assert_int_equal(d.ports[0].check, ROCE_FAIL);
+	assert_string_equal(d.ports[0].check_why, "at job end: port_state: DOWN");
+	assert_string_equal(d.ports[1].state_end, "");
+	assert_int_equal(d.ports[1].check, ROCE_FAIL);
+	assert_string_equal(d.ports[1].check_why, "at job start: gid: no RoCE v2 GID");
+	/* a tie: the prolog's, what the job started with */
+	assert_string_equal(d.check_why, "at job start: hca: mlx5_9 missing");
+	roce_delta_free(&d);
+
+	/* no check at either end (a snapshot taken without one): nothing said */
+	a.check = b.check = -1;
+	at_start[0].check = at_end[0].check = -1;
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.check, -1);
+	assert_int_equal(d.ports[0].check, -1);
+	assert_string_equal(d.ports[0].check_why, "");
+	roce_delta_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_delta_state_check),
 		cmocka_unit_test(t_delta_counter),
 		cmocka_unit_test(t_delta_ports),
 	};

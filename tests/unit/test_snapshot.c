@@ -300,6 +300,10 @@ static void t_json_round_trip(void **state)
 	roce_snapshot_init(&a);
 	roce_snapshot_init(&b);
 	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
+	assert_int_equal(a.ports[0].check, -1);     /* no check result: not checked */
+	snprintf(a.ports[0].state, sizeof(a.ports[0].state), "DOWN");
+	a.ports[0].check = ROCE_FAIL;
+	snprintf(a.ports[0].check_why, ROCE_WHY_MAX, "port_state: DOWN");
 	json_object *o = roce_snapshot_to_json(&a);
 	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
 	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
@@ -312,6 +316,10 @@ static void t_json_round_trip(void **state)
 	assert_int_equal(b.ports[0].pfc.requests[3], 1ull << 40);
 	assert_int_equal(b.ports[0].pfc.enabled, 1u << 3);
 	assert_int_equal(b.ports[0].active_mtu, 4096);
+	assert_string_equal(b.ports[0].state, "DOWN");
+	assert_int_equal(b.ports[0].check, ROCE_FAIL);
+	assert_string_equal(b.ports[0].check_why, "port_state: DOWN");
+	assert_int_equal(b.check, -1);
 
 	/* the same port twice (the delta would pair them crosswise): refused */
 	roce_snapshot_free(&b);

@@ -94,6 +94,57 @@ static void t_verdicts(void **state)
 	roce_delta_free(&d);
 }
 
+/* The port state and the check seen at prolog and epilog: port_down and
+ * check_failed (not both for one port: a port that is down failed its check). */
+static void t_port_down_check_failed(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = fx_meta("n1");
+	const struct roce_job_verdict *x;
+	fx_delta(&d, 3, 10);
+	snprintf(d.ports[0].state_start, 24, "DOWN");
+	snprintf(d.ports[0].state_end, 24, "ACTIVE");
+	d.ports[0].check = ROCE_FAIL;
+	snprintf(d.ports[0].check_why, ROCE_WHY_MAX, "at job start: port_state: mlx5_0 port 1 is DOWN");
+	snprintf(d.ports[1].state_start, 24, "ACTIVE");
+	snprintf(d.ports[1].state_end, 24, "ACTIVE");
+	d.ports[1].check = ROCE_FAIL;
+	snprintf(d.ports[1].check_why, ROCE_WHY_MAX, "at job start: gid: no RoCE v2 GID on mlx5_1 port 1");
+	snprintf(d.ports[2].state_start, 24, "ACTIVE");
+	snprintf(d.ports[2].state_end, 24, "DOWN");
+	d.ports[2].check = ROCE_WARN;   /* a warning is no verdict */
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+
+	assert_non_null(x = find(&v, "port_down"));
+	assert_string_equal(x->subject, "mlx5_0:1");
+	assert_int_equal(x->severity, ROCE_SEV_FAIL);
+	assert_string_equal(x->message, "the port was DOWN at job start, ACTIVE at job end");
+	assert_non_null(strstr(x->fix, "cable"));
+	assert_string_equal(v.v[v.n - 1].code, "port_down");
+	assert_string_equal(v.v[v.n - 1].subject, "mlx5_2:1");
+	assert_string_equal(v.v[v.n - 1].message, "the port was DOWN at job end (ACTIVE at job start)");
+	assert_non_null(x = find(&v, "check_failed"));
+	assert_string_equal(x->subject, "mlx5_1:1");
+	assert_string_equal(x->message, "the fabric check failed at job start: gid: no RoCE v2 GID on mlx5_1 port 1");
+	assert_non_null(strstr(x->fix, "roce-check"));
+	size_t failed = 0;
+	for (size_t i = 0; i < v.n; i++)
+		failed += strcmp(v.v[i].code, "check_failed") == 0;
+	assert_int_equal(failed, 1);
+	roce_verdict_list_free(&v);
+
+	/* a failing finding about no port: a node verdict, first */
+	d.check = ROCE_FAIL;
+	snprintf(d.check_why, ROCE_WHY_MAX, "at job start: hca: mlx5_7 missing");
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_string_equal(v.v[0].code, "check_failed");
+	assert_string_equal(v.v[0].subject, "node");
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
 /* The order of the verdicts is the rules' order: node rules first, then
  * each port's; it is what the fragment and the report show. */
 static void t_order(void **state)
@@ -189,6 +240,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_clean_job_no_verdicts),
 		cmocka_unit_test(t_verdicts),
+		cmocka_unit_test(t_port_down_check_failed),
 		cmocka_unit_test(t_order),
 		cmocka_unit_test(t_no_start),
 		cmocka_unit_test(t_unread_fix),
