@@ -113,7 +113,10 @@ gated() { # gated MODE: a batch job whose inner srun waits for $W/go; sets GATED
 	rm -f "$W/go"
 	GATED=$(lab_run sbatch --parsable -N3 --roce="$1" -o "$W/batch.out" --wrap \
 		"while [ ! -e $W/go ]; do sleep 0.2; done; srun -N3 sh -c '$TASK'")
-	lab_wait_file "$W/shared/$GATED.node2.json" 60
+	# every node's: a test copies node1's over node2's (at load 10 node1's
+	# prolog came after node2's, the copy failed and nothing was refused)
+	local n
+	for n in node1 node2 node3; do lab_wait_file "$W/shared/$GATED.$n.json" 60; done
 }
 release() { touch "$W/go"; lab_wait_job "$GATED"; cp "$W/batch.out" "$W/out"; : >"$W/err"; }
 
