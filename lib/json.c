@@ -66,6 +66,8 @@ static json_object *json_port(const struct roce_port *p)
 	put_int(o, "phys_state_num", p->phys_state);
 	put_str(o, "link_layer", roce_link_layer_name(p->link_layer));
 	put_str(o, "rate", p->rate);
+	if (roce_reading_ok(&p->rate_read))
+		put_int(o, "rate_mbps", p->rate_mbps);
 	put_str(o, "netdev", p->netdev);
 	put_int(o, "gid_table_size", p->gid_table_size);
 	put_bool(o, "gid_table_scanned", p->gid_table_scanned);
@@ -105,6 +107,9 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 		put_bool(o, "up", nd->up);
 		put_int(o, "rdma_mtu", roce_ib_mtu_for_netdev_mtu(nd->mtu));
 	}
+	if (roce_reading_ok(&nd->speed_read))
+		put_int(o, "speed_mbps", nd->speed_mbps);
+	put_reading(&errors, "speed", &nd->speed_read);
 	put_reading(&errors, "link", &nd->link_read);
 	json_object *pfc = json_object_new_object();
 	put_str(pfc, "status", roce_status_name(nd->pfc.read.status));
@@ -147,11 +152,17 @@ json_object *roce_json_node(const struct roce_node *node)
 		json_object *jd = json_object_new_object(), *ports = json_object_new_array(), *derr = NULL;
 		put_str(jd, "name", dev->name);
 		put_str(jd, "pci_addr", dev->pci_addr);
+		put_str(jd, "fw_ver", dev->fw_ver);
+		put_str(jd, "board_id", dev->board_id);
+		put_str(jd, "hca_type", dev->hca_type);
 		for (size_t p = 0; p < dev->n_ports; p++)
 			json_object_array_add(ports, json_port(&dev->ports[p]));
 		json_object_object_add(jd, "ports", ports);
 		put_reading(&derr, "pci_addr", &dev->pci_read);
 		put_reading(&derr, "ports", &dev->ports_read);
+		put_reading(&derr, "fw_ver", &dev->fw_ver_read);
+		put_reading(&derr, "board_id", &dev->board_id_read);
+		put_reading(&derr, "hca_type", &dev->hca_type_read);
 		if (derr)
 			json_object_object_add(jd, "errors", derr);
 		json_object_array_add(devs, jd);

@@ -79,7 +79,8 @@ struct roce_port {
 	enum roce_link_layer link_layer;
 	struct roce_reading link_layer_read;
 	char rate[64];                      /* "100 Gb/sec (4X EDR)" */
-	struct roce_reading rate_read;
+	unsigned rate_mbps;                 /* parsed from rate (2.5 Gb/s = 2500), 0 unless rate_read is OK */
+	struct roce_reading rate_read;      /* MALFORMED: rate is not "<n>[.5] Gb/sec (...)" */
 
 	/* GID entries read so far, sorted by index.  Reads are lazy (see
 	 * rdma.c): a healthy port usually has exactly one entry here. */
@@ -104,6 +105,12 @@ struct roce_device {
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;
+	/* Inventory: what the adapter is and runs.  hca_type + board_id is the
+	 * adapter model ports are compared within (LinkRate=auto, firmware). */
+	char fw_ver[64];                    /* "20.39.1002" */
+	char board_id[64];                  /* "MT_0000000223" */
+	char hca_type[64];                  /* "MT4123" */
+	struct roce_reading fw_ver_read, board_id_read, hca_type_read;
 };
 
 struct roce_pfc {
@@ -132,6 +139,8 @@ struct roce_netdev {
 	char operstate[16];                 /* "UP", "DOWN", "UNKNOWN", ... */
 	struct roce_pfc pfc;
 	struct roce_dscp_map dscp;
+	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
+	struct roce_reading speed_read;
 };
 
 /* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */

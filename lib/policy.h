@@ -20,6 +20,8 @@ enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
 #define ROCE_GID_AUTO (-1)
 #define ROCE_TC_AUTO (-1)
 #define ROCE_PFC_NONE (-1)
+#define ROCE_LINK_RATE_AUTO (-1)
+#define ROCE_LINK_RATE_NONE 0
 
 struct roce_policy {
 	int gid_index;                  /* 0..255 or ROCE_GID_AUTO */
@@ -40,6 +42,8 @@ struct roce_policy {
 	char state_dir[256];            /* prolog counter snapshots (root only) */
 	char shared_dir[256];           /* node fingerprints for the job-wide agreement, "" = none */
 	bool drain;                     /* plugin: drain nodes with broken hardware */
+	int link_rate;                  /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
+	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
 	char sysfs_root[256];           /* "/sys"; a fixture tree in tests */
 };
 

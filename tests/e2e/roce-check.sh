@@ -250,6 +250,43 @@ is "$rc" 1 "hostile: strict exit 1"
 like "$out" "UNKNOWN +link_layer +mlx5_0:1 .*cannot be read \(malformed: .*link_layer: value is not text" "hostile: finding says malformed, names the file"
 like "$out" "UNKNOWN +port_state +mlx5_1:1 .*Too many levels of symbolic links" "hostile: symlink loop finding"
 
+# --- link rate: one port of three trained at 25G, a netdev speed that disagrees, a garbage rate
+R=$(fixture linkrate); fab_example "$R" 3
+fab_port "$R" mlx5_1 1 rate="25 Gb/sec (1X EDR)" netdev=eth1
+run "$R" --format env
+is "$rc" 0 "25G port: warn mode still exits 0"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_2:1$" "25G port: left out of NCCL_IB_HCA"
+run "$R" --format json
+is "$(jq -r '.node.devices[1].ports[0].rate_mbps' <<<"$out")" 25000 "25G port: json rate_mbps parsed from rate"
+is "$(jq -r '.node.devices[1].hca_type + " " + .node.devices[1].board_id + " " + .node.devices[1].fw_ver' <<<"$out")" \
+	"MT28908 MT_0000000223 20.39.1002" "json: the device's model and firmware"
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_1 port 1 at 25 Gb/s" "25G port: drain reason names the port and its rate"
+is "$(jq -r '.check.findings[]|select(.check=="link_rate" and .subject=="mlx5_1:1")|"\(.status) \(.hardware)"' <<<"$out")" \
+	"fail true" "25G port: a failing hardware finding"
+run "$R" --set LinkRate=none --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "LinkRate=none: the rate is not judged"
+run "$R" --set LinkRate=200 --mode strict
+is "$rc" 1 "LinkRate=200: every port is below, strict exit 1"
+like "$out" "FAIL +link_rate +mlx5_0:1 +mlx5_0 port 1 runs at 100 Gb/s \(100 Gb/sec \(4X EDR\)\), below LinkRate=200" "LinkRate=200: the minimum named"
+fab_port "$R" mlx5_1 1 rate="100 Gb/sec (4X EDR)" netdev=eth1 speed=25000
+run "$R"
+like "$out" "PASS +link_rate +mlx5_1:1 +mlx5_1 port 1 at 100 Gb/s \(eth1 says 25000 Mb/s: the RDMA port's rate is judged\)" \
+	"speed from class/net/eth1/speed disagreeing with the rate: said, the rate judged"
+fab_netdev_file "$R" mlx5_1 eth1 speed 100000
+run "$R"
+like "$out" "PASS +link_rate +mlx5_1:1 +mlx5_1 port 1 at 100 Gb/s$" "speed agreeing with the rate: pass, nothing said"
+fab_netdev_file "$R" mlx5_1 eth1 speed "fast"
+run "$R" --format json
+like "$(jq -r '.node.netdevs[]|select(.name=="eth1")|.errors.speed.why' <<<"$out")" "class/net/eth1/speed: \"fast\" is not a speed in Mb/s" \
+	"garbage speed: malformed, file named"
+fab_port "$R" mlx5_2 1 rate="fast as light" netdev=eth2
+run "$R" --mode strict
+is "$rc" 1 "garbage rate: unknown, strict exit 1"
+like "$out" "UNKNOWN +link_rate +mlx5_2:1 +mlx5_2 port 1 link rate is unknown \(malformed: .*/ports/1/rate: \"fast as light\" is not" \
+	"garbage rate: unknown naming the file"
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "garbage rate: the port is not left out for it (warn mode)"
+
 # --- configuration errors
 printf 'GidIndex=3\nMtu=9000\nPfcPriorty=3\n' >"$T/bad.conf"
 out=$("$CHECK" --config "$T/bad.conf" 2>&1); rc=$?
