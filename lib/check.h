@@ -63,6 +63,10 @@ int roce_check_finding(struct roce_check_result *r, const char *check, const cha
  * healthy.  -1 on ENOMEM. */
 int roce_check_link(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
 
+/* check_fw.c: adapters of one model (hca_type + board_id) on different
+ * firmware warn; an unreadable fw_ver is unknown.  -1 on ENOMEM. */
+int roce_check_fw(struct roce_check_result *r, const struct roce_node *node);
+
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
 /* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is

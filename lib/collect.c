@@ -31,6 +31,7 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_collect_rdma(node, root, &want);
 	roce_collect_gdr(node, root);
+	roce_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_collect_verbs(node);
 	if (add_port_netdevs(node) == 0)

@@ -176,6 +176,20 @@ json_object *roce_json_node(const struct roce_node *node)
 	if (node->gdr.loaded)
 		put_str(gdr, "module", node->gdr.module);
 	json_object_object_add(o, "gdr", gdr);
+	json_object *mods = json_object_new_object();
+	for (size_t i = 0; i < ROCE_MODULES; i++) {
+		const struct roce_module *m = &node->modules[i];
+		if (!m->name)
+			continue;
+		if (roce_reading_ok(&m->read))
+			put_str(mods, m->name, m->version);
+		else if (m->read.status != ROCE_MISSING) {
+			char k[48];
+			snprintf(k, sizeof(k), "module/%s", m->name);
+			put_reading(&errors, k, &m->read);
+		}
+	}
+	json_object_object_add(o, "modules", mods);
 	put_reading(&errors, "devices", &node->devices_read);
 	put_reading(&errors, "gdr", &node->gdr.read);
 	if (errors)

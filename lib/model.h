@@ -150,6 +150,14 @@ struct roce_gdr {
 	char module[32];
 };
 
+/* A kernel module's version (/sys/module/<name>/version; in-tree modules have none). */
+#define ROCE_MODULES 5
+struct roce_module {
+	const char *name;                   /* "mlx5_core", ...: a constant of the collector */
+	char version[64];
+	struct roce_reading read;           /* MISSING: not loaded, or no version file */
+};
+
 struct roce_node {
 	char sysfs_root[256];
 	struct roce_reading devices_read;   /* /sys/class/infiniband itself */
@@ -158,6 +166,7 @@ struct roce_node {
 	struct roce_netdev *netdevs;        /* one per distinct port netdev */
 	size_t n_netdevs;
 	struct roce_gdr gdr;
+	struct roce_module modules[ROCE_MODULES];
 };
 
 void roce_node_init(struct roce_node *node);

@@ -404,6 +404,24 @@ nomem:
 	return -1;
 }
 
+int roce_collect_modules(struct roce_node *node, const char *sysfs_root)
+{
+	static const char *const names[ROCE_MODULES] = { "mlx5_core", "mlx5_ib", "ib_core", "nvidia", "nvidia_peermem" };
+	char rel[64];
+	for (size_t i = 0; i < ROCE_MODULES; i++) {
+		struct roce_module *m = &node->modules[i];
+		m->name = names[i];
+		snprintf(rel, sizeof(rel), "module/%s/version", names[i]);
+		/* Versions are one token ("24.10-1.1.4", "550.54.15"): sysfs.c refuses the rest. */
+		if (roce_sysfs_read(sysfs_root, rel, m->version, sizeof(m->version), &m->read) == 0 &&
+		    (!m->version[0] || strpbrk(m->version, " \t\",="))) {
+			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a version", sysfs_root, rel, m->version);
+			m->version[0] = '\0';
+		}
+	}
+	return 0;
+}
+
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)
 {
 	static const char *const modules[] = { "nvidia_peermem", "nv_peer_mem" };

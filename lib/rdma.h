@@ -20,6 +20,9 @@ struct roce_gid_want {
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want);
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
+/* Versions of the modules on the RDMA path (mlx5_core, mlx5_ib, ib_core,
+ * nvidia, nvidia_peermem) where sysfs shows one (out-of-tree builds: MLNX_OFED, NVIDIA). */
+int roce_collect_modules(struct roce_node *node, const char *sysfs_root);
 
 /* Parsers of single sysfs values (exposed for tests and fuzzing). */
 int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen);   /* "4: ACTIVE" */

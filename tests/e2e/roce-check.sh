@@ -287,6 +287,26 @@ like "$out" "UNKNOWN +link_rate +mlx5_2:1 +mlx5_2 port 1 link rate is unknown \(
 run "$R" --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "garbage rate: the port is not left out for it (warn mode)"
 
+# --- firmware and driver inventory: mixed firmware on one model, module versions
+R=$(fixture firmware); fab_example "$R" 2
+printf '20.35.1012\n' >"$(fab_devdir "$R" mlx5_1)/fw_ver"
+mkdir -p "$R/module/mlx5_core" "$R/module/mlx5_ib"
+printf '24.10-1.1.4\n' >"$R/module/mlx5_core/version"
+printf '24.10 1.1.4 ; x\n' >"$R/module/mlx5_ib/version"
+run "$R" --mode strict
+is "$rc" 0 "mixed firmware: a warning, strict still exits 0"
+like "$out" "WARN +firmware +mlx5_0 +MT28908 \(MT_0000000223\) adapters on this node run different firmware \(mlx5_0 20.39.1002, mlx5_1 20.35.1012\)" \
+	"mixed firmware: both devices and versions named"
+run "$R" --format json
+is "$(jq -r '.node.modules.mlx5_core' <<<"$out")" "24.10-1.1.4" "json: mlx5_core's version from module/mlx5_core/version"
+like "$(jq -r '.node.errors."module/mlx5_ib".why' <<<"$out")" "module/mlx5_ib/version: \"24.10 1.1.4 ; x\" is not a version" \
+	"json: a garbage module version is malformed, file named"
+is "$(jq -r '.node.modules|has("nvidia")' <<<"$out")" false "json: a module without a version file is left out"
+printf '\x01\x02\n' >"$(fab_devdir "$R" mlx5_1)/fw_ver"
+run "$R"
+like "$out" "UNKNOWN +firmware +mlx5_1 +mlx5_1 firmware version cannot be read \(malformed: .*mlx5_1/fw_ver: value is not text" \
+	"garbage fw_ver: unknown naming the file"
+
 # --- configuration errors
 printf 'GidIndex=3\nMtu=9000\nPfcPriorty=3\n' >"$T/bad.conf"
 out=$("$CHECK" --config "$T/bad.conf" 2>&1); rc=$?
