@@ -22,6 +22,7 @@
 #define ROCE_GID_MAX 4096   /* refuse larger tables: no real HCA has one */
 #define ROCE_PRIOS 8
 #define ROCE_DSCP_MAX 64
+#define ROCE_RATE_MAX_GBPS 10000   /* a larger link rate is garbage, not a port */
 
 /* Why a value is or is not in the model. */
 enum roce_status {

@@ -29,7 +29,6 @@ int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen); 
 int roce_parse_gid(const char *s, uint8_t raw[16]);                                /* "0000:...:a424" */
 int roce_parse_gid_type(const char *s, enum roce_gid_type *t);                    /* "RoCE v2" */
 int roce_parse_link_layer(const char *s, enum roce_link_layer *ll);               /* "Ethernet" */
-#define ROCE_RATE_MAX_GBPS 10000   /* a larger rate is garbage, not a port */
 int roce_parse_rate(const char *s, unsigned *mbps);                               /* "100 Gb/sec (4X EDR)" */
 
 #endif
