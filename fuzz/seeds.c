@@ -74,7 +74,7 @@ static void text_seeds(void)
 		"0000:0000:0000:0000:0000:ffff:0a6c:a424", "fe80:0000:0000:0000:0e42:a1ff:fe00:0010",
 		"0000:0000:0000:0000:0000:0000:0000:0000", "fd00:0000:0000:0000:0000:0000:0000:0001",
 		"RoCE v2", "IB/RoCE v1", "Ethernet", "InfiniBand",
-		"100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X SDR)", "400 Gb/sec (4X NDR)", "100000", "-1",
+		"100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X SDR)", "400 Gb/sec (4X NDR)", "100000", "-1", "1", "48",
 	};
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
 		char name[16];

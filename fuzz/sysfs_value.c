@@ -64,6 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned mbps = 0;
 	if (roce_parse_rate(s, &mbps) == 0)
 		FUZZ_CHECK(mbps > 0 && mbps < ROCE_RATE_MAX_GBPS * 1000u && mbps % 500 == 0, "rate %u Mb/s", mbps);
+	int flag = -2;
+	if (roce_netclass_parse_uint(s, 63, &flag) == 0)
+		FUZZ_CHECK(flag >= 0 && flag <= 63, "ecn value %d", flag);
 	int speed = 0;
 	if (roce_netclass_parse_speed(s, &speed) == 0)
 		FUZZ_CHECK(speed == -1 || (speed > 0 && speed <= ROCE_SPEED_MAX_MBPS), "speed %d Mb/s", speed);

@@ -67,6 +67,12 @@ int roce_check_link(struct roce_check_result *r, const struct roce_node *node, c
  * firmware warn; an unreadable fw_ver is unknown.  -1 on ENOMEM. */
 int roce_check_fw(struct roce_check_result *r, const struct roce_node *node);
 
+/* check_ecn.c: ECN notification and reaction points on the RoCE priority
+ * (Ecn=require fails, warn warns, ignore skips); a missing ecn/ is unknown,
+ * said as a warning; CNPs on a lossy priority and CNP DSCPs that differ
+ * between ports warn.  -1 on ENOMEM. */
+int roce_check_ecn(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
 /* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is

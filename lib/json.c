@@ -110,6 +110,19 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 	if (roce_reading_ok(&nd->speed_read))
 		put_int(o, "speed_mbps", nd->speed_mbps);
 	put_reading(&errors, "speed", &nd->speed_read);
+	if (nd->ecn.read.status != ROCE_NOT_READ && nd->ecn.read.status != ROCE_MISSING) {
+		json_object *ecn = json_object_new_object(), *np = json_object_new_array(), *rp = json_object_new_array();
+		for (int i = 0; i < ROCE_PRIOS; i++) {
+			json_object_array_add(np, json_object_new_int(nd->ecn.np[i]));
+			json_object_array_add(rp, json_object_new_int(nd->ecn.rp[i]));
+		}
+		json_object_object_add(ecn, "np_enabled", np);
+		json_object_object_add(ecn, "rp_enabled", rp);
+		put_int(ecn, "cnp_dscp", nd->ecn.cnp_dscp);
+		put_int(ecn, "cnp_prio", nd->ecn.cnp_prio);
+		json_object_object_add(o, "ecn", ecn);
+	}
+	put_reading(&errors, "ecn", &nd->ecn.read);
 	put_reading(&errors, "link", &nd->link_read);
 	json_object *pfc = json_object_new_object();
 	put_str(pfc, "status", roce_status_name(nd->pfc.read.status));

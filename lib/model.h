@@ -131,6 +131,17 @@ struct roce_dscp_map {
 	int8_t prio[ROCE_DSCP_MAX];         /* -1 = no entry for that DSCP */
 };
 
+/* ECN/DCQCN as MLNX_OFED shows it (class/net/<if>/ecn/): the notification
+ * point (roce_np: answers ECN marks with CNPs) and the reaction point
+ * (roce_rp: slows down on CNPs), enabled per priority. */
+struct roce_ecn {
+	struct roce_reading read;           /* MISSING: no ecn/ (upstream mlx5: debugfs only); else the
+	                                       first file that failed, named; the others are still read */
+	int8_t np[ROCE_PRIOS], rp[ROCE_PRIOS];   /* 1 on, 0 off, -1 not read */
+	int cnp_dscp;                       /* roce_np/cnp_dscp 0-63, -1 not read */
+	int cnp_prio;                       /* roce_np/cnp_802p_prio 0-7, -1 not read */
+};
+
 struct roce_netdev {
 	char name[IF_NAMESIZE];
 	struct roce_reading link_read;      /* rtnetlink RTM_GETLINK */
@@ -142,6 +153,7 @@ struct roce_netdev {
 	struct roce_dscp_map dscp;
 	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
 	struct roce_reading speed_read;
+	struct roce_ecn ecn;
 };
 
 /* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */

@@ -41,6 +41,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->timeout_ms = 2000;
 	p->drain = true;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
+	p->ecn = ROCE_ECN_REQUIRE;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
@@ -238,6 +239,19 @@ static int set_traffic_class(struct roce_policy *p, const char *v)
 	return 0;
 }
 
+static int set_ecn(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "require"))
+		p->ecn = ROCE_ECN_REQUIRE;
+	else if (!strcasecmp(v, "warn"))
+		p->ecn = ROCE_ECN_WARN;
+	else if (!strcasecmp(v, "ignore"))
+		p->ecn = ROCE_ECN_IGNORE;
+	else
+		return -1;
+	return 0;
+}
+
 static int set_link_rate(struct roce_policy *p, const char *v)
 {
 	long n;
@@ -293,6 +307,7 @@ static const struct {
 	{ "PfcPriority", set_pfc_priority, "0-7 or none" },
 	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
+	{ "Ecn", set_ecn, "require, warn or ignore" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },

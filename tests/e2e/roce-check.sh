@@ -307,6 +307,33 @@ run "$R"
 like "$out" "UNKNOWN +firmware +mlx5_1 +mlx5_1 firmware version cannot be read \(malformed: .*mlx5_1/fw_ver: value is not text" \
 	"garbage fw_ver: unknown naming the file"
 
+# --- ECN/DCQCN (MLNX_OFED's class/net/<if>/ecn/): RP off on the RoCE priority, absent, garbage
+R=$(fixture ecn); fab_example "$R" 2
+fab_ecn "$R" mlx5_0 eth0; fab_ecn "$R" mlx5_1 eth1
+run "$R" --set PfcPriority=3
+like "$out" "PASS +ecn +mlx5_0:1 +ECN notification and reaction points on for priority 3 on eth0" "ecn: on for the PFC priority: pass"
+fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 0
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
+run "$R"
+like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+run "$R" --set Ecn=warn --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Ecn=warn: the port stays"
+run "$R" --set Ecn=ignore
+unlike "$out" " ecn " "Ecn=ignore: no ecn finding"
+fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 yes
+run "$R"
+like "$out" "UNKNOWN +ecn +mlx5_1:1 +ECN state of eth1 for priority 3 is unknown \(malformed: .*class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1\)" \
+	"ecn: garbage value: unknown naming the file"
+rm -rf "$(cd "$R/class/net/eth1" && pwd -P)/ecn"
+run "$R" --mode strict
+like "$out" "WARN +ecn +mlx5_1:1 +ECN state of eth1 is unknown: .*class/net/eth1/ecn does not exist \(upstream mlx5" \
+	"ecn: no ecn/ (upstream driver): unknown, said as a warning with a hint"
+unlike "$out" "(FAIL|UNKNOWN) +ecn" "ecn: absent files neither fail nor count as unknown"
+run "$R" --format json
+is "$(jq -c '.node.netdevs[]|select(.name=="eth0")|.ecn|[.np_enabled[3], .rp_enabled[3], .cnp_dscp, .cnp_prio]' <<<"$out")" "[1,1,48,6]" \
+	"json: the netdev's ECN state"
+
 # --- configuration errors
 printf 'GidIndex=3\nMtu=9000\nPfcPriorty=3\n' >"$T/bad.conf"
 out=$("$CHECK" --config "$T/bad.conf" 2>&1); rc=$?

@@ -94,6 +94,19 @@ fab_netdev_file() {
 	printf '%s\n' "$5" >"$pcidir/net/$nd/$rel"
 }
 
+# fab_ecn ROOT DEV NETDEV: MLNX_OFED's ecn/ of the netdev, as its defaults:
+# roce_np and roce_rp enabled on every priority, cnp_dscp 48, cnp_802p_prio 6.
+# Change one file with fab_netdev_file (e.g. ecn/roce_rp/enable/3 0).
+fab_ecn() {
+	local p
+	for p in 0 1 2 3 4 5 6 7; do
+		fab_netdev_file "$1" "$2" "$3" "ecn/roce_np/enable/$p" 1
+		fab_netdev_file "$1" "$2" "$3" "ecn/roce_rp/enable/$p" 1
+	done
+	fab_netdev_file "$1" "$2" "$3" ecn/roce_np/cnp_dscp 48
+	fab_netdev_file "$1" "$2" "$3" ecn/roce_np/cnp_802p_prio 6
+}
+
 # fab_gid ROOT DEV PORT INDEX GID TYPE NDEV  (TYPE "RoCE v2" or "IB/RoCE v1")
 fab_gid() {
 	local d; d=$(fab_devdir "$1" "$2")/ports/$3
