@@ -59,7 +59,7 @@ static void text_seeds(void)
 {
 	static const char kv[] = "GidIndex=3\0AddrFamily=ipv4\0Mtu=9000\0PfcPriority=3\0PfcUnknown=warn\0"
 	                         "TrafficClass=auto\0Hca=mlx5_0,mlx5_1\0GdrLevel=PXB\0RequireGdr=no\0Mode=warn\0"
-	                         "Drain=yes\0TimeoutMs=2000\0ReportDir=/var/spool/slurm-roce/reports\0"
+	                         "Drain=yes\0LinkRate=auto\0TimeoutMs=2000\0ReportDir=/var/spool/slurm-roce/reports\0"
 	                         "SysfsRoot=/sys\0TopologyFile=/etc/slurm/topo.xml";
 	put("policy_kv", "all-keys", kv, sizeof(kv) - 1);
 	put("policy_kv", "gid-auto", "GidIndex=auto", 13);
@@ -74,6 +74,7 @@ static void text_seeds(void)
 		"0000:0000:0000:0000:0000:ffff:0a6c:a424", "fe80:0000:0000:0000:0e42:a1ff:fe00:0010",
 		"0000:0000:0000:0000:0000:0000:0000:0000", "fd00:0000:0000:0000:0000:0000:0000:0001",
 		"RoCE v2", "IB/RoCE v1", "Ethernet", "InfiniBand",
+		"100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X SDR)", "400 Gb/sec (4X NDR)", "100000", "-1", "1", "48",
 	};
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
 		char name[16];

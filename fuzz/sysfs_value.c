@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs_value - the parsers of single sysfs values (lib/rdma.h): port
- * state, GID, GID type, link layer, on the input as the NUL-terminated,
+ * state, GID, GID type, link layer, rate (and netclass.h's netdev speed), on the input as the NUL-terminated,
  * newline-stripped string roce_sysfs_read() hands them.  A parsed GID must
  * print back as the input (lower case), a parsed state as "<n>: <name>".
  */
 #include "config.h"
 #include "fuzz.h"
 #include "model.h"
+#include "netclass.h"
 #include "rdma.h"
 
 #include <ctype.h>
@@ -60,6 +61,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum roce_link_layer ll = ROCE_LL_UNKNOWN;
 	if (roce_parse_link_layer(s, &ll) == 0)
 		FUZZ_CHECK(ll == ROCE_LL_ETHERNET || ll == ROCE_LL_INFINIBAND, "link layer %d", (int)ll);
+	unsigned mbps = 0;
+	if (roce_parse_rate(s, &mbps) == 0)
+		FUZZ_CHECK(mbps > 0 && mbps < ROCE_RATE_MAX_GBPS * 1000u && mbps % 500 == 0, "rate %u Mb/s", mbps);
+	int flag = -2;
+	if (roce_netclass_parse_uint(s, 63, &flag) == 0)
+		FUZZ_CHECK(flag >= 0 && flag <= 63, "ecn value %d", flag);
+	int speed = 0;
+	if (roce_netclass_parse_speed(s, &speed) == 0)
+		FUZZ_CHECK(speed == -1 || (speed > 0 && speed <= ROCE_SPEED_MAX_MBPS), "speed %d Mb/s", speed);
 	free(s);
 	return 0;
 }

@@ -60,6 +60,20 @@ static int add(struct roce_check_result *r, const char *check, const char *devic
 	return 0;
 }
 
+int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                       enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+{
+	char msg[sizeof(r->findings->message)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (add(r, check, device, port, status, hardware, "%s", msg) < 0)
+		return -1;
+	snprintf(r->findings[r->n_findings - 1].reason, sizeof(r->findings->reason), "%s", reason ? reason : "");
+	return 0;
+}
+
 static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"; }
 
 /* ------------------------------------------------------------ per-port checks */
@@ -605,7 +619,10 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	    add(out, "devices", NULL, 0, ROCE_FAIL, false, "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
 	        pol->n_hca ? "" : "s") < 0)
 		goto nomem;
-	/* MTU first: the GID index is then chosen among the ports that stay. */
+	/* Node-wide checks of their own files, then MTU: the GID index is then
+	 * chosen among the ports that stay. */
+	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0)
+		goto nomem;
 	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0)
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
@@ -632,44 +649,6 @@ const struct roce_port_result *roce_check_port(const struct roce_check_result *r
 		if (r->ports[i].port == port && strcmp(r->ports[i].device, device) == 0)
 			return &r->ports[i];
 	return NULL;
-}
-
-/* Short, fixed vocabulary: Slurm shows the reason in sinfo -R. */
-static void short_reason(const struct roce_finding *f, char *buf, size_t len)
-{
-	if (strcmp(f->check, "port_state") == 0)
-		snprintf(buf, len, "%s port %u DOWN", f->device, f->port);
-	else if (strcmp(f->check, "netdev") == 0)
-		snprintf(buf, len, "%s port %u netdev down", f->device, f->port);
-	else if (strcmp(f->check, "gid") == 0)
-		snprintf(buf, len, "%s port %u no RoCE v2 GID", f->device, f->port);
-	else if (strcmp(f->check, "hca") == 0)
-		snprintf(buf, len, "%s missing", f->device);
-	else
-		snprintf(buf, len, "%s %s", f->subject, f->check);
-}
-
-int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len)
-{
-	const struct roce_finding *first = NULL;
-	size_t more = 0;
-	for (size_t i = 0; i < r->n_findings; i++) {
-		if (!r->findings[i].hardware)
-			continue;
-		if (!first)
-			first = &r->findings[i];
-		else
-			more++;
-	}
-	if (!first)
-		return 0;
-	char what[160];
-	short_reason(first, what, sizeof(what));
-	if (more)
-		snprintf(buf, len, ROCE_DRAIN_PREFIX "%s (+%zu more)", what, more);
-	else
-		snprintf(buf, len, ROCE_DRAIN_PREFIX "%s", what);
-	return 1;
 }
 
 bool roce_check_reason_is_others(const char *reason)

@@ -18,6 +18,7 @@ struct roce_finding {
 	enum roce_verdict status;
 	bool hardware;           /* a node fault (drainable), not a configuration choice */
 	char message[512];       /* what is wrong and what to do */
+	char reason[64];         /* the short drain text of a hardware finding, "" = said from check */
 };
 
 /* What the check concluded about one port. */
@@ -49,14 +50,37 @@ int roce_check(const struct roce_node *node, const struct roce_policy *policy,
                struct roce_check_result *out);
 void roce_check_result_free(struct roce_check_result *r);
 
+/* Append a finding while roce_check() runs (its tally counts it): for the
+ * checks in their own files below.  reason (may be NULL) is the short
+ * drain text of a hardware fail.  -1 on ENOMEM. */
+int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                       enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+/* check_link.c: every RoCE port's rate against LinkRate= (a minimum, or as
+ * fast as the same adapter model's other ports), and against its netdev's
+ * speed.  A slow port is a hardware fault: its port result is no longer
+ * healthy.  -1 on ENOMEM. */
+int roce_check_link(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+
+/* check_fw.c: adapters of one model (hca_type + board_id) on different
+ * firmware warn; an unreadable fw_ver is unknown.  -1 on ENOMEM. */
+int roce_check_fw(struct roce_check_result *r, const struct roce_node *node);
+
+/* check_ecn.c: ECN notification and reaction points on the RoCE priority
+ * (Ecn=require fails, warn warns, ignore skips); a missing ecn/ is unknown,
+ * said as a warning; CNPs on a lossy priority and CNP DSCPs that differ
+ * between ports warn.  -1 on ENOMEM. */
+int roce_check_ecn(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
 /* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is
  * someone else's (an admin's "firmware update", Slurm's "Kill task failed"):
  * we leave that node alone, as draining again would replace the reason and
- * resuming after our fix would undo the admin's drain. */
+ * resuming after our fix would undo the admin's drain.  (check.c) */
 bool roce_check_reason_is_others(const char *reason);
-/* Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
+/* check_drain.c: Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);
 

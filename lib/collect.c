@@ -7,6 +7,7 @@
 #include "collect.h"
 #include "clock.h"
 #include "dcb.h"
+#include "netclass.h"
 #include "rdma.h"
 #include "rtlink.h"
 #include "verbs.h"
@@ -14,6 +15,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+static int add_port_netdevs(struct roce_node *node);
 
 void roce_collect(struct roce_node *node, const struct roce_policy *policy, const struct roce_collect_opts *opts)
 {
@@ -28,8 +31,11 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_collect_rdma(node, root, &want);
 	roce_collect_gdr(node, root);
+	roce_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_collect_verbs(node);
+	if (add_port_netdevs(node) == 0)
+		roce_netclass_collect(node, root);
 	if (!opts || opts->netlink) {
 		/* sysfs reads cannot be interrupted; netlink gets what is left. */
 		int64_t left = policy->timeout_ms - (roce_clock_ms() - start);

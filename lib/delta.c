@@ -122,6 +122,8 @@ static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample
 	snprintf(pd->state_end, sizeof(pd->state_end), "%s", b ? b->state : "");
 	worse_check(a ? a->check : -1, a ? a->check_why : "", b ? b->check : -1, b ? b->check_why : "", &pd->check,
 	            pd->check_why);
+	pd->rate_mbps = any->rate_mbps;
+	snprintf(pd->fw_ver, sizeof(pd->fw_ver), "%s", any->fw_ver);
 	pd->presence = !a ? ROCE_PORT_APPEARED : !b ? ROCE_PORT_VANISHED : ROCE_PORT_BOTH;
 	if (pd->presence != ROCE_PORT_BOTH) {
 		all_unread(pd, a ? "port vanished during the job" : "port appeared during the job");

@@ -53,6 +53,8 @@ struct roce_port_delta {
 	char state_end[24];
 	int check;               /* the worse check of prolog and epilog (enum roce_verdict), -1 = none */
 	char check_why[ROCE_WHY_MAX]; /* its finding and when: "at job start: gid: ..." */
+	unsigned rate_mbps;      /* 0 unknown */
+	char fw_ver[64];         /* "" unknown */
 };
 
 struct roce_delta {

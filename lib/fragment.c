@@ -49,6 +49,7 @@ static void port_free(struct roce_fragment_port *p)
 	free(p->state_start);
 	free(p->state_end);
 	free(p->check_why);
+	free(p->fw_ver);
 	if (p->why)
 		for (int i = 0; i < ROCE_N_COUNTERS; i++)
 			free(p->why[i]);
@@ -157,6 +158,10 @@ static json_object *port_json(const struct roce_fragment_port *p)
 	if (p->state_end)
 		json_object_object_add(o, "state_end", json_object_new_string(p->state_end));
 	check_json(o, p->check, p->check_why);
+	if (p->rate_mbps)
+		json_object_object_add(o, "rate_mbps", json_object_new_int64(p->rate_mbps));
+	if (p->fw_ver)
+		json_object_object_add(o, "fw_ver", json_object_new_string(p->fw_ver));
 	counters_json(o, p);
 	json_object_object_add(o, "pfc", pfc_json(p));
 	return o;
@@ -217,6 +222,9 @@ static int port_from_delta(struct roce_fragment_port *p, const struct roce_port_
 	p->gid_index = pd->gid_index;
 	p->active_mtu = pd->active_mtu;
 	p->netdev_mtu = pd->netdev_mtu;
+	p->rate_mbps = pd->rate_mbps;
+	if (pd->fw_ver[0] && !(p->fw_ver = strdup(pd->fw_ver)))
+		return -1;
 	p->pfc_status = (uint8_t)pd->pfc_status;
 	p->pfc_enabled = pd->pfc_enabled;
 	p->pfc_why = strdup(pd->pfc_why);
@@ -428,6 +436,15 @@ static int parse_port(json_object *o, struct roce_fragment_port *p, struct roce_
 	    roce_jin_int(o, "active_mtu", 0, 65536, &mtu, err) < 0 ||
 	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0)
 		return -1;
+	/* Optional: fragments of releases before them have neither. */
+	const char *fw;
+	int64_t rate = 0;
+	if ((json_object_object_get_ex(o, "rate_mbps", NULL) &&
+	     roce_jin_int(o, "rate_mbps", 1, ROCE_RATE_MAX_GBPS * 1000, &rate, err) < 0) ||
+	    (json_object_object_get_ex(o, "fw_ver", NULL) &&
+	     (roce_jin_str(o, "fw_ver", 63, &fw, err) < 0 || keep(&p->fw_ver, fw, err) < 0)))
+		return -1;
+	p->rate_mbps = (unsigned)rate;
 	p->port = (unsigned)port;
 	p->presence = (uint8_t)presence;
 	p->gid_index = (int)gid;

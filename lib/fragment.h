@@ -32,6 +32,8 @@ struct roce_fragment_port {
 	bool reset;
 	int gid_index, active_mtu;
 	unsigned netdev_mtu;
+	unsigned rate_mbps;          /* 0 unknown */
+	char *fw_ver;                /* NULL unknown */
 	uint8_t pfc_status;          /* enum roce_delta_status */
 	uint8_t pfc_enabled;         /* bitmap of priorities */
 	char *pfc_why;

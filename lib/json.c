@@ -66,6 +66,8 @@ static json_object *json_port(const struct roce_port *p)
 	put_int(o, "phys_state_num", p->phys_state);
 	put_str(o, "link_layer", roce_link_layer_name(p->link_layer));
 	put_str(o, "rate", p->rate);
+	if (roce_reading_ok(&p->rate_read))
+		put_int(o, "rate_mbps", p->rate_mbps);
 	put_str(o, "netdev", p->netdev);
 	put_int(o, "gid_table_size", p->gid_table_size);
 	put_bool(o, "gid_table_scanned", p->gid_table_scanned);
@@ -105,6 +107,22 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 		put_bool(o, "up", nd->up);
 		put_int(o, "rdma_mtu", roce_ib_mtu_for_netdev_mtu(nd->mtu));
 	}
+	if (roce_reading_ok(&nd->speed_read))
+		put_int(o, "speed_mbps", nd->speed_mbps);
+	put_reading(&errors, "speed", &nd->speed_read);
+	if (nd->ecn.read.status != ROCE_NOT_READ && nd->ecn.read.status != ROCE_MISSING) {
+		json_object *ecn = json_object_new_object(), *np = json_object_new_array(), *rp = json_object_new_array();
+		for (int i = 0; i < ROCE_PRIOS; i++) {
+			json_object_array_add(np, json_object_new_int(nd->ecn.np[i]));
+			json_object_array_add(rp, json_object_new_int(nd->ecn.rp[i]));
+		}
+		json_object_object_add(ecn, "np_enabled", np);
+		json_object_object_add(ecn, "rp_enabled", rp);
+		put_int(ecn, "cnp_dscp", nd->ecn.cnp_dscp);
+		put_int(ecn, "cnp_prio", nd->ecn.cnp_prio);
+		json_object_object_add(o, "ecn", ecn);
+	}
+	put_reading(&errors, "ecn", &nd->ecn.read);
 	put_reading(&errors, "link", &nd->link_read);
 	json_object *pfc = json_object_new_object();
 	put_str(pfc, "status", roce_status_name(nd->pfc.read.status));
@@ -147,11 +165,17 @@ json_object *roce_json_node(const struct roce_node *node)
 		json_object *jd = json_object_new_object(), *ports = json_object_new_array(), *derr = NULL;
 		put_str(jd, "name", dev->name);
 		put_str(jd, "pci_addr", dev->pci_addr);
+		put_str(jd, "fw_ver", dev->fw_ver);
+		put_str(jd, "board_id", dev->board_id);
+		put_str(jd, "hca_type", dev->hca_type);
 		for (size_t p = 0; p < dev->n_ports; p++)
 			json_object_array_add(ports, json_port(&dev->ports[p]));
 		json_object_object_add(jd, "ports", ports);
 		put_reading(&derr, "pci_addr", &dev->pci_read);
 		put_reading(&derr, "ports", &dev->ports_read);
+		put_reading(&derr, "fw_ver", &dev->fw_ver_read);
+		put_reading(&derr, "board_id", &dev->board_id_read);
+		put_reading(&derr, "hca_type", &dev->hca_type_read);
 		if (derr)
 			json_object_object_add(jd, "errors", derr);
 		json_object_array_add(devs, jd);
@@ -165,6 +189,20 @@ json_object *roce_json_node(const struct roce_node *node)
 	if (node->gdr.loaded)
 		put_str(gdr, "module", node->gdr.module);
 	json_object_object_add(o, "gdr", gdr);
+	json_object *mods = json_object_new_object();
+	for (size_t i = 0; i < ROCE_MODULES; i++) {
+		const struct roce_module *m = &node->modules[i];
+		if (!m->name)
+			continue;
+		if (roce_reading_ok(&m->read))
+			put_str(mods, m->name, m->version);
+		else if (m->read.status != ROCE_MISSING) {
+			char k[48];
+			snprintf(k, sizeof(k), "module/%s", m->name);
+			put_reading(&errors, k, &m->read);
+		}
+	}
+	json_object_object_add(o, "modules", mods);
 	put_reading(&errors, "devices", &node->devices_read);
 	put_reading(&errors, "gdr", &node->gdr.read);
 	if (errors)

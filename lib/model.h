@@ -22,6 +22,7 @@
 #define ROCE_GID_MAX 4096   /* refuse larger tables: no real HCA has one */
 #define ROCE_PRIOS 8
 #define ROCE_DSCP_MAX 64
+#define ROCE_RATE_MAX_GBPS 10000   /* a larger link rate is garbage, not a port */
 
 /* Why a value is or is not in the model. */
 enum roce_status {
@@ -79,7 +80,8 @@ struct roce_port {
 	enum roce_link_layer link_layer;
 	struct roce_reading link_layer_read;
 	char rate[64];                      /* "100 Gb/sec (4X EDR)" */
-	struct roce_reading rate_read;
+	unsigned rate_mbps;                 /* parsed from rate (2.5 Gb/s = 2500), 0 unless rate_read is OK */
+	struct roce_reading rate_read;      /* MALFORMED: rate is not "<n>[.5] Gb/sec (...)" */
 
 	/* GID entries read so far, sorted by index.  Reads are lazy (see
 	 * rdma.c): a healthy port usually has exactly one entry here. */
@@ -104,6 +106,12 @@ struct roce_device {
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;
+	/* Inventory: what the adapter is and runs.  hca_type + board_id is the
+	 * adapter model ports are compared within (LinkRate=auto, firmware). */
+	char fw_ver[64];                    /* "20.39.1002" */
+	char board_id[64];                  /* "MT_0000000223" */
+	char hca_type[64];                  /* "MT4123" */
+	struct roce_reading fw_ver_read, board_id_read, hca_type_read;
 };
 
 struct roce_pfc {
@@ -123,6 +131,17 @@ struct roce_dscp_map {
 	int8_t prio[ROCE_DSCP_MAX];         /* -1 = no entry for that DSCP */
 };
 
+/* ECN/DCQCN as MLNX_OFED shows it (class/net/<if>/ecn/): the notification
+ * point (roce_np: answers ECN marks with CNPs) and the reaction point
+ * (roce_rp: slows down on CNPs), enabled per priority. */
+struct roce_ecn {
+	struct roce_reading read;           /* MISSING: no ecn/ (upstream mlx5: debugfs only); else the
+	                                       first file that failed, named; the others are still read */
+	int8_t np[ROCE_PRIOS], rp[ROCE_PRIOS];   /* 1 on, 0 off, -1 not read */
+	int cnp_dscp;                       /* roce_np/cnp_dscp 0-63, -1 not read */
+	int cnp_prio;                       /* roce_np/cnp_802p_prio 0-7, -1 not read */
+};
+
 struct roce_netdev {
 	char name[IF_NAMESIZE];
 	struct roce_reading link_read;      /* rtnetlink RTM_GETLINK */
@@ -132,6 +151,9 @@ struct roce_netdev {
 	char operstate[16];                 /* "UP", "DOWN", "UNKNOWN", ... */
 	struct roce_pfc pfc;
 	struct roce_dscp_map dscp;
+	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
+	struct roce_reading speed_read;
+	struct roce_ecn ecn;
 };
 
 /* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */
@@ -139,6 +161,14 @@ struct roce_gdr {
 	struct roce_reading read;
 	bool loaded;
 	char module[32];
+};
+
+/* A kernel module's version (/sys/module/<name>/version; in-tree modules have none). */
+#define ROCE_MODULES 5
+struct roce_module {
+	const char *name;                   /* "mlx5_core", ...: a constant of the collector */
+	char version[64];
+	struct roce_reading read;           /* MISSING: not loaded, or no version file */
 };
 
 struct roce_node {
@@ -149,6 +179,7 @@ struct roce_node {
 	struct roce_netdev *netdevs;        /* one per distinct port netdev */
 	size_t n_netdevs;
 	struct roce_gdr gdr;
+	struct roce_module modules[ROCE_MODULES];
 };
 
 void roce_node_init(struct roce_node *node);

@@ -40,6 +40,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->require_gdr = false;
 	p->timeout_ms = 2000;
 	p->drain = true;
+	p->link_rate = ROCE_LINK_RATE_AUTO;
+	p->ecn = ROCE_ECN_REQUIRE;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
@@ -237,6 +239,32 @@ static int set_traffic_class(struct roce_policy *p, const char *v)
 	return 0;
 }
 
+static int set_ecn(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "require"))
+		p->ecn = ROCE_ECN_REQUIRE;
+	else if (!strcasecmp(v, "warn"))
+		p->ecn = ROCE_ECN_WARN;
+	else if (!strcasecmp(v, "ignore"))
+		p->ecn = ROCE_ECN_IGNORE;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_link_rate(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (!strcasecmp(v, "auto") || !strcasecmp(v, "none")) {
+		p->link_rate = tolower((unsigned char)v[0]) == 'a' ? ROCE_LINK_RATE_AUTO : ROCE_LINK_RATE_NONE;
+		return 0;
+	}
+	if (parse_int(v, 1, 9999, &n) < 0)
+		return -1;
+	p->link_rate = (int)n;
+	return 0;
+}
+
 static int set_hca(struct roce_policy *p, const char *v) { return parse_hca_list(p, v); }
 static int set_gdr_level(struct roce_policy *p, const char *v) { return roce_gdr_level_parse(v, &p->gdr_level); }
 
@@ -279,6 +307,8 @@ static const struct {
 	{ "PfcPriority", set_pfc_priority, "0-7 or none" },
 	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
+	{ "Ecn", set_ecn, "require, warn or ignore" },
+	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
 	{ "Mode", set_mode, "off, warn or strict" },

@@ -16,10 +16,13 @@
 enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };
 enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
+enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
 
 #define ROCE_GID_AUTO (-1)
 #define ROCE_TC_AUTO (-1)
 #define ROCE_PFC_NONE (-1)
+#define ROCE_LINK_RATE_AUTO (-1)
+#define ROCE_LINK_RATE_NONE 0
 
 struct roce_policy {
 	int gid_index;                  /* 0..255 or ROCE_GID_AUTO */
@@ -40,6 +43,9 @@ struct roce_policy {
 	char state_dir[256];            /* prolog counter snapshots (root only) */
 	char shared_dir[256];           /* node fingerprints for the job-wide agreement, "" = none */
 	bool drain;                     /* plugin: drain nodes with broken hardware */
+	enum roce_ecn_policy ecn;       /* a disabled ECN reaction or notification point: fail, warn, ignore */
+	int link_rate;                  /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
+	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
 	char sysfs_root[256];           /* "/sys"; a fixture tree in tests */
 };
 

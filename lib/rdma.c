@@ -90,6 +90,34 @@ int roce_parse_link_layer(const char *s, enum roce_link_layer *ll)
 	return 0;
 }
 
+int roce_parse_rate(const char *s, unsigned *mbps)
+{
+	/* rate_show() prints "%d%s Gb/sec (%dX%s)" with ".5" for the half rates
+	 * of the old IB speeds; the IB speed words come for Ethernet ports too. */
+	char *end;
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	unsigned long g = strtoul(s, &end, 10);
+	if (errno || g >= ROCE_RATE_MAX_GBPS)
+		return -1;
+	unsigned half = 0;
+	if (strncmp(end, ".5", 2) == 0) {
+		half = 500;
+		end += 2;
+	}
+	if (strncmp(end, " Gb/sec", 7) != 0)
+		return -1;
+	end += 7;
+	size_t rest = strlen(end);
+	if (rest && (strncmp(end, " (", 2) != 0 || end[rest - 1] != ')'))
+		return -1;
+	if (g == 0 && !half)
+		return -1;
+	*mbps = (unsigned)(g * 1000 + half);
+	return 0;
+}
+
 /* Record that entries of a listing were refused: the first one by name, the
  * count of the others.  The reading is MALFORMED (the listing itself was
  * read; what else it held is still used). */
@@ -268,7 +296,10 @@ static void read_port(const char *root, const char *devdir, struct roce_port *po
 		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root, rel, buf);
 
 	snprintf(rel, sizeof(rel), "%s/rate", portdir);
-	roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read);
+	if (roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read) == 0 &&
+	    roce_parse_rate(port->rate, &port->rate_mbps) < 0)
+		roce_reading_set(&port->rate_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"",
+		                 root, rel, port->rate);
 
 	port->gid_table_size = -1;
 	/* InfiniBand ports are reported as "not RoCE": no need for their GIDs. */
@@ -276,6 +307,25 @@ static void read_port(const char *root, const char *devdir, struct roce_port *po
 		return;
 	read_gid_table(root, portdir, port, want);
 	find_port_netdev(root, devdir, port, want->addr_family);
+}
+
+/* One identity file of the device (fw_ver, board_id, hca_type): printable, non-empty. */
+static void read_ident(const char *root, const char *devdir, const char *file, char *buf, size_t len,
+                       struct roce_reading *r)
+{
+	char rel[320];
+	snprintf(rel, sizeof(rel), "%s/%s", devdir, file);
+	if (roce_sysfs_read(root, rel, buf, len, r) < 0)
+		return;
+	for (const char *c = buf; *c; c++)
+		if (*c == ' ' || *c == '\t' || *c == ',' || *c == '"' || *c == '=') {
+			roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" has white space or ,=\" in it", root, rel, buf);
+			break;
+		}
+	if (!buf[0] && r->status == ROCE_OK)
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: empty", root, rel);
+	if (r->status != ROCE_OK)
+		buf[0] = '\0';
 }
 
 static int read_device(const char *root, const char *name, struct roce_device *dev,
@@ -289,6 +339,9 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 	snprintf(devdir, sizeof(devdir), IB "/%s", name);
 	snprintf(rel, sizeof(rel), "%s/device", devdir);
 	roce_sysfs_link_basename(root, rel, dev->pci_addr, sizeof(dev->pci_addr), &dev->pci_read);
+	read_ident(root, devdir, "fw_ver", dev->fw_ver, sizeof(dev->fw_ver), &dev->fw_ver_read);
+	read_ident(root, devdir, "board_id", dev->board_id, sizeof(dev->board_id), &dev->board_id_read);
+	read_ident(root, devdir, "hca_type", dev->hca_type, sizeof(dev->hca_type), &dev->hca_type_read);
 
 	snprintf(rel, sizeof(rel), "%s/ports", devdir);
 	if (roce_sysfs_list(root, rel, &ports, &n, &dev->ports_read) < 0)
@@ -349,6 +402,24 @@ nomem:
 	roce_sysfs_names_free(names, n);
 	roce_reading_set(&node->devices_read, ROCE_UNREADABLE, ENOMEM, "out of memory");
 	return -1;
+}
+
+int roce_collect_modules(struct roce_node *node, const char *sysfs_root)
+{
+	static const char *const names[ROCE_MODULES] = { "mlx5_core", "mlx5_ib", "ib_core", "nvidia", "nvidia_peermem" };
+	char rel[64];
+	for (size_t i = 0; i < ROCE_MODULES; i++) {
+		struct roce_module *m = &node->modules[i];
+		m->name = names[i];
+		snprintf(rel, sizeof(rel), "module/%s/version", names[i]);
+		/* Versions are one token ("24.10-1.1.4", "550.54.15"): sysfs.c refuses the rest. */
+		if (roce_sysfs_read(sysfs_root, rel, m->version, sizeof(m->version), &m->read) == 0 &&
+		    (!m->version[0] || strpbrk(m->version, " \t\",="))) {
+			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a version", sysfs_root, rel, m->version);
+			m->version[0] = '\0';
+		}
+	}
+	return 0;
 }
 
 int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)

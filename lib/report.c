@@ -252,6 +252,30 @@ static void port_mtu(const struct roce_fragment_port *p, char *v, size_t len)
 		snprintf(v, len, "unknown");
 }
 
+/* Gb/s as roce-check says it ("100", "2.5"). */
+static void port_rate(const struct roce_fragment_port *p, char *v, size_t len)
+{
+	if (!p->rate_mbps)
+		snprintf(v, len, "unknown");
+	else if (p->rate_mbps % 1000)
+		snprintf(v, len, "%u.%u", p->rate_mbps / 1000, p->rate_mbps % 1000 / 100);
+	else
+		snprintf(v, len, "%u", p->rate_mbps / 1000);
+}
+
+static void port_fw(const struct roce_fragment_port *p, char *v, size_t len)
+{
+	snprintf(v, len, "%s", p->fw_ver ? p->fw_ver : "unknown");
+}
+
+static void tc_value(const struct roce_fragment *n, char *buf, size_t len)
+{
+	if (n->traffic_class >= 0)
+		snprintf(buf, len, "%d", n->traffic_class);
+	else
+		snprintf(buf, len, "none");
+}
+
 /* "3", "3+4", "none", or "unknown" when PFC was not read. */
 static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 {
@@ -290,6 +314,8 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 
 static void mtu_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_mtu, buf, len); }
 static void pfc_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_pfc, buf, len); }
+static void rate_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_rate, buf, len); }
+static void fw_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_fw, buf, len); }
 
 /* To check one more value across nodes: a row here and an enum entry in report.h. */
 static const struct {
@@ -299,6 +325,9 @@ static const struct {
 	[ROCE_CONS_GID] = { "gid_index", "RoCE v2 GID index", gid_value },
 	[ROCE_CONS_MTU] = { "active_mtu", "RDMA MTU", mtu_values },
 	[ROCE_CONS_PFC] = { "pfc_priorities", "PFC priorities", pfc_values },
+	[ROCE_CONS_RATE] = { "link_rate", "Link rate (Gb/s)", rate_values },
+	[ROCE_CONS_FW] = { "firmware", "Firmware", fw_values },
+	[ROCE_CONS_TC] = { "traffic_class", "Traffic class", tc_value },
 };
 
 const char *roce_report_consistency_name(enum roce_report_consistency k)

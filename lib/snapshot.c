@@ -81,6 +81,10 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 		snprintf(ps->state, sizeof(ps->state), "%s", mp->state_name);
 	if (check)
 		worst_finding(check, ps->device, ps->port, &ps->check, ps->check_why, sizeof(ps->check_why));
+	if (mp && roce_reading_ok(&mp->rate_read))
+		ps->rate_mbps = mp->rate_mbps;
+	if (dev && roce_reading_ok(&dev->fw_ver_read))
+		snprintf(ps->fw_ver, sizeof(ps->fw_ver), "%s", dev->fw_ver);
 
 	const struct roce_netdev *nd = ps->netdev[0] ? roce_node_find_netdev(node, ps->netdev) : NULL;
 	if (!node)

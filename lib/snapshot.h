@@ -48,6 +48,8 @@ struct roce_port_sample {
 	char state[24];                 /* port state: "ACTIVE", "DOWN"; "" = not read */
 	int check;                      /* worst enum roce_verdict of the port's findings; -1 = not checked */
 	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message"; "" when it passed */
+	unsigned rate_mbps;             /* the port's link rate, 0 unknown */
+	char fw_ver[64];                /* the device's firmware, "" unknown */
 };
 
 struct roce_snapshot {

@@ -47,6 +47,8 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	if (ps->state[0])
 		json_object_object_add(o, "state", json_object_new_string(ps->state));
 	check_json(o, ps->check, ps->check_why);
+	json_object_object_add(o, "rate_mbps", json_object_new_int64(ps->rate_mbps));
+	json_object_object_add(o, "fw_ver", json_object_new_string(ps->fw_ver));
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_sample *cs = &ps->c[i];
 		json_object_object_add(c, roce_counter_defs[i].name,
@@ -134,7 +136,7 @@ static int parse_counter(json_object *c, const char *name, struct roce_counter_s
 static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_error *err)
 {
 	json_object *c, *m;
-	int64_t port, gid, mtu, nmtu;
+	int64_t port, gid, mtu, nmtu, rate = 0;
 	struct roce_error sub;
 	memset(ps, 0, sizeof(*ps));
 	if (!json_object_is_type(o, json_type_object)) {
@@ -149,6 +151,12 @@ static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_e
 	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0 ||
 	    roce_jin_member(o, "counters", json_type_object, &c, err) < 0)
 		return -1;
+	/* rate_mbps and fw_ver came later: a state file written before them has neither. */
+	if ((json_object_object_get_ex(o, "rate_mbps", NULL) &&
+	     roce_jin_int(o, "rate_mbps", 0, ROCE_RATE_MAX_GBPS * 1000, &rate, err) < 0) ||
+	    (json_object_object_get_ex(o, "fw_ver", NULL) && roce_jin_strcpy(o, "fw_ver", ps->fw_ver, sizeof(ps->fw_ver), err) < 0))
+		return -1;
+	ps->rate_mbps = (unsigned)rate;
 	ps->port = (unsigned)port;
 	ps->gid_index = (int)gid;
 	ps->active_mtu = (int)mtu;

@@ -21,8 +21,8 @@ cd "$top_srcdir" || exit 1
 LAYERS=(
 	"base: error printable clock hostname pciaddr counter model nodelist slurmnodes"
 	"readers: readfile safefile jsonin sysfs policy"
-	"collectors: rdma nl nlmsg rtlink dcb dcb_pfc dcb_app verbs topo collect"
-	"pure: check plan locality gpuset choice json"
+	"collectors: rdma nl nlmsg rtlink dcb dcb_pfc dcb_app verbs netclass topo collect"
+	"pure: check check_drain check_link check_fw check_ecn plan locality gpuset choice json"
 	"pipeline: pipeline snapshot snapshot_json delta"
 	"report: verdicts fragment report reportdir report_text report_json report_prometheus"
 	"processes: worker stuck slurmver"

@@ -83,11 +83,12 @@ for c in $codes; do
 	ok "roce-report.1 documents the verdict $c" grep -qE "^\.BR? .*\b$c\b" "$M/roce-report.1"
 done
 
-# --- drain reasons: the fixed vocabulary of lib/check.c's short_reason()
-for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing"; do
-	grep -qF "\"%s $r\"" "$top_srcdir/lib/check.c" || grep -qF "\"$r\"" "$top_srcdir/lib/check.c" || {
-		fail "lib/check.c still has the drain reason '$r'"; continue; }
-	pat=$(printf '%s' "$r" | sed 's/%u/1/; s/%s/mlx5_2/')
+# --- drain reasons: the fixed vocabulary of lib/check_drain.c's short_reason(),
+# and the reasons checks in their own files give (lib/check_*.c)
+for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing" "port %u at %s Gb/s"; do
+	grep -qF "\"%s $r\"" "$top_srcdir"/lib/check*.c || grep -qF "\"$r\"" "$top_srcdir"/lib/check*.c || {
+		fail "lib/check*.c still has the drain reason '$r'"; continue; }
+	pat=$(printf '%s' "$r" | sed 's/%u/1/; s/at %s/at 25/; s/%s/mlx5_2/')
 	ok "roce-check.8 and spank-roce.8 show the drain reason '$pat'" \
 		sh -c "grep -qF -- '$pat' '$M/roce-check.8' && grep -qF -- '$pat' '$M/spank-roce.8'"
 done

@@ -91,6 +91,7 @@ is "$(q '[.nodes[0].verdicts[] | .subject + " " + .code] | sort')" \
 is "$(q '.nodes[0].ports[0].pfc.status')" '"unread"' "json: PFC on a veth is unknown, not zero"
 like "$(q '.nodes[0].ports[0].pfc.why')" 'not supported' "json: and says why"
 is "$(q '[.nodes[0].gid_index, .nodes[0].ports[0].active_mtu, .nodes[0].pfc_priority]')" '[3,4096,3]' "json: check summary"
+is "$(q '[.nodes[0].ports[0].rate_mbps, .nodes[0].ports[0].fw_ver]')" '[100000,"20.39.1002"]' "json: the port's link rate and firmware, from the prolog's model"
 
 # --- node B of the same job: one HCA whose netdev has MTU 1500
 R=$T/b
@@ -98,6 +99,8 @@ mkdir -p "$R"
 fab_hca "$R" mlx5_0 0000:41:00.0 1
 fab_roce_ipv4 "$R" mlx5_0 1 eth3 192.0.2.20
 fab_standard_counters "$R" mlx5_0 1
+fab_port "$R" mlx5_0 1 rate="25 Gb/sec (1X EDR)" netdev=eth3
+printf '20.40.1000\n' >"$(fab_devdir "$R" mlx5_0)/fw_ver"
 job prolog 101 nodeB "$R"
 c mlx5_0 hw_counters rp_cnp_ignored 8
 c mlx5_0 counters link_downed 1
@@ -109,6 +112,8 @@ is "$rc" 0 "report text: exit 0"
 like "$out" "RoCE fabric report for job 101: 2 node\(s\) node\[A-B\]|nodeA,nodeB" "text: both nodes, hostlist-compressed"
 like "$out" "RDMA MTU +DIFFERS: 4096 on nodeA; 1024 on nodeB" "text: MTU inconsistency named"
 like "$out" "RoCE v2 GID index +3 on every node" "text: GID index consistent"
+like "$out" "Link rate \(Gb/s\) +DIFFERS: 100 on nodeA; 25 on nodeB" "text: link rate inconsistency named"
+like "$out" "Firmware +DIFFERS: 20.39.1002 on nodeA; 20.40.1000 on nodeB" "text: firmware inconsistency named"
 like "$out" "fail link_down on 1 node\(s\): nodeB" "text: job verdict, worst first"
 like "$out" "warn nodeB mlx5_0:1 ecn_reaction_disabled: 8 congestion notifications" "text: ECN reaction point verdict"
 like "$out" "nodeA +mlx5_0:1 +eth0 +1000 B +4 B" "text: per-port bytes"

@@ -250,6 +250,90 @@ is "$rc" 1 "hostile: strict exit 1"
 like "$out" "UNKNOWN +link_layer +mlx5_0:1 .*cannot be read \(malformed: .*link_layer: value is not text" "hostile: finding says malformed, names the file"
 like "$out" "UNKNOWN +port_state +mlx5_1:1 .*Too many levels of symbolic links" "hostile: symlink loop finding"
 
+# --- link rate: one port of three trained at 25G, a netdev speed that disagrees, a garbage rate
+R=$(fixture linkrate); fab_example "$R" 3
+fab_port "$R" mlx5_1 1 rate="25 Gb/sec (1X EDR)" netdev=eth1
+run "$R" --format env
+is "$rc" 0 "25G port: warn mode still exits 0"
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_2:1$" "25G port: left out of NCCL_IB_HCA"
+run "$R" --format json
+is "$(jq -r '.node.devices[1].ports[0].rate_mbps' <<<"$out")" 25000 "25G port: json rate_mbps parsed from rate"
+is "$(jq -r '.node.devices[1].hca_type + " " + .node.devices[1].board_id + " " + .node.devices[1].fw_ver' <<<"$out")" \
+	"MT28908 MT_0000000223 20.39.1002" "json: the device's model and firmware"
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_1 port 1 at 25 Gb/s" "25G port: drain reason names the port and its rate"
+is "$(jq -r '.check.findings[]|select(.check=="link_rate" and .subject=="mlx5_1:1")|"\(.status) \(.hardware)"' <<<"$out")" \
+	"fail true" "25G port: a failing hardware finding"
+run "$R" --set LinkRate=none --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "LinkRate=none: the rate is not judged"
+run "$R" --set LinkRate=200 --mode strict
+is "$rc" 1 "LinkRate=200: every port is below, strict exit 1"
+like "$out" "FAIL +link_rate +mlx5_0:1 +mlx5_0 port 1 runs at 100 Gb/s \(100 Gb/sec \(4X EDR\)\), below LinkRate=200" "LinkRate=200: the minimum named"
+fab_port "$R" mlx5_1 1 rate="100 Gb/sec (4X EDR)" netdev=eth1 speed=25000
+run "$R"
+like "$out" "PASS +link_rate +mlx5_1:1 +mlx5_1 port 1 at 100 Gb/s \(eth1 says 25000 Mb/s: the RDMA port's rate is judged\)" \
+	"speed from class/net/eth1/speed disagreeing with the rate: said, the rate judged"
+fab_netdev_file "$R" mlx5_1 eth1 speed 100000
+run "$R"
+like "$out" "PASS +link_rate +mlx5_1:1 +mlx5_1 port 1 at 100 Gb/s$" "speed agreeing with the rate: pass, nothing said"
+fab_netdev_file "$R" mlx5_1 eth1 speed "fast"
+run "$R" --format json
+like "$(jq -r '.node.netdevs[]|select(.name=="eth1")|.errors.speed.why' <<<"$out")" "class/net/eth1/speed: \"fast\" is not a speed in Mb/s" \
+	"garbage speed: malformed, file named"
+fab_port "$R" mlx5_2 1 rate="fast as light" netdev=eth2
+run "$R" --mode strict
+is "$rc" 1 "garbage rate: unknown, strict exit 1"
+like "$out" "UNKNOWN +link_rate +mlx5_2:1 +mlx5_2 port 1 link rate is unknown \(malformed: .*/ports/1/rate: \"fast as light\" is not" \
+	"garbage rate: unknown naming the file"
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "garbage rate: the port is not left out for it (warn mode)"
+
+# --- firmware and driver inventory: mixed firmware on one model, module versions
+R=$(fixture firmware); fab_example "$R" 2
+printf '20.35.1012\n' >"$(fab_devdir "$R" mlx5_1)/fw_ver"
+mkdir -p "$R/module/mlx5_core" "$R/module/mlx5_ib"
+printf '24.10-1.1.4\n' >"$R/module/mlx5_core/version"
+printf '24.10 1.1.4 ; x\n' >"$R/module/mlx5_ib/version"
+run "$R" --mode strict
+is "$rc" 0 "mixed firmware: a warning, strict still exits 0"
+like "$out" "WARN +firmware +mlx5_0 +MT28908 \(MT_0000000223\) adapters on this node run different firmware \(mlx5_0 20.39.1002, mlx5_1 20.35.1012\)" \
+	"mixed firmware: both devices and versions named"
+run "$R" --format json
+is "$(jq -r '.node.modules.mlx5_core' <<<"$out")" "24.10-1.1.4" "json: mlx5_core's version from module/mlx5_core/version"
+like "$(jq -r '.node.errors."module/mlx5_ib".why' <<<"$out")" "module/mlx5_ib/version: \"24.10 1.1.4 ; x\" is not a version" \
+	"json: a garbage module version is malformed, file named"
+is "$(jq -r '.node.modules|has("nvidia")' <<<"$out")" false "json: a module without a version file is left out"
+printf '\x01\x02\n' >"$(fab_devdir "$R" mlx5_1)/fw_ver"
+run "$R"
+like "$out" "UNKNOWN +firmware +mlx5_1 +mlx5_1 firmware version cannot be read \(malformed: .*mlx5_1/fw_ver: value is not text" \
+	"garbage fw_ver: unknown naming the file"
+
+# --- ECN/DCQCN (MLNX_OFED's class/net/<if>/ecn/): RP off on the RoCE priority, absent, garbage
+R=$(fixture ecn); fab_example "$R" 2
+fab_ecn "$R" mlx5_0 eth0; fab_ecn "$R" mlx5_1 eth1
+run "$R" --set PfcPriority=3
+like "$out" "PASS +ecn +mlx5_0:1 +ECN notification and reaction points on for priority 3 on eth0" "ecn: on for the PFC priority: pass"
+fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 0
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
+run "$R"
+like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+run "$R" --set Ecn=warn --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Ecn=warn: the port stays"
+run "$R" --set Ecn=ignore
+unlike "$out" " ecn " "Ecn=ignore: no ecn finding"
+fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 yes
+run "$R"
+like "$out" "UNKNOWN +ecn +mlx5_1:1 +ECN state of eth1 for priority 3 is unknown \(malformed: .*class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1\)" \
+	"ecn: garbage value: unknown naming the file"
+rm -rf "$(cd "$R/class/net/eth1" && pwd -P)/ecn"
+run "$R" --mode strict
+like "$out" "WARN +ecn +mlx5_1:1 +ECN state of eth1 is unknown: .*class/net/eth1/ecn does not exist \(upstream mlx5" \
+	"ecn: no ecn/ (upstream driver): unknown, said as a warning with a hint"
+unlike "$out" "(FAIL|UNKNOWN) +ecn" "ecn: absent files neither fail nor count as unknown"
+run "$R" --format json
+is "$(jq -c '.node.netdevs[]|select(.name=="eth0")|.ecn|[.np_enabled[3], .rp_enabled[3], .cnp_dscp, .cnp_prio]' <<<"$out")" "[1,1,48,6]" \
+	"json: the netdev's ECN state"
+
 # --- configuration errors
 printf 'GidIndex=3\nMtu=9000\nPfcPriorty=3\n' >"$T/bad.conf"
 out=$("$CHECK" --config "$T/bad.conf" 2>&1); rc=$?

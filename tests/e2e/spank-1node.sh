@@ -175,6 +175,16 @@ check "job of uid $LAB_UID with mlx5_1 DOWN: runs as that user with =mlx5_0:1, n
 fab_port "$FAB" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
 lab_resume node1
 
+# --- a port that trained at 25G beside a 100G port of the same model (LinkRate=auto):
+# left out in warn mode, the node drained with the port and its rate
+lab_node_settled node1 >/dev/null
+fab_port "$FAB" mlx5_1 1 rate="25 Gb/sec (1X EDR)"
+srun_env --roce=warn
+check "warn with mlx5_1 at 25 Gb/s: NCCL_IB_HCA==mlx5_0:1, drained 'roce: mlx5_1 port 1 at 25 Gb/s'" \
+	'grep -qx TASK_RAN $W/out && grep -qx "NCCL_IB_HCA==mlx5_0:1" $W/out && grep -q "^roce: warning: node1: mlx5_1 port 1 link_rate fail: mlx5_1 port 1 runs at 25 Gb/s" $W/err && [ "$(lab_node_reason node1)" = "roce: mlx5_1 port 1 at 25 Gb/s" ]'
+fab_port "$FAB" mlx5_1 1 rate="100 Gb/sec (4X EDR)"
+lab_resume node1
+
 # --- 23: a configuration problem (MTU below policy) fails strict without draining
 lab_plugstack "optional $plugin default=off config=$W/roce.conf Mtu=4200"
 run srun --roce=strict sh -c 'echo TASK_RAN'

@@ -37,18 +37,21 @@ fab_hca() {
 	ln -sfn "../../../$pci" "$pcidir/infiniband/$dev/device"
 	ln -sfn "../../devices/$bridge/$pci/infiniband/$dev" "$root/class/infiniband/$dev"
 	printf 'MT28908\n' >"$pcidir/infiniband/$dev/hca_type"
+	printf 'MT_0000000223\n' >"$pcidir/infiniband/$dev/board_id"
+	printf '20.39.1002\n' >"$pcidir/infiniband/$dev/fw_ver"
 	printf '0c42:a103:00fa:1234\n' >"$pcidir/infiniband/$dev/node_guid"
 	for p in $(seq 1 "$nports"); do
 		fab_port "$root" "$dev" "$p"
 	done
 }
 
-# fab_port ROOT DEV PORT [key=value...]: state= phys= ll= rate= netdev=
+# fab_port ROOT DEV PORT [key=value...]: state= phys= ll= rate= netdev= speed=
 # Creates the port with an all-empty GID table; defaults are a healthy
-# 100G Ethernet port.
+# 100G Ethernet port.  speed= (Mb/s, with netdev=) writes the netdev's
+# class/net/NETDEV/speed, class/net/NETDEV linking to the PCI function's net/NETDEV.
 fab_port() {
 	local root=$1 dev=$2 port=$3; shift 3
-	local state="4: ACTIVE" phys="5: LinkUp" ll=Ethernet rate="100 Gb/sec (4X EDR)" netdev="" kv i
+	local state="4: ACTIVE" phys="5: LinkUp" ll=Ethernet rate="100 Gb/sec (4X EDR)" netdev="" speed="" kv i
 	for kv in "$@"; do
 		case $kv in
 		state=*) state=${kv#state=} ;;
@@ -56,6 +59,7 @@ fab_port() {
 		ll=*) ll=${kv#ll=} ;;
 		rate=*) rate=${kv#rate=} ;;
 		netdev=*) netdev=${kv#netdev=} ;;
+		speed=*) speed=${kv#speed=} ;;
 		*) echo "fab_port: unknown $kv" >&2; return 1 ;;
 		esac
 	done
@@ -75,6 +79,32 @@ fab_port() {
 	if [ -n "$netdev" ]; then
 		mkdir -p "$(fab_devdir "$root" "$dev")/device/net/$netdev"
 	fi
+	if [ -n "$speed" ]; then
+		fab_netdev_file "$root" "$dev" "$netdev" speed "$speed"
+	fi
+}
+
+# fab_netdev_file ROOT DEV NETDEV RELPATH VALUE: a file of the netdev's sysfs
+# directory (class/net/NETDEV/RELPATH, e.g. speed, qos/trust, ecn/roce_np/enable/3).
+fab_netdev_file() {
+	local root=$1 dev=$2 nd=$3 rel=$4 pcidir
+	pcidir=$(cd "$(fab_devdir "$root" "$dev")/device" && pwd -P) || return 1
+	mkdir -p "$pcidir/net/$nd/$(dirname "$rel")" "$root/class/net"
+	[ -e "$root/class/net/$nd" ] || ln -sfn "../../${pcidir#"$root"/}/net/$nd" "$root/class/net/$nd"
+	printf '%s\n' "$5" >"$pcidir/net/$nd/$rel"
+}
+
+# fab_ecn ROOT DEV NETDEV: MLNX_OFED's ecn/ of the netdev, as its defaults:
+# roce_np and roce_rp enabled on every priority, cnp_dscp 48, cnp_802p_prio 6.
+# Change one file with fab_netdev_file (e.g. ecn/roce_rp/enable/3 0).
+fab_ecn() {
+	local p
+	for p in 0 1 2 3 4 5 6 7; do
+		fab_netdev_file "$1" "$2" "$3" "ecn/roce_np/enable/$p" 1
+		fab_netdev_file "$1" "$2" "$3" "ecn/roce_rp/enable/$p" 1
+	done
+	fab_netdev_file "$1" "$2" "$3" ecn/roce_np/cnp_dscp 48
+	fab_netdev_file "$1" "$2" "$3" ecn/roce_np/cnp_802p_prio 6
 }
 
 # fab_gid ROOT DEV PORT INDEX GID TYPE NDEV  (TYPE "RoCE v2" or "IB/RoCE v1")

@@ -23,6 +23,12 @@ void fx_healthy_node(struct roce_node *node, size_t n)
 		snprintf(d->pci_addr, sizeof(d->pci_addr), "0000:%02zx:00.0", 0x41 + i);
 		roce_reading_set(&d->pci_read, ROCE_OK, 0, NULL);
 		roce_reading_set(&d->ports_read, ROCE_OK, 0, NULL);
+		snprintf(d->fw_ver, sizeof(d->fw_ver), "20.39.1002");
+		snprintf(d->board_id, sizeof(d->board_id), "MT_0000000223");
+		snprintf(d->hca_type, sizeof(d->hca_type), "MT4123");
+		roce_reading_set(&d->fw_ver_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&d->board_id_read, ROCE_OK, 0, NULL);
+		roce_reading_set(&d->hca_type_read, ROCE_OK, 0, NULL);
 		d->ports = calloc(1, sizeof(*d->ports));
 		d->n_ports = 1;
 		struct roce_port *p = &d->ports[0];
@@ -30,6 +36,9 @@ void fx_healthy_node(struct roce_node *node, size_t n)
 		p->state = 4; snprintf(p->state_name, sizeof(p->state_name), "ACTIVE");
 		p->phys_state = 5; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "LinkUp");
 		p->link_layer = ROCE_LL_ETHERNET;
+		snprintf(p->rate, sizeof(p->rate), "100 Gb/sec (4X EDR)");
+		p->rate_mbps = 100000;
+		roce_reading_set(&p->rate_read, ROCE_OK, 0, NULL);
 		roce_reading_set(&p->state_read, ROCE_OK, 0, NULL);
 		roce_reading_set(&p->phys_state_read, ROCE_OK, 0, NULL);
 		roce_reading_set(&p->link_layer_read, ROCE_OK, 0, NULL);

@@ -72,6 +72,8 @@ static void t_round_trip(void **state)
 	m.note = "a note";
 	fx_delta(&d, 2, 10);
 	d.ports[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 12;
+	d.ports[0].rate_mbps = 25000;
+	snprintf(d.ports[0].fw_ver, sizeof(d.ports[0].fw_ver), "20.39.1002");
 	d.ports[1].presence = ROCE_PORT_APPEARED;
 	d.ports[1].pfc_status = ROCE_DELTA_UNREAD;
 	snprintf(d.ports[1].pfc_why, sizeof(d.ports[1].pfc_why), "end: no DCB");
@@ -120,6 +122,10 @@ static void t_round_trip(void **state)
 	assert_non_null(strstr(err.msg, "ports[0]: \"check\": unknown value"));
 	json_object_put(old);
 	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(n.ports[0].rate_mbps, 25000);
+	assert_string_equal(n.ports[0].fw_ver, "20.39.1002");
+	assert_int_equal(n.ports[1].rate_mbps, 0);   /* unknown: not written, read as unknown */
+	assert_null(n.ports[1].fw_ver);
 	assert_true(n.n_verdicts > 0);
 	json_object *again = roce_fragment_to_json(&n, "4242", true);
 	assert_true(json_object_equal(again, f));
@@ -172,6 +178,8 @@ static void t_refused(void **state)
 		{ "\"port\":1,", "\"port\":300,", "ports[0]: " },
 		{ "\"out_of_sequence\":0", "\"out_of_sequence\":-1", "ports[0]: counter out_of_sequence is not a counter value" },
 		{ "\"shared_with\":[]", "\"shared_with\":[\"x\"]", "shared_with[0] is not a job id" },
+		{ "\"netdev_mtu\":9000,", "\"netdev_mtu\":9000,\"rate_mbps\":0,", "ports[0]: " },
+		{ "\"netdev_mtu\":9000,", "\"netdev_mtu\":9000,\"fw_ver\":7,", "ports[0]: " },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[16384];

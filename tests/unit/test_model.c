@@ -89,6 +89,31 @@ static void t_gid_type_link_layer(void **s)
 	assert_int_equal(roce_parse_link_layer("ethernet", &ll), -1);
 }
 
+static void t_rate(void **s)
+{
+	(void)s;
+	unsigned m = 7;
+	assert_int_equal(roce_parse_rate("100 Gb/sec (4X EDR)", &m), 0);
+	assert_int_equal(m, 100000);
+	assert_int_equal(roce_parse_rate("25 Gb/sec (1X EDR)", &m), 0);
+	assert_int_equal(m, 25000);
+	assert_int_equal(roce_parse_rate("2.5 Gb/sec (1X SDR)", &m), 0);
+	assert_int_equal(m, 2500);
+	assert_int_equal(roce_parse_rate("400 Gb/sec", &m), 0);
+	assert_int_equal(m, 400000);
+	m = 7;
+	assert_int_equal(roce_parse_rate("0 Gb/sec (4X EDR)", &m), -1);
+	assert_int_equal(roce_parse_rate("10000 Gb/sec (4X EDR)", &m), -1);   /* out of range */
+	assert_int_equal(roce_parse_rate("99999999999999999999 Gb/sec", &m), -1);
+	assert_int_equal(roce_parse_rate("100 Mb/sec (4X EDR)", &m), -1);
+	assert_int_equal(roce_parse_rate("100 Gb/sec 4X EDR", &m), -1);
+	assert_int_equal(roce_parse_rate("100 Gb/sec (4X EDR", &m), -1);
+	assert_int_equal(roce_parse_rate("2.25 Gb/sec (1X SDR)", &m), -1);
+	assert_int_equal(roce_parse_rate("-100 Gb/sec", &m), -1);
+	assert_int_equal(roce_parse_rate("", &m), -1);
+	assert_int_equal(m, 7);
+}
+
 static void t_gid_usable(void **s)
 {
 	(void)s;
@@ -280,6 +305,7 @@ int main(void)
 		cmocka_unit_test(t_gid_parse_format),
 		cmocka_unit_test(t_port_state),
 		cmocka_unit_test(t_gid_type_link_layer),
+		cmocka_unit_test(t_rate),
 		cmocka_unit_test(t_gid_usable),
 		cmocka_unit_test(t_sysfs_read),
 		cmocka_unit_test(t_sysfs_fifo_and_dir),

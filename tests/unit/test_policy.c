@@ -158,6 +158,14 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_policy_set_kv(&p, "=3", "plugstack.conf", &err), -1);
 	assert_int_equal(roce_policy_set_kv(&p, "Bogus=1", "plugstack.conf", &err), -1);
 	assert_string_equal(err.msg, "plugstack.conf: unknown key \"Bogus\"");
+	assert_int_equal(p.link_rate, ROCE_LINK_RATE_AUTO);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=100", "roce.conf:3", &err), 0);
+	assert_int_equal(p.link_rate, 100);
+	assert_int_equal(roce_policy_set_kv(&p, "linkrate=None", "roce.conf:3", &err), 0);
+	assert_int_equal(p.link_rate, ROCE_LINK_RATE_NONE);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=0", "roce.conf:3", &err), -1);
+	assert_string_equal(err.msg, "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=25G", "roce.conf:3", &err), -1);
 
 	assert_true(roce_token_ok("strict", 64));
 	assert_false(roce_token_ok("", 64));

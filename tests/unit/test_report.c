@@ -137,6 +137,48 @@ static void t_consistency_groups(void **state)
 	roce_report_free(&r);
 }
 
+/* Issue 12's rows: link rate and firmware per port, the traffic class per node. */
+static void t_consistency_rate_fw_tc(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_report_groups gs = { 0 };
+	fx_merged_job(&r);
+	for (size_t i = 0; i < r.n_nodes; i++)
+		for (size_t j = 0; j < r.nodes[i].n_ports; j++) {
+			r.nodes[i].ports[j].rate_mbps = 100000;
+			r.nodes[i].ports[j].fw_ver = strdup("20.39.1002");
+		}
+	r.nodes[1].ports[1].rate_mbps = 25000;   /* n2's mlx5_1 */
+	free(r.nodes[3].ports[0].fw_ver);
+	r.nodes[3].ports[0].fw_ver = strdup("20.35.1012");   /* n10's mlx5_0 */
+	r.nodes[2].ports[0].rate_mbps = 0;     /* n3's mlx5_0: a fragment without it */
+	assert_string_equal(roce_report_consistency_name(ROCE_CONS_RATE), "link_rate");
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_RATE, &gs), 0);
+	assert_int_equal(gs.n, 3);
+	assert_string_equal(gs.g[0].key, "100");
+	assert_string_equal(gs.g[1].key, "100,25");
+	assert_string_equal(gs.g[1].names[0], "n2");
+	assert_string_equal(gs.g[2].key, "unknown,100");
+	roce_report_groups_free(&gs);
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_FW, &gs), 0);
+	assert_int_equal(gs.n, 2);
+	assert_string_equal(gs.g[1].key, "20.35.1012,20.39.1002");
+	assert_string_equal(gs.g[1].names[0], "n10");
+	roce_report_groups_free(&gs);
+	assert_string_equal(roce_report_consistency_title(ROCE_CONS_TC), "Traffic class");
+	r.nodes[0].traffic_class = 104;
+	r.nodes[1].traffic_class = 104;
+	r.nodes[2].traffic_class = 104;
+	r.nodes[3].traffic_class = -1;
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_TC, &gs), 0);
+	assert_int_equal(gs.n, 2);
+	assert_string_equal(gs.g[0].key, "104");
+	assert_string_equal(gs.g[1].key, "none");
+	roce_report_groups_free(&gs);
+	roce_report_free(&r);
+}
+
 /* Per-port values: distinct, in port order; vanished ports have none. */
 static void t_port_values(void **state)
 {
@@ -189,6 +231,7 @@ int main(void)
 		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_groups),
 		cmocka_unit_test(t_consistency_groups),
+		cmocka_unit_test(t_consistency_rate_fw_tc),
 		cmocka_unit_test(t_port_values),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

@@ -320,6 +320,16 @@ static void t_json_round_trip(void **state)
 	assert_int_equal(b.ports[0].check, ROCE_FAIL);
 	assert_string_equal(b.ports[0].check_why, "port_state: DOWN");
 	assert_int_equal(b.check, -1);
+	assert_int_equal(b.ports[0].rate_mbps, a.ports[0].rate_mbps);
+	assert_string_equal(b.ports[0].fw_ver, a.ports[0].fw_ver);
+	/* a state file written before rate_mbps and fw_ver: still read */
+	json_object *p0 = json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0);
+	json_object_object_del(p0, "rate_mbps");
+	json_object_object_del(p0, "fw_ver");
+	roce_snapshot_free(&b);
+	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
+	assert_int_equal(b.ports[0].rate_mbps, 0);
+	assert_string_equal(b.ports[0].fw_ver, "");
 
 	/* the same port twice (the delta would pair them crosswise): refused */
 	roce_snapshot_free(&b);
