@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "check.h"
+#include "pciecheck.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -30,9 +31,8 @@ const char *roce_verdict_name(enum roce_verdict v)
 	return "?";
 }
 
-__attribute__((format(printf, 7, 8)))
-static int add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-               enum roce_verdict status, bool hardware, const char *fmt, ...)
+static int vadd(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                enum roce_verdict status, bool hardware, const char *fmt, va_list ap)
 {
 	if (r->n_findings == r->cap_findings) {
 		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
@@ -53,11 +53,29 @@ static int add(struct roce_check_result *r, const char *check, const char *devic
 		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
 	f->status = status;
 	f->hardware = hardware && status == ROCE_FAIL;
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	return 0;
+}
+
+__attribute__((format(printf, 7, 8)))
+static int add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+               enum roce_verdict status, bool hardware, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	int rc = vadd(r, check, device, port, status, hardware, fmt, ap);
 	va_end(ap);
-	return 0;
+	return rc;
+}
+
+int roce_check_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                    enum roce_verdict status, bool hardware, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vadd(r, check, device, port, status, hardware, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"; }
@@ -606,7 +624,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	        pol->n_hca ? "" : "s") < 0)
 		goto nomem;
 	/* MTU first: the GID index is then chosen among the ports that stay. */
-	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0)
+	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0 ||
+	    roce_pciecheck(out, node, pol) < 0)
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
 		out->traffic_class = pol->traffic_class;

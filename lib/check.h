@@ -60,6 +60,12 @@ bool roce_check_reason_is_others(const char *reason);
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);
 
+/* Append a finding while roce_check() runs (the checks of other files, such
+ * as pciecheck.c; roce_check() counts it); -1 on ENOMEM.  hardware: a node
+ * fault that drains when status is FAIL. */
+int roce_check_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                    enum roce_verdict status, bool hardware, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 /* Append a finding (for later pipeline steps such as locality); -1 on ENOMEM. */
 int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                    enum roce_verdict status, const char *message);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "json.h"
+#include "pciecheck.h"
 
 #include <stdio.h>
 
@@ -137,6 +138,32 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 	return o;
 }
 
+/* A device's PCIe path, the device first: [{"bdf", "current_speed" ("16.0 GT/s"),
+ * "current_width", "max_speed", "max_width", "errors"}]. */
+static json_object *json_pcie_path(const struct roce_pcie_path *p)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < p->n; i++) {
+		const struct roce_pcie_fn *fn = &p->fn[i];
+		json_object *o = json_object_new_object(), *errors = NULL;
+		char speed[24];
+		put_str(o, "bdf", fn->bdf);
+		if (roce_reading_ok(&fn->link_read)) {
+			roce_pciecheck_speed(fn->cur_speed, speed, sizeof(speed));
+			put_str(o, "current_speed", speed);
+			put_int(o, "current_width", fn->cur_width);
+			roce_pciecheck_speed(fn->max_speed, speed, sizeof(speed));
+			put_str(o, "max_speed", speed);
+			put_int(o, "max_width", fn->max_width);
+		}
+		put_reading(&errors, "link", &fn->link_read);
+		if (errors)
+			json_object_object_add(o, "errors", errors);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 json_object *roce_json_node(const struct roce_node *node)
 {
 	json_object *o = json_object_new_object(), *devs = json_object_new_array(), *nds = json_object_new_array();
@@ -150,7 +177,10 @@ json_object *roce_json_node(const struct roce_node *node)
 		for (size_t p = 0; p < dev->n_ports; p++)
 			json_object_array_add(ports, json_port(&dev->ports[p]));
 		json_object_object_add(jd, "ports", ports);
+		if (dev->pcie.read.status != ROCE_NOT_READ)
+			json_object_object_add(jd, "pcie", json_pcie_path(&dev->pcie));
 		put_reading(&derr, "pci_addr", &dev->pci_read);
+		put_reading(&derr, "pcie", &dev->pcie.read);
 		put_reading(&derr, "ports", &dev->ports_read);
 		if (derr)
 			json_object_object_add(jd, "errors", derr);

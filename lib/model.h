@@ -97,10 +97,34 @@ struct roce_port {
 	struct roce_reading verbs_read;     /* NOT_READ: not asked; else OK, or why the query was not done */
 };
 
+/*
+ * One PCI function on a device's PCIe path (pcie.c reads them from
+ * /sys/bus/pci/devices/<bdf>/).  Link speeds are in tenths of GT/s (80 =
+ * "8.0 GT/s PCIe"), 0 where sysfs says "Unknown"; a width of 0 is a link
+ * that is down.
+ */
+struct roce_pcie_fn {
+	char bdf[ROCE_PCI_MAX];             /* "0000:c1:00.0" */
+	unsigned cur_speed, max_speed;      /* tenths of GT/s */
+	unsigned cur_width, max_width;      /* lanes */
+	struct roce_reading link_read;      /* the four link attributes: OK, or the first that failed */
+};
+
+#define ROCE_PCIE_DEPTH_MAX 12              /* functions from a device up to its root port */
+
+/* A device's PCIe path: fn[0] the device itself, fn[n - 1] its root port
+ * (the first function under the host bridge), in between the switch ports. */
+struct roce_pcie_path {
+	struct roce_reading read;           /* the path itself (the bus/pci/devices link) */
+	size_t n;
+	struct roce_pcie_fn fn[ROCE_PCIE_DEPTH_MAX];
+};
+
 struct roce_device {
 	char name[ROCE_NAME_MAX];           /* "mlx5_0" */
 	char pci_addr[ROCE_PCI_MAX];        /* basename of realpath(device) */
 	struct roce_reading pci_read;
+	struct roce_pcie_path pcie;         /* NOT_READ when pci_read is not OK */
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;

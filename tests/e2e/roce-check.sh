@@ -229,6 +229,33 @@ like "$out" "WARN +gdr .*no GPUDirect RDMA module" "no peermem: warn"
 run "$R" --set RequireGdr=yes --format json
 is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
 
+# --- PCIe links (/sys/bus/pci/devices as the kernel lays it out)
+R=$(fixture pcie); fab_example "$R" 2
+run "$R" --mode strict
+is "$rc" 0 "pcie: healthy links pass strict"
+like "$out" "PASS +pcie_link +mlx5_0 .*0000:41:00.0.*full rate" "pcie: each HCA's links checked"
+# an x8 NIC under an x16 port; a Gen5 NIC under a Gen4 port at 16 GT/s is fine
+fab_pcie_link "$R" 0000:41:00.0 width=8 maxwidth=16
+fab_pcie_link "$R" 0000:51:00.0 cur="16.0 GT/s PCIe" max="32.0 GT/s PCIe"
+run "$R"
+is "$rc" 0 "pcie: x8 NIC: a warning, exit 0"
+like "$out" "WARN +pcie_link +mlx5_0 +mlx5_0 \(0000:41:00.0\) at 16.0 GT/s x8, capable of 16.0 GT/s x16" "pcie: x8 named with both values"
+like "$out" "PASS +pcie_link +mlx5_1 " "pcie: Gen5 NIC under a Gen4 port is not degraded"
+run "$R" --format env
+like "$out" "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" "pcie: warn keeps the port"
+run "$R" --set PcieDegraded=fail --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_0 pcie_link" "PcieDegraded=fail: drains"
+is "$(jq -r '.plan.env.NCCL_IB_HCA' <<<"$out")" "=mlx5_1:1" "PcieDegraded=fail: the port is left out"
+is "$(jq -r '.node.devices[0].pcie[0].current_width' <<<"$out")" 8 "pcie: json has the link"
+run "$R" --set PcieDegraded=ignore
+unlike "$out" "pcie_link" "PcieDegraded=ignore: not looked at"
+# garbage and missing attributes: unknown, naming the file
+printf 'x16 lanes\n' >"$R/bus/pci/devices/0000:41:01.0/max_link_width"
+rm "$R/bus/pci/devices/0000:51:00.0/current_link_speed"
+run "$R"
+like "$out" "UNKNOWN +pcie_link +mlx5_0 .*0000:41:01.0/max_link_width: \"x16 lanes\" is not a PCIe link width" "pcie: garbage width named"
+like "$out" "UNKNOWN +pcie_link +mlx5_1 .*0000:51:00.0/current_link_speed" "pcie: missing file named"
+
 # --- hostile sysfs content
 R=$(fixture hostile); fab_example "$R" 2
 D=$(fab_devdir "$R" mlx5_0)/ports/1

@@ -10,6 +10,8 @@
 #   .../ports/1/gids/0..255, gid_attrs/types/0..255, gid_attrs/ndevs/0..255
 #   .../ports/1/counters/*, hw_counters/*
 #   .../0000:41:00.0/net/eth0/ (the PCI function's netdev)
+#   ROOT/bus/pci/devices/0000:41:00.0 -> ../../../devices/pci0000:00/0000:00:02.0/0000:41:00.0
+#   .../0000:41:00.0/{current,max}_link_{speed,width} (every function on the path)
 #   ROOT/module/nvidia_peermem/ (GPUDirect RDMA module loaded)
 # Values are written with a trailing newline, as sysfs prints them.  Empty GID
 # slots read as all zeros; their type/ndev files exist but are empty here (the
@@ -25,11 +27,51 @@ fab_devdir() {
 	echo "$1/class/infiniband/$l"
 }
 
-# fab_hca ROOT DEV PCI_ADDR [NPORTS]: an RDMA device behind a PCI function.
+# fab_pci_fn ROOT DEVPATH: the PCI function at ROOT/devices/DEVPATH (e.g.
+# pci0000:40/0000:40:01.1/0000:41:00.0), with its bus/pci/devices link as
+# the kernel makes it and a healthy 16.0 GT/s x16 link (fab_pcie_link
+# changes it).  Every function above it on DEVPATH gets the same.
+fab_pci_fn() {
+	local root=$1 path=$2 sofar="" c
+	mkdir -p "$root/bus/pci/devices"
+	for c in ${path//\// }; do
+		sofar=${sofar:+$sofar/}$c
+		case $c in pci*) continue ;; esac
+		mkdir -p "$root/devices/$sofar"
+		ln -sfn "../../../devices/$sofar" "$root/bus/pci/devices/$c"
+		[ -f "$root/devices/$sofar/max_link_speed" ] || fab_pcie_link "$root" "$c"
+	done
+}
+
+# fab_pcie_link ROOT BDF [cur=SPEED] [width=N] [max=SPEED] [maxwidth=N]: the
+# link attributes of an existing PCI function, as drivers/pci/pci-sysfs.c
+# prints them ("16.0 GT/s PCIe", "16"); defaults 16.0 GT/s PCIe x16.
+fab_pcie_link() {
+	local root=$1 bdf=$2 cur="16.0 GT/s PCIe" width=16 max="" maxwidth="" kv; shift 2
+	for kv in "$@"; do
+		case $kv in
+		cur=*) cur=${kv#cur=} ;;
+		width=*) width=${kv#width=} ;;
+		max=*) max=${kv#max=} ;;
+		maxwidth=*) maxwidth=${kv#maxwidth=} ;;
+		*) echo "fab_pcie_link: unknown $kv" >&2; return 1 ;;
+		esac
+	done
+	local d="$root/bus/pci/devices/$bdf"
+	printf '%s\n' "$cur" >"$d/current_link_speed"
+	printf '%s\n' "$width" >"$d/current_link_width"
+	printf '%s\n' "${max:-$cur}" >"$d/max_link_speed"
+	printf '%s\n' "${maxwidth:-$width}" >"$d/max_link_width"
+}
+
+# fab_hca ROOT DEV PCI_ADDR [NPORTS] [BRIDGES]: an RDMA device behind a PCI
+# function; BRIDGES is its path below ROOT/devices (default
+# pci0000:BB/0000:BB:01.0, a root port on the device's bus number).
 fab_hca() {
 	local root=$1 dev=$2 pci=$3 nports=${4:-1} p
-	local bridge="pci0000:${pci:5:2}/0000:${pci:5:2}:01.0"
+	local bridge=${5:-"pci0000:${pci:5:2}/0000:${pci:5:2}:01.0"}
 	local pcidir="$root/devices/$bridge/$pci"
+	fab_pci_fn "$root" "$bridge/$pci"
 	mkdir -p "$pcidir/infiniband/$dev/ports" "$root/class/infiniband" "$pcidir/net"
 	printf '0x15b3\n' >"$pcidir/vendor"
 	printf '0x101b\n' >"$pcidir/device"

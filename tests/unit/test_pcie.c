@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_pcie.c - the PCIe collector (lib/pcie.c) on sysfs trees laid out as
+ * the kernel's /sys/bus/pci/devices, and the pcie_link check
+ * (lib/pciecheck.c) over what it read.
+ */
+#include "config.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pcie.h"
+#include "pciecheck.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	mkdir(path, 0755);
+}
+
+/* A function at devices/DEVPATH with its bus link and link attributes. */
+static void fn(const char *devpath, const char *cur, const char *width, const char *max, const char *maxwidth)
+{
+	char rel[512], link[512], path[512];
+	const char *bdf = strrchr(devpath, '/') + 1;
+	snprintf(rel, sizeof(rel), "devices/%s", devpath);
+	mkdirs(rel);
+	mkdirs("bus/pci/devices");
+	snprintf(link, sizeof(link), "../../../devices/%s", devpath);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", root, bdf);
+	unlink(path);
+	assert_int_equal(symlink(link, path), 0);
+	const char *names[] = { "current_link_speed", "current_link_width", "max_link_speed", "max_link_width" };
+	const char *vals[] = { cur, width, max, maxwidth };
+	for (int i = 0; i < 4; i++) {
+		if (!vals[i])
+			continue;
+		char r2[600], v[64];
+		snprintf(r2, sizeof(r2), "%s/%s", rel, names[i]);
+		snprintf(v, sizeof(v), "%s\n", vals[i]);
+		put(r2, v);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/test_pcie.XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void t_parse(void **state)
+{
+	(void)state;
+	unsigned v;
+	assert_int_equal(roce_pcie_parse_speed("16.0 GT/s PCIe", &v), 0);
+	assert_int_equal(v, 160);
+	assert_int_equal(roce_pcie_parse_speed("2.5 GT/s PCIe", &v), 0);
+	assert_int_equal(v, 25);
+	assert_int_equal(roce_pcie_parse_speed("8 GT/s", &v), 0);    /* before Linux 4.19 */
+	assert_int_equal(v, 80);
+	assert_int_equal(roce_pcie_parse_speed("Unknown", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(roce_pcie_parse_speed("Unknown speed", &v), 0);
+	assert_int_equal(v, 0);
+	const char *bad[] = { "", "16", "16.0", "16.0 GT/s PCIe ", "x GT/s", "16.05 GT/s", "0 GT/s", "99999999999 GT/s",
+	                      ".5 GT/s", "16.0 Gb/s", "-8 GT/s" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (roce_pcie_parse_speed(bad[i], &v) == 0)
+			fail_msg("speed \"%s\" accepted", bad[i]);
+	assert_int_equal(roce_pcie_parse_width("16", &v), 0);
+	assert_int_equal(v, 16);
+	assert_int_equal(roce_pcie_parse_width("0", &v), 0);
+	const char *badw[] = { "", "x16", "33", "100", "-1", "1 6", "16\n" };
+	for (size_t i = 0; i < sizeof(badw) / sizeof(badw[0]); i++)
+		if (roce_pcie_parse_width(badw[i], &v) == 0)
+			fail_msg("width \"%s\" accepted", badw[i]);
+}
+
+/* Root port, switch upstream port, downstream port, NIC: the links are
+ * RP-USP and DSP-NIC; USP-DSP is inside the switch. */
+static void t_path_and_links(void **state)
+{
+	(void)state;
+	fn("pci0000:c0/0000:c0:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0", "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0/0000:c3:00.0", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
+	struct roce_pcie_path p;
+	roce_pcie_collect_path(root, "0000:c3:00.0", &p);
+	assert_int_equal(p.read.status, ROCE_OK);
+	assert_int_equal(p.n, 4);
+	assert_string_equal(p.fn[0].bdf, "0000:c3:00.0");
+	assert_string_equal(p.fn[3].bdf, "0000:c0:01.0");
+	assert_true(roce_pcie_link_above(&p, 0));
+	assert_false(roce_pcie_link_above(&p, 1));
+	assert_true(roce_pcie_link_above(&p, 2));
+	assert_false(roce_pcie_link_above(&p, 3));
+	assert_int_equal(p.fn[0].cur_width, 8);
+	assert_int_equal(p.fn[1].max_speed, 320);
+}
+
+static struct roce_node *node_with(const char *bdf)
+{
+	struct roce_node *n = calloc(1, sizeof(*n));
+	assert_non_null(n);
+	roce_node_init(n);
+	n->devices = calloc(1, sizeof(*n->devices));
+	assert_non_null(n->devices);
+	n->n_devices = 1;
+	snprintf(n->devices[0].name, sizeof(n->devices[0].name), "mlx5_1");
+	snprintf(n->devices[0].pci_addr, sizeof(n->devices[0].pci_addr), "%s", bdf);
+	roce_reading_set(&n->devices[0].pci_read, ROCE_OK, 0, NULL);
+	roce_pcie_collect_node(n, root);
+	return n;
+}
+
+/* The findings of check named check, one line each. */
+static size_t findings(const struct roce_check_result *r, const char *check, enum roce_verdict v, char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (!strcmp(r->findings[i].check, check) && r->findings[i].status == v) {
+			n++;
+			snprintf(out + strlen(out), len - strlen(out), "%s\n", r->findings[i].message);
+		}
+	return n;
+}
+
+static void run(struct roce_node *n, const char *kv, struct roce_check_result *r)
+{
+	struct roce_policy pol;
+	struct roce_error err;
+	roce_policy_defaults(&pol);
+	if (kv)
+		assert_int_equal(roce_policy_set_kv(&pol, kv, "test", &err), 0);
+	assert_int_equal(roce_check(n, &pol, r), 0);
+}
+
+static void done(struct roce_node *n, struct roce_check_result *r)
+{
+	roce_check_result_free(r);
+	roce_node_free(n);
+	free(n);
+}
+
+/* An x8 NIC under an x16 port: a hardware warning naming both values. */
+static void t_x8_under_x16(void **state)
+{
+	(void)state;
+	char msg[2048];
+	struct roce_check_result r;
+	fn("pci0000:c0/0000:c0:01.0", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
+	struct roce_node *n = node_with("0000:c1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "mlx5_1 (0000:c1:00.0) at 16.0 GT/s x8, capable of 16.0 GT/s x16"));
+	assert_non_null(strstr(msg, "lspci -vv -s 0000:c1:00.0"));
+	roce_check_result_free(&r);
+	/* PcieDegraded=fail: a hardware failure (drains); ignore: not looked at */
+	run(n, "PcieDegraded=fail", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_FAIL, msg, sizeof(msg)), 1);
+	char reason[128];
+	assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: mlx5_1 pcie_link");
+	roce_check_result_free(&r);
+	run(n, "PcieDegraded=ignore", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)) +
+	                 findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 0);
+	done(n, &r);
+}
+
+/* A Gen5 NIC under a Gen4 port at 16 GT/s is at its best; at 8 GT/s it is not. */
+static void t_gen5_under_gen4(void **state)
+{
+	(void)state;
+	char msg[2048];
+	struct roce_check_result r;
+	fn("pci0000:c0/0000:c0:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+	struct roce_node *n = node_with("0000:c1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 0);
+	done(n, &r);
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "8.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+	n = node_with("0000:c1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "at 8.0 GT/s x16, capable of 16.0 GT/s x16"));
+	done(n, &r);
+}
+
+/* A degraded link between a root port and a switch above the NIC is named. */
+static void t_upstream_link(void **state)
+{
+	(void)state;
+	char msg[2048];
+	struct roce_check_result r;
+	fn("pci0000:c0/0000:c0:01.0", "8.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "8.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0/0000:c3:00.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	struct roce_node *n = node_with("0000:c3:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "mlx5_1: the link 0000:c0:01.0 - 0000:c1:00.0 on its path at 8.0 GT/s x16"));
+	done(n, &r);
+}
+
+/* Bad input: missing files, garbage values, a link that is no PCI path,
+ * a path deeper than the model holds: unknown, naming the file; no crash. */
+static void t_bad_input(void **state)
+{
+	(void)state;
+	char msg[4096];
+	struct roce_check_result r;
+	fn("pci0000:c0/0000:c0:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", NULL);
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "garbage\x01", "16", "16.0 GT/s PCIe", "16");
+	struct roce_node *n = node_with("0000:c1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "0000:c1:00.0/current_link_speed"));
+	done(n, &r);
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "16.0 GT/s PCIe", "16", "16 lanes", "16");
+	n = node_with("0000:c1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "0000:c1:00.0/max_link_speed: \"16 lanes\" is not a PCIe link speed"));
+	done(n, &r);
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	n = node_with("0000:c1:00.0");    /* the root port's max_link_width is missing */
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "0000:c0:01.0/max_link_width"));
+	done(n, &r);
+	/* no bus/pci/devices entry at all */
+	n = node_with("0000:e1:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "bus/pci/devices/0000:e1:00.0"));
+	done(n, &r);
+	/* a link that does not end in the device, and one too deep */
+	char path[256];
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/0000:e2:00.0", root);
+	assert_int_equal(symlink("../../../devices/pci0000:c0/0000:c0:01.0", path), 0);
+	n = node_with("0000:e2:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "does not end in 0000:e2:00.0"));
+	done(n, &r);
+	char deep[1024] = "../../../devices/pci0000:00";
+	for (int i = 0; i <= ROCE_PCIE_DEPTH_MAX; i++)
+		snprintf(deep + strlen(deep), sizeof(deep) - strlen(deep), "/0000:%02x:00.0", i + 1);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/0000:%02x:00.0", root, ROCE_PCIE_DEPTH_MAX + 1);
+	assert_int_equal(symlink(deep, path), 0);
+	snprintf(path, sizeof(path), "0000:%02x:00.0", ROCE_PCIE_DEPTH_MAX + 1);
+	n = node_with(path);
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "PCI functions deep"));
+	done(n, &r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_parse),
+		cmocka_unit_test_setup_teardown(t_path_and_links, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_x8_under_x16, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gen5_under_gen4, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_upstream_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_bad_input, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
