@@ -139,7 +139,8 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 }
 
 /* A device's PCIe path, the device first: [{"bdf", "current_speed" ("16.0 GT/s"),
- * "current_width", "max_speed", "max_width", "errors"}]. */
+ * "current_width", "max_speed", "max_width", "acs": {"cap", "ctrl"} (bridges
+ * with the capability), "errors"}]. */
 static json_object *json_pcie_path(const struct roce_pcie_path *p)
 {
 	json_object *a = json_object_new_array();
@@ -156,7 +157,14 @@ static json_object *json_pcie_path(const struct roce_pcie_path *p)
 			put_str(o, "max_speed", speed);
 			put_int(o, "max_width", fn->max_width);
 		}
+		if (fn->acs_read.status == ROCE_OK && fn->acs_present) {
+			json_object *acs = json_object_new_object();
+			put_int(acs, "cap", fn->acs_cap);
+			put_int(acs, "ctrl", fn->acs_ctrl);
+			json_object_object_add(o, "acs", acs);
+		}
 		put_reading(&errors, "link", &fn->link_read);
+		put_reading(&errors, "acs", &fn->acs_read);
 		if (errors)
 			json_object_object_add(o, "errors", errors);
 		json_object_array_add(a, o);
@@ -194,6 +202,13 @@ json_object *roce_json_node(const struct roce_node *node)
 	put_bool(gdr, "loaded", node->gdr.loaded);
 	if (node->gdr.loaded)
 		put_str(gdr, "module", node->gdr.module);
+	put_str(gdr, "path", node->gdr.peer_memory ? "peer_memory" : node->gdr.dmabuf ? "dmabuf" : "none");
+	put_bool(gdr, "peer_memory", node->gdr.peer_memory);
+	if (node->gdr.peer_memory)
+		put_str(gdr, "peer_file", node->gdr.peer_file);
+	put_bool(gdr, "dmabuf", node->gdr.dmabuf);
+	if (!node->gdr.dmabuf && node->gdr.dmabuf_why[0])
+		put_str(gdr, "dmabuf_why", node->gdr.dmabuf_why);
 	json_object_object_add(o, "gdr", gdr);
 	put_reading(&errors, "devices", &node->devices_read);
 	put_reading(&errors, "gdr", &node->gdr.read);

@@ -108,6 +108,10 @@ struct roce_pcie_fn {
 	unsigned cur_speed, max_speed;      /* tenths of GT/s */
 	unsigned cur_width, max_width;      /* lanes */
 	struct roce_reading link_read;      /* the four link attributes: OK, or the first that failed */
+	/* ACS, from the config space (bridges only: NOT_READ for the device itself) */
+	struct roce_reading acs_read;
+	bool acs_present;
+	uint16_t acs_cap, acs_ctrl;         /* capability and control registers */
 };
 
 #define ROCE_PCIE_DEPTH_MAX 12              /* functions from a device up to its root port */
@@ -158,11 +162,16 @@ struct roce_netdev {
 	struct roce_dscp_map dscp;
 };
 
-/* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */
+/* GPUDirect RDMA readiness (gdr.c): a peer-memory client, or DMA-BUF. */
 struct roce_gdr {
 	struct roce_reading read;
-	bool loaded;
-	char module[32];
+	bool loaded;                        /* a peer-memory module directory exists */
+	char module[32];                    /* "nvidia_peermem" or "nv_peer_mem" */
+	bool peer_memory;                   /* a peer-memory client is registered (NCCL's test) */
+	char peer_file[64];                 /* the file that says so, under sysfs */
+	bool dmabuf;                        /* Linux >= 5.12 and the NVIDIA open kernel module */
+	char kernel[64];                    /* the kernel release, when read */
+	char dmabuf_why[ROCE_WHY_MAX];      /* why DMA-BUF is not possible */
 };
 
 struct roce_node {

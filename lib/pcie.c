@@ -10,10 +10,13 @@
 #include "config.h"
 #include "pcie.h"
 #include "pciaddr.h"
+#include "pcicap.h"
+#include "readfile.h"
 #include "printable.h"
 #include "sysfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +106,31 @@ static void read_link(const char *root, struct roce_pcie_fn *fn)
 	roce_reading_set(&fn->link_read, ROCE_OK, 0, NULL);
 }
 
+/* The ACS registers of a bridge from its config space (root only: a short
+ * read is unknown, never "no ACS"). */
+static void read_acs(const char *root, struct roce_pcie_fn *fn)
+{
+	char path[PATH_MAX], why[160];
+	uint8_t cfg[ROCE_PCICAP_SPACE + 1];
+	struct roce_reading r = { 0 };
+	if (roce_path(path, sizeof(path), "%s/" PCI_DEVICES "/%s/config", root, fn->bdf) < 0) {
+		roce_reading_set(&fn->acs_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", path);
+		return;
+	}
+	ssize_t n = roce_readfile_buf(AT_FDCWD, NULL, path, (char *)cfg, sizeof(cfg), 0, &r);
+	if (n < 0) {
+		fn->acs_read = r;
+		return;
+	}
+	int rc = roce_pcicap_acs(cfg, (size_t)n, &fn->acs_cap, &fn->acs_ctrl, why, sizeof(why));
+	if (rc < 0) {
+		roce_reading_set(&fn->acs_read, ROCE_MALFORMED, 0, "%s: %s", path, why);
+		return;
+	}
+	fn->acs_present = rc == 1;
+	roce_reading_set(&fn->acs_read, ROCE_OK, 0, NULL);
+}
+
 /* The PCI addresses of the link text, top down, into path (bottom up). */
 static int parse_link(const char *root, const char *bdf, const char *target, struct roce_pcie_path *path)
 {
@@ -149,8 +177,11 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 	target[n] = '\0';
 	if (parse_link(root, bdf, target, path) < 0)
 		return;
-	for (size_t i = 0; i < path->n; i++)
+	for (size_t i = 0; i < path->n; i++) {
 		read_link(root, &path->fn[i]);
+		if (i > 0)
+			read_acs(root, &path->fn[i]);
+	}
 	roce_reading_set(&path->read, ROCE_OK, 0, NULL);
 }
 

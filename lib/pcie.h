@@ -3,7 +3,8 @@
  * pcie.h - the PCIe collector: each RDMA device's path up to its root port
  * and the link attributes of every function on it, from
  * /sys/bus/pci/devices/<bdf>/ (current_link_speed, current_link_width,
- * max_link_speed, max_link_width).  Not pure: it reads sysfs.  The checks
+ * max_link_speed, max_link_width), and the ACS registers of every bridge
+ * on it from its config space (pcicap.h walks it).  Not pure: it reads sysfs.  The checks
  * over what it reads are pciecheck.c's.
  */
 #ifndef ROCE_PCIE_H

@@ -8,7 +8,10 @@
 #include "config.h"
 #include "pciecheck.h"
 #include "pcie.h"
+#include "pcicap.h"
+#include "locality.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +45,58 @@ static void link_name(const struct roce_device *d, size_t i, char *out, size_t l
 		snprintf(out, len, "%s (%s)", d->name, p->fn[0].bdf);
 	else
 		snprintf(out, len, "%s: the link %s - %s on its path", d->name, p->fn[i + 1].bdf, p->fn[i].bdf);
+}
+
+/* Is the link above fn[i] of p known to run below both ends' maxima? */
+static bool link_degraded(const struct roce_pcie_path *p, size_t i)
+{
+	const struct roce_pcie_fn *lo = &p->fn[i], *up = &p->fn[i + 1];
+	if (!roce_reading_ok(&lo->link_read) || !roce_reading_ok(&up->link_read) || !lo->cur_speed || !lo->cur_width)
+		return false;
+	return lo->cur_speed < lower(lo->max_speed, up->max_speed) || lo->cur_width < lower(lo->max_width, up->max_width);
+}
+
+/* One side of a pair's path: the functions of p below index top (the
+ * common ancestor, or p->n when there is none). */
+static unsigned side(const struct roce_pcie_path *p, size_t top, bool acs, const char **bridge)
+{
+	unsigned bits = 0;
+	for (size_t i = 0; i + 1 < p->n && i < top; i++)
+		if (roce_pcie_link_above(p, i) && link_degraded(p, i))
+			bits |= ROCE_LOCALITY_BLOCK_LINK;
+	/* ACS only between the device and the common ancestor: a pair with
+	 * none goes through the root complex anyway. */
+	for (size_t i = 1; acs && i < top && i < p->n; i++) {
+		const struct roce_pcie_fn *b = &p->fn[i];
+		if (roce_reading_ok(&b->acs_read) && b->acs_present && (b->acs_ctrl & ROCE_ACS_P2P_BLOCKING)) {
+			bits |= ROCE_LOCALITY_BLOCK_ACS;
+			if (!*bridge)
+				*bridge = b->bdf;
+		}
+	}
+	return bits;
+}
+
+unsigned roce_pciecheck_pair(const struct roce_pcie_path *gpu, const struct roce_pcie_path *hca,
+                             const struct roce_policy *pol, const char **bridge)
+{
+	*bridge = NULL;
+	if (!roce_reading_ok(&gpu->read) || !roce_reading_ok(&hca->read))
+		return 0;
+	size_t tg = gpu->n, th = hca->n;
+	for (size_t i = 0; i < gpu->n && tg == gpu->n; i++)
+		for (size_t j = 0; j < hca->n; j++)
+			if (!strcmp(gpu->fn[i].bdf, hca->fn[j].bdf)) {
+				tg = i;
+				th = j;
+				break;
+			}
+	bool common = tg < gpu->n;
+	bool acs = common && pol->acs != ROCE_ACTION_IGNORE;
+	unsigned bits = side(gpu, tg, acs, bridge) | side(hca, th, acs, bridge);
+	if (pol->pcie_degraded == ROCE_ACTION_IGNORE)
+		bits &= ~(unsigned)ROCE_LOCALITY_BLOCK_LINK;
+	return bits;
 }
 
 /* One link: 1 degraded or unknown (a finding added), 0 fine, -1 ENOMEM. */
@@ -105,12 +160,83 @@ static int check_device_links(struct roce_check_result *r, const struct roce_pol
 	                       p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
 }
 
+/* One bridge: 1 ACS redirect or unknown (a finding added), 0 fine, -1 ENOMEM. */
+static int check_bridge_acs(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_device *d,
+                            const struct roce_pcie_fn *b)
+{
+	if (!roce_reading_ok(&b->acs_read))
+		return roce_check_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on bridge %s unknown (%s)",
+		                       d->name, b->bdf, b->acs_read.why) < 0 ? -1 : 1;
+	if (!b->acs_present || !(b->acs_ctrl & ROCE_ACS_P2P_BLOCKING))
+		return 0;
+	char bits[160];
+	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
+	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
+	return roce_check_addf(r, "acs", d->name, 0, v, true,
+	                       "%s: ACS on bridge %s has %s set (control 0x%04x): peer traffic between a GPU and %s "
+	                       "is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
+	                       "disable it (`setpci -s %s ECAP_ACS+6.w=0`, or ACS/IOMMU in the BIOS)",
+	                       d->name, b->bdf, bits, b->acs_ctrl, d->name, b->bdf) < 0 ? -1 : 1;
+}
+
+/* Every bridge above the device up to and including its root port. */
+static int check_device_acs(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_device *d)
+{
+	const struct roce_pcie_path *p = &d->pcie;
+	if (!roce_reading_ok(&p->read))
+		return 0;    /* said by pcie_link, or not a PCI function */
+	int bad = 0;
+	for (size_t i = 1; i < p->n; i++) {
+		int rc = check_bridge_acs(r, pol, d, &p->fn[i]);
+		if (rc < 0)
+			return -1;
+		bad += rc;
+	}
+	if (bad || p->n < 2)
+		return 0;
+	return roce_check_addf(r, "acs", d->name, 0, ROCE_PASS, false,
+	                       "%s: no ACS redirect on the %zu bridge(s) up to root port %s", d->name, p->n - 1,
+	                       p->fn[p->n - 1].bdf);
+}
+
+/* Which path GPUDirect RDMA takes: a peer-memory client, else DMA-BUF;
+ * neither is a warning (RequireGdr=yes: a failure). */
+static int check_gdr(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
+{
+	const struct roce_gdr *g = &node->gdr;
+	if (!roce_reading_ok(&g->read))
+		return roce_check_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA readiness unknown (%s)",
+		                       g->read.why);
+	if (g->peer_memory)
+		return roce_check_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		                       "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
+		                       g->peer_file, g->dmabuf ? "; DMA-BUF is possible too" : "");
+	if (g->dmabuf)
+		return roce_check_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		                       "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
+		                       "no peer-memory module needed", g->kernel);
+	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
+	if (g->loaded)
+		return roce_check_addf(r, "gdr", NULL, 0, v, false,
+		                       "%s is loaded but no peer-memory client is registered (no "
+		                       "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe %s`, "
+		                       "dmesg); DMA-BUF is not possible either (%s)", g->module, g->module, g->module,
+		                       g->dmabuf_why);
+	return roce_check_addf(r, "gdr", NULL, 0, v, false,
+	                       "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no DMA-BUF "
+	                       "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
+	                       "NCCL stages GPU data through host memory", g->dmabuf_why);
+}
+
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
-	if (pol->pcie_degraded == ROCE_ACTION_IGNORE)
-		return 0;
-	for (size_t d = 0; d < node->n_devices; d++)
-		if (check_device_links(r, pol, &node->devices[d]) < 0)
+	if (check_gdr(r, node, pol) < 0)
+		return -1;
+	for (size_t d = 0; d < node->n_devices; d++) {
+		if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_device_links(r, pol, &node->devices[d]) < 0)
 			return -1;
+		if (pol->acs != ROCE_ACTION_IGNORE && check_device_acs(r, pol, &node->devices[d]) < 0)
+			return -1;
+	}
 	return 0;
 }

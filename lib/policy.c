@@ -245,6 +245,7 @@ const char *roce_action_name(enum roce_action a)
 }
 
 static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
+static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -306,6 +307,7 @@ static const struct {
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
+	{ "Acs", set_acs, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },

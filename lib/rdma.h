@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rdma.h - the RDMA collector: devices, ports and GID tables from sysfs
- * (/sys/class/infiniband), and the GPUDirect RDMA module from /sys/module.
+ * (/sys/class/infiniband).
  * The predicates over what it reads (roce_gid_usable, name checks) are the
  * model's (model.h).
  */
@@ -19,7 +19,6 @@ struct roce_gid_want {
 };
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want);
-int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
 
 /* Parsers of single sysfs values (exposed for tests and fuzzing). */
 int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen);   /* "4: ACTIVE" */

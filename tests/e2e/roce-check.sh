@@ -225,9 +225,30 @@ R=$(fixture empty)
 run "$R"
 is "$rc" 1 "no RDMA devices: exit 1"
 like "$out" "FAIL +devices +node +no RDMA devices: cannot list .*class/infiniband" "no RDMA devices: explained"
-like "$out" "WARN +gdr .*no GPUDirect RDMA module" "no peermem: warn"
-run "$R" --set RequireGdr=yes --format json
+P=$(fixture proc)
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*no GPUDirect RDMA path: no peer-memory client .*modprobe nvidia_peermem.* and no DMA-BUF \(kernel release unknown: .*osrelease" "no peermem, no DMA-BUF: warn"
+run "$R" --proc-root "$P" --set RequireGdr=yes --format json
 is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
+is "$(jq -r '.node.gdr.path' <<<"$out")" none "json: gdr path none"
+# a module loaded without its client registered (NVIDIA/nccl#1939)
+fab_gdr_module "$R"
+fab_dmabuf "$P" 5.10.0-28-amd64
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*nvidia_peermem is loaded but no peer-memory client is registered.*Linux 5.10.0-28-amd64 is older than 5.12" "module without client: warn"
+# DMA-BUF only: the open kernel modules on Linux >= 5.12, no peer-memory module at all
+R=$(fixture dmabuf); fab_example "$R" 1; rm -rf "$R/module" "$R/kernel"
+fab_dmabuf "$P"
+run "$R" --proc-root "$P" --set RequireGdr=yes --format json
+is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" pass "DMA-BUF only: RequireGdr=yes passes"
+is "$(jq -r '.node.gdr.path' <<<"$out")" dmabuf "json: gdr path dmabuf"
+fab_dmabuf "$P" 6.1.0-18-amd64 proprietary
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*the NVIDIA driver is not the open kernel module" "proprietary driver, no peermem: warn"
+# peer memory registered
+fab_gdr "$R"
+run "$R" --proc-root "$P"
+like "$out" "PASS +gdr .*through a peer-memory client \(.*kernel/mm/memory_peers/nv_mem/version\)" "peer memory registered: pass"
 
 # --- PCIe links (/sys/bus/pci/devices as the kernel lays it out)
 R=$(fixture pcie); fab_example "$R" 2
@@ -255,6 +276,32 @@ rm "$R/bus/pci/devices/0000:51:00.0/current_link_speed"
 run "$R"
 like "$out" "UNKNOWN +pcie_link +mlx5_0 .*0000:41:01.0/max_link_width: \"x16 lanes\" is not a PCIe link width" "pcie: garbage width named"
 like "$out" "UNKNOWN +pcie_link +mlx5_1 .*0000:51:00.0/current_link_speed" "pcie: missing file named"
+
+# --- ACS on the bridges above each HCA (config spaces byte-exact, fab_pci_config)
+R=$(fixture acs); fab_example "$R" 2
+fab_hca "$R" mlx5_2 0000:c3:00.0 1 pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0
+fab_roce_ipv4 "$R" mlx5_2 1 eth2 192.0.2.12
+run "$R" --mode strict
+is "$rc" 0 "acs: off everywhere passes strict"
+like "$out" "PASS +acs +mlx5_2 +mlx5_2: no ACS redirect on the 3 bridge\(s\) up to root port 0000:c0:01.0" "acs: every bridge up to the root port"
+fab_pci_config "$R" 0000:c2:01.0 0x001d
+fab_pci_config "$R" 0000:41:01.0 none
+run "$R"
+is "$rc" 0 "acs: redirect is a warning, exit 0"
+like "$out" "WARN +acs +mlx5_2 +mlx5_2: ACS on bridge 0000:c2:01.0 has Source Validation, P2P Request Redirect, P2P Completion Redirect, Upstream Forwarding set \(control 0x001d\)" "acs: bridge and bits named"
+like "$out" "setpci -s 0000:c2:01.0 ECAP_ACS\+6.w=0" "acs: the fix"
+like "$out" "PASS +acs +mlx5_0 " "acs: a bridge without the capability passes"
+run "$R" --set Acs=fail --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_2 acs" "Acs=fail: drains"
+is "$(jq -r '.node.devices[2].pcie[1].acs.ctrl' <<<"$out")" 29 "acs: json has the control register"
+# what a reader without root gets (256 bytes), a looping list
+head -c 256 "$R/bus/pci/devices/0000:c1:00.0/config" >"$T/short" && cp "$T/short" "$R/bus/pci/devices/0000:c1:00.0/config"
+fab_poke "$R/bus/pci/devices/0000:51:01.0/config" 0x100 01 00 02 10
+run "$R"
+like "$out" "UNKNOWN +acs +mlx5_2 +mlx5_2: ACS on bridge 0000:c1:00.0 unknown \(.*0000:c1:00.0/config: only 256 of 4096 bytes" "acs: short config space is unknown, file named"
+like "$out" "UNKNOWN +acs +mlx5_1 .*0000:51:01.0/config: the capability list loops" "acs: looping list is unknown"
+run "$R" --set Acs=ignore
+unlike "$out" " acs " "Acs=ignore: not looked at"
 
 # --- hostile sysfs content
 R=$(fixture hostile); fab_example "$R" 2

@@ -11,7 +11,7 @@
 #   .../ports/1/counters/*, hw_counters/*
 #   .../0000:41:00.0/net/eth0/ (the PCI function's netdev)
 #   ROOT/bus/pci/devices/0000:41:00.0 -> ../../../devices/pci0000:00/0000:00:02.0/0000:41:00.0
-#   .../0000:41:00.0/{current,max}_link_{speed,width} (every function on the path)
+#   .../0000:41:00.0/{current,max}_link_{speed,width}, config (every function on the path)
 #   ROOT/module/nvidia_peermem/ (GPUDirect RDMA module loaded)
 # Values are written with a trailing newline, as sysfs prints them.  Empty GID
 # slots read as all zeros; their type/ndev files exist but are empty here (the
@@ -29,8 +29,8 @@ fab_devdir() {
 
 # fab_pci_fn ROOT DEVPATH: the PCI function at ROOT/devices/DEVPATH (e.g.
 # pci0000:40/0000:40:01.1/0000:41:00.0), with its bus/pci/devices link as
-# the kernel makes it and a healthy 16.0 GT/s x16 link (fab_pcie_link
-# changes it).  Every function above it on DEVPATH gets the same.
+# the kernel makes it, a healthy 16.0 GT/s x16 link (fab_pcie_link
+# changes it) and a config space with ACS off (fab_pci_config changes it).  Every function above it on DEVPATH gets the same.
 fab_pci_fn() {
 	local root=$1 path=$2 sofar="" c
 	mkdir -p "$root/bus/pci/devices"
@@ -40,6 +40,7 @@ fab_pci_fn() {
 		mkdir -p "$root/devices/$sofar"
 		ln -sfn "../../../devices/$sofar" "$root/bus/pci/devices/$c"
 		[ -f "$root/devices/$sofar/max_link_speed" ] || fab_pcie_link "$root" "$c"
+		[ -f "$root/devices/$sofar/config" ] || fab_pci_config "$root" "$c"
 	done
 }
 
@@ -62,6 +63,30 @@ fab_pcie_link() {
 	printf '%s\n' "$width" >"$d/current_link_width"
 	printf '%s\n' "${max:-$cur}" >"$d/max_link_speed"
 	printf '%s\n' "${maxwidth:-$width}" >"$d/max_link_width"
+}
+
+# fab_poke FILE OFFSET BYTE...: write hex bytes into FILE at OFFSET (in place).
+fab_poke() {
+	local f=$1 off=$2 b esc=""; shift 2
+	for b in "$@"; do esc="$esc\\x$b"; done
+	printf "$esc" | dd of="$f" bs=1 seek="$((off))" conv=notrunc status=none
+}
+
+# fab_pci_config ROOT BDF [ACS_CTRL|none]: the 4096-byte config space root
+# reads (a bridge: header type 1), its extended capabilities AER at 0x100,
+# then ACS at 0x148 (capability 0x005f, control ACS_CTRL, default 0x0000),
+# or AER alone with "none".  Little-endian, as the registers are.
+fab_pci_config() {
+	local f="$1/bus/pci/devices/$2/config" ctrl=${3:-0x0000}
+	head -c 4096 /dev/zero >"$f"
+	fab_poke "$f" 0 86 80 34 12
+	fab_poke "$f" 0x0e 01
+	if [ "$ctrl" = none ]; then
+		fab_poke "$f" 0x100 01 00 02 00
+		return
+	fi
+	fab_poke "$f" 0x100 01 00 82 14
+	fab_poke "$f" 0x148 0d 00 01 00 5f 00 "$(printf '%02x' $((ctrl & 255)))" "$(printf '%02x' $((ctrl >> 8)))"
 }
 
 # fab_hca ROOT DEV PCI_ADDR [NPORTS] [BRIDGES]: an RDMA device behind a PCI
@@ -183,10 +208,31 @@ fab_standard_counters() {
 	fab_counter "$1" "$2" "$3" hw_counters lifespan 10
 }
 
-# fab_gdr ROOT [MODULE]: the GPUDirect RDMA module is loaded.
+# fab_gdr ROOT [MODULE]: the GPUDirect RDMA module is loaded and its
+# peer-memory client registered (kernel/mm/memory_peers/nv_mem/version).
 fab_gdr() {
+	fab_gdr_module "$1" "${2:-nvidia_peermem}"
+	mkdir -p "$1/kernel/mm/memory_peers/nv_mem"
+	printf '1.1-0\n' >"$1/kernel/mm/memory_peers/nv_mem/version"
+}
+
+# fab_gdr_module ROOT [MODULE]: the module directory only (loaded, no client).
+fab_gdr_module() {
 	mkdir -p "$1/module/${2:-nvidia_peermem}"
 	printf 'live\n' >"$1/module/${2:-nvidia_peermem}/initstate"
+}
+
+# fab_dmabuf PROC [RELEASE] [open|proprietary]: what /proc says about DMA-BUF:
+# the kernel release and the NVIDIA driver's version line.
+fab_dmabuf() {
+	local proc=$1 rel=${2:-6.1.0-18-amd64} kind=${3:-open}
+	mkdir -p "$proc/sys/kernel" "$proc/driver/nvidia"
+	printf '%s\n' "$rel" >"$proc/sys/kernel/osrelease"
+	if [ "$kind" = open ]; then
+		printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.104.05  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Aug 17 23:21:51 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' >"$proc/driver/nvidia/version"
+	else
+		printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' >"$proc/driver/nvidia/version"
+	fi
 }
 
 # fab_example ROOT [NHCA]: the seed site's node: NHCA (default 2) ConnectX-6

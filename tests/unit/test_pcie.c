@@ -2,7 +2,8 @@
 /*
  * test_pcie.c - the PCIe collector (lib/pcie.c) on sysfs trees laid out as
  * the kernel's /sys/bus/pci/devices, and the pcie_link check
- * (lib/pciecheck.c) over what it read.
+ * (lib/pciecheck.c) over what it read; the capability walker (lib/pcicap.c)
+ * on byte-exact config spaces and the acs check.
  */
 #include "config.h"
 #include "unit.h"
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "pcicap.h"
 #include "pcie.h"
 #include "pciecheck.h"
 
@@ -297,6 +299,94 @@ static void t_bad_input(void **state)
 	done(n, &r);
 }
 
+static void hdr(uint8_t *cfg, size_t off, uint16_t id, unsigned next)
+{
+	uint32_t h = id | 1u << 16 | (uint32_t)next << 20;
+	for (int i = 0; i < 4; i++)
+		cfg[off + i] = (uint8_t)(h >> (8 * i));
+}
+
+/* The capability walker over byte-exact config spaces. */
+static void t_pcicap(void **state)
+{
+	(void)state;
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	char why[160];
+	uint16_t cap = 0, ctrl = 0;
+	size_t off;
+	memset(cfg, 0, sizeof(cfg));
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), 0);   /* no list */
+	memset(cfg + 0x100, 0xff, 4);
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), 0);   /* no extended space */
+	hdr(cfg, 0x100, 0x0001, 0x148);   /* AER -> ACS */
+	hdr(cfg, 0x148, ROCE_PCICAP_ACS, 0);
+	cfg[0x14c] = 0x5f;
+	cfg[0x14e] = 0x1d;
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), 1);
+	assert_int_equal(cap, 0x5f);
+	assert_int_equal(ctrl, 0x1d);
+	assert_int_equal(roce_pcicap_find_ext(cfg, sizeof(cfg), 0x0001, &off, why, sizeof(why)), 1);
+	assert_int_equal(off, 0x100);
+	char names[200];
+	roce_pcicap_acs_names(ctrl, ROCE_ACS_P2P_BLOCKING, names, sizeof(names));
+	assert_string_equal(names, "Source Validation, P2P Request Redirect, P2P Completion Redirect, Upstream Forwarding");
+	/* what a reader without root gets: unknown, not "no ACS" */
+	assert_int_equal(roce_pcicap_acs(cfg, 256, &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "only 256 of 4096 bytes"));
+	/* a loop, and a pointer into the standard space */
+	hdr(cfg, 0x148, 0x0002, 0x100);
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "loops"));
+	hdr(cfg, 0x148, 0x0002, 0x148);
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), -1);
+	hdr(cfg, 0x148, 0x0002, 0x040);
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "outside the extended space"));
+	/* ACS whose registers would run past the end */
+	hdr(cfg, 0x148, 0x0002, 0xffc);
+	hdr(cfg, 0xffc, ROCE_PCICAP_ACS, 0);
+	assert_int_equal(roce_pcicap_acs(cfg, sizeof(cfg), &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "past the end"));
+}
+
+/* The acs finding on fixture config spaces: the bridge and its bits named,
+ * Acs=fail drains, a short config space is unknown naming the file. */
+static void t_acs_check(void **state)
+{
+	(void)state;
+	char msg[4096], path[512];
+	struct roce_check_result r;
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	const char *fns[] = { "pci0000:c0/0000:c0:01.0", "pci0000:c0/0000:c0:01.0/0000:c1:00.0",
+	                      "pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0",
+	                      "pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0/0000:c3:00.0" };
+	for (int i = 0; i < 4; i++) {
+		fn(fns[i], "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+		memset(cfg, 0, sizeof(cfg));
+		hdr(cfg, 0x100, ROCE_PCICAP_ACS, 0);
+		cfg[0x106] = i == 2 ? 0x04 : 0x00;   /* P2P Request Redirect on the switch's downstream port */
+		snprintf(path, sizeof(path), "%s/devices/%s/config", root, fns[i]);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(cfg, 1, i == 1 ? 256 : sizeof(cfg), f), i == 1 ? 256 : sizeof(cfg));
+		fclose(f);
+	}
+	struct roce_node *n = node_with("0000:c3:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "acs", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "ACS on bridge 0000:c2:01.0 has P2P Request Redirect set (control 0x0004)"));
+	assert_non_null(strstr(msg, "setpci -s 0000:c2:01.0 ECAP_ACS+6.w=0"));
+	assert_int_equal(findings(&r, "acs", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "0000:c1:00.0/config: only 256 of 4096 bytes"));
+	roce_check_result_free(&r);
+	run(n, "Acs=fail", &r);
+	assert_int_equal(findings(&r, "acs", ROCE_FAIL, msg, sizeof(msg)), 1);
+	roce_check_result_free(&r);
+	run(n, "Acs=ignore", &r);
+	assert_int_equal(findings(&r, "acs", ROCE_WARN, msg, sizeof(msg)) + findings(&r, "acs", ROCE_UNKNOWN, msg, sizeof(msg)), 0);
+	done(n, &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +396,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_gen5_under_gen4, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_upstream_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_input, setup, teardown),
+		cmocka_unit_test(t_pcicap),
+		cmocka_unit_test_setup_teardown(t_acs_check, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
