@@ -214,6 +214,8 @@ fab_gdr() {
 	fab_gdr_module "$1" "${2:-nvidia_peermem}"
 	mkdir -p "$1/kernel/mm/memory_peers/nv_mem"
 	printf '1.1-0\n' >"$1/kernel/mm/memory_peers/nv_mem/version"
+	[ "${2:-nvidia_peermem}" = nvidia_peermem ] && printf '1.0\n' >"$1/module/nvidia_peermem/version"
+	return 0
 }
 
 # fab_gdr_module ROOT [MODULE]: the module directory only (loaded, no client).

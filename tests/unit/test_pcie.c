@@ -271,11 +271,11 @@ static void t_bad_input(void **state)
 	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "0000:c0:01.0/max_link_width"));
 	done(n, &r);
-	/* no bus/pci/devices entry at all */
+	/* no bus/pci/devices entry at all (a container's sysfs view): nothing to check */
 	n = node_with("0000:e1:00.0");
 	run(n, NULL, &r);
-	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
-	assert_non_null(strstr(msg, "bus/pci/devices/0000:e1:00.0"));
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)) +
+	                 findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 0);
 	done(n, &r);
 	/* a link that does not end in the device, and one too deep */
 	char path[256];
