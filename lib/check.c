@@ -31,44 +31,8 @@ const char *roce_verdict_name(enum roce_verdict v)
 	return "?";
 }
 
-static int vadd(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                enum roce_verdict status, bool hardware, const char *fmt, va_list ap)
-{
-	if (r->n_findings == r->cap_findings) {
-		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
-		struct roce_finding *v = realloc(r->findings, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		r->findings = v;
-		r->cap_findings = cap;
-	}
-	struct roce_finding *f = &r->findings[r->n_findings++];
-	memset(f, 0, sizeof(*f));
-	snprintf(f->check, sizeof(f->check), "%s", check);
-	snprintf(f->device, sizeof(f->device), "%s", device ? device : "");
-	f->port = port;
-	if (device && port)
-		snprintf(f->subject, sizeof(f->subject), "%s:%u", device, port);
-	else
-		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
-	f->status = status;
-	f->hardware = hardware && status == ROCE_FAIL;
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	return 0;
-}
-
 /* The checks of this file add their findings as other files' do. */
-#define add roce_check_addf
-
-int roce_check_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                    enum roce_verdict status, bool hardware, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vadd(r, check, device, port, status, hardware, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+#define add roce_finding_addf
 
 static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"; }
 

@@ -107,10 +107,10 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	link_name(d, i, what, sizeof(what));
 	const struct roce_pcie_fn *bad = !roce_reading_ok(&lo->link_read) ? lo : !roce_reading_ok(&up->link_read) ? up : NULL;
 	if (bad)
-		return roce_check_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s: link state unknown (%s)", what,
+		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s: link state unknown (%s)", what,
 		                       bad->link_read.why) < 0 ? -1 : 1;
 	if (lo->cur_speed == 0 || lo->cur_width == 0 || lo->max_speed == 0 || up->max_speed == 0)
-		return roce_check_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false,
 		                       "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
 		                       "the link is down or in training)", what) < 0 ? -1 : 1;
 	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
@@ -123,7 +123,7 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	roce_pciecheck_speed(speed, cap, sizeof(cap));
 	char fix[200];
 	snprintf(fix, sizeof(fix), link_fix, lo->bdf);
-	return roce_check_addf(r, "pcie_link", d->name, 0, v, true,
+	return roce_finding_addf(r, "pcie_link", d->name, 0, v, true,
 	                       "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
 	                       "RDMA and GPUDirect traffic is limited to that rate; %s",
 	                       what, cur, lo->cur_width, cap, width, fix) < 0 ? -1 : 1;
@@ -137,7 +137,7 @@ static int check_device_links(struct roce_check_result *r, const struct roce_pol
 	if (p->read.status == ROCE_NOT_READ || p->read.status == ROCE_MISSING)
 		return 0;
 	if (!roce_reading_ok(&p->read))
-		return roce_check_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s (%s): PCIe path unknown (%s)",
+		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s (%s): PCIe path unknown (%s)",
 		                       d->name, d->pci_addr, p->read.why);
 	int bad = 0;
 	size_t links = 0;
@@ -155,9 +155,9 @@ static int check_device_links(struct roce_check_result *r, const struct roce_pol
 	char cur[24];
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	if (links == 0)
-		return roce_check_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
 		                       "%s (%s) is on the host bridge: no PCIe link to check", d->name, p->fn[0].bdf);
-	return roce_check_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
+	return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
 	                       "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", d->name,
 	                       p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
 }
@@ -167,14 +167,14 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
                             const struct roce_pcie_fn *b)
 {
 	if (!roce_reading_ok(&b->acs_read))
-		return roce_check_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on bridge %s unknown (%s)",
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on bridge %s unknown (%s)",
 		                       d->name, b->bdf, b->acs_read.why) < 0 ? -1 : 1;
 	if (!b->acs_present || !(b->acs_ctrl & ROCE_ACS_P2P_BLOCKING))
 		return 0;
 	char bits[160];
 	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
 	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_check_addf(r, "acs", d->name, 0, v, true,
+	return roce_finding_addf(r, "acs", d->name, 0, v, true,
 	                       "%s: ACS on bridge %s has %s set (control 0x%04x): peer traffic between a GPU and %s "
 	                       "is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
 	                       "disable it (`setpci -s %s ECAP_ACS+6.w=0`, or ACS/IOMMU in the BIOS)",
@@ -196,7 +196,7 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 	}
 	if (bad || p->n < 2)
 		return 0;
-	return roce_check_addf(r, "acs", d->name, 0, ROCE_PASS, false,
+	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
 	                       "%s: no ACS redirect on the %zu bridge(s) up to root port %s", d->name, p->n - 1,
 	                       p->fn[p->n - 1].bdf);
 }
@@ -207,24 +207,24 @@ static int check_gdr(struct roce_check_result *r, const struct roce_node *node, 
 {
 	const struct roce_gdr *g = &node->gdr;
 	if (!roce_reading_ok(&g->read))
-		return roce_check_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA readiness unknown (%s)",
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA readiness unknown (%s)",
 		                       g->read.why);
 	if (g->peer_memory)
-		return roce_check_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
 		                       "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
 		                       g->peer_file, g->dmabuf ? "; DMA-BUF is possible too" : "");
 	if (g->dmabuf)
-		return roce_check_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
 		                       "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
 		                       "no peer-memory module needed", g->kernel);
 	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
 	if (g->loaded)
-		return roce_check_addf(r, "gdr", NULL, 0, v, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, v, false,
 		                       "%s is loaded but no peer-memory client is registered (no "
 		                       "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe %s`, "
 		                       "dmesg); DMA-BUF is not possible either (%s)", g->module, g->module, g->module,
 		                       g->dmabuf_why);
-	return roce_check_addf(r, "gdr", NULL, 0, v, false,
+	return roce_finding_addf(r, "gdr", NULL, 0, v, false,
 	                       "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no DMA-BUF "
 	                       "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
 	                       "NCCL stages GPU data through host memory", g->dmabuf_why);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pciecheck.h - the PCIe checks: policy x model -> findings, as check.c's
- * are (roce_check() runs them).  Pure: reads the model, never the system.
+ * are (roce_check() runs them, so they add through finding.h).  Pure: reads the model, never the system.
  *
  *   pcie_link  every link on an RDMA device's path to its root port runs at
  *              the rate both of its ends can do (PcieDegraded=)
@@ -13,7 +13,7 @@
 #ifndef ROCE_PCIECHECK_H
 #define ROCE_PCIECHECK_H
 
-#include "check.h"
+#include "finding.h"
 #include "model.h"
 #include "policy.h"
 
