@@ -4,7 +4,8 @@
  * as /sys/bus/pci/devices/<bdf>/config gives it: any length (a reader
  * without root gets a short one), any list (loops, pointers out of the
  * extended space).  Exact-size copy: ASan sees any read past the end.
- * Promises: the walk ends; a found capability lies inside the space, on a
+ * The standard list's walk to the PCI Express capability (the port type)
+ * too.  Promises: the walks end; a found capability lies inside the space, on a
  * dword, at or after 0x100, and has the asked ID; unknown has a why.
  */
 #include "config.h"
@@ -32,6 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = roce_pcicap_acs(cfg, size, &cap, &ctrl, why, sizeof(why));
 	if (rc < 0)
 		FUZZ_CHECK(why[0] != '\0', "ACS unknown without a why");
+	unsigned type = 99;
+	why[0] = '\0';
+	rc = roce_pcicap_port_type(cfg, size, &type, why, sizeof(why));
+	FUZZ_CHECK(rc >= -1 && rc <= 1, "port type rc %d", rc);
+	if (rc == 1)
+		FUZZ_CHECK(type <= 0xf, "port type 0x%x", type);
+	if (rc < 0)
+		FUZZ_CHECK(why[0] != '\0', "port type unknown without a why");
+	char other[16];
+	roce_pcicap_port_type_name(rc == 1 ? type : 0, other, sizeof(other));
 	char names[200];
 	roce_pcicap_acs_names(ctrl, 0xffff, names, sizeof(names));
 	free(cfg);

@@ -359,6 +359,13 @@ static void config_seeds(void)
 	memcpy(cfg + 0x100, aer_to_acs, sizeof(aer_to_acs));
 	memcpy(cfg + 0x148, acs, sizeof(acs));
 	put("pcicap", "aer-acs-redirect", cfg, sizeof(cfg));
+	/* a switch downstream port: the PCI Express capability at 0x40 */
+	const uint8_t exp_dsp[] = { 0x10, 0x00, 0x62, 0x00 };
+	cfg[0x06] = 0x10;
+	cfg[0x34] = 0x40;
+	memcpy(cfg + 0x40, exp_dsp, sizeof(exp_dsp));
+	put("pcicap", "downstream-port-acs-redirect", cfg, sizeof(cfg));
+	put("pcicap", "non-root-64", cfg, 64);
 	memset(cfg, 0, sizeof(cfg));
 	memcpy(cfg + 0x100, acs, 6);
 	put("pcicap", "acs-off", cfg, sizeof(cfg));

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "json.h"
+#include "pcicap.h"
 #include "pciecheck.h"
 
 #include <stdio.h>
@@ -157,6 +158,10 @@ static json_object *json_pcie_path(const struct roce_pcie_path *p)
 			put_str(o, "max_speed", speed);
 			put_int(o, "max_width", fn->max_width);
 		}
+		if (fn->port_type_known) {
+			char other[16];
+			put_str(o, "port_type", roce_pcicap_port_type_name(fn->port_type, other, sizeof(other)));
+		}
 		if (fn->acs_read.status == ROCE_OK && fn->acs_present) {
 			json_object *acs = json_object_new_object();
 			put_int(acs, "cap", fn->acs_cap);
@@ -187,8 +192,20 @@ json_object *roce_json_node(const struct roce_node *node)
 		json_object_object_add(jd, "ports", ports);
 		if (dev->pcie.read.status != ROCE_NOT_READ)
 			json_object_object_add(jd, "pcie", json_pcie_path(&dev->pcie));
+		if (roce_reading_ok(&dev->dmabuf_read))
+			json_object_object_add(jd, "dmabuf_verbs", json_object_new_boolean(dev->dmabuf_verbs));
+		if (roce_reading_ok(&dev->pcie.read) && roce_reading_ok(&dev->pcie.iommu_read)) {
+			json_object *io = json_object_new_object();
+			if (dev->pcie.iommu_group[0]) {
+				put_str(io, "group", dev->pcie.iommu_group);
+				put_str(io, "type", dev->pcie.iommu_type);
+			}
+			json_object_object_add(jd, "iommu", io);
+		}
 		put_reading(&derr, "pci_addr", &dev->pci_read);
 		put_reading(&derr, "pcie", &dev->pcie.read);
+		put_reading(&derr, "iommu", &dev->pcie.iommu_read);
+		put_reading(&derr, "dmabuf", &dev->dmabuf_read);
 		put_reading(&derr, "ports", &dev->ports_read);
 		if (derr)
 			json_object_object_add(jd, "errors", derr);

@@ -108,7 +108,11 @@ struct roce_pcie_fn {
 	unsigned cur_speed, max_speed;      /* tenths of GT/s */
 	unsigned cur_width, max_width;      /* lanes */
 	struct roce_reading link_read;      /* the four link attributes: OK, or the first that failed */
-	/* ACS, from the config space (bridges only: NOT_READ for the device itself) */
+	/* From the config space (bridges only: NOT_READ for the device
+	 * itself): the PCI Express port type, when acs_read is OK and the
+	 * function has the capability, and ACS. */
+	bool port_type_known;
+	unsigned port_type;                 /* pcicap.h ROCE_PCIE_TYPE_* */
 	struct roce_reading acs_read;
 	bool acs_present;
 	uint16_t acs_cap, acs_ctrl;         /* capability and control registers */
@@ -122,6 +126,12 @@ struct roce_pcie_path {
 	struct roce_reading read;           /* the path itself (the bus/pci/devices link) */
 	size_t n;
 	struct roce_pcie_fn fn[ROCE_PCIE_DEPTH_MAX];
+	/* fn[0]'s IOMMU group (<bdf>/iommu_group -> kernel/iommu_groups/<n>):
+	 * OK with iommu_group "" is no IOMMU; else its type file's word
+	 * ("DMA", "DMA-FQ", "identity", "blocked", "unmanaged"). */
+	struct roce_reading iommu_read;
+	char iommu_group[12];
+	char iommu_type[16];
 };
 
 struct roce_device {
@@ -132,6 +142,11 @@ struct roce_device {
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;
+	/* roce-check --verbs: NCCL's DMA-BUF probe (verbs.c), NOT_READ when
+	 * not asked; OK: dmabuf_verbs says whether the device and kernel take
+	 * a DMA-BUF memory registration. */
+	struct roce_reading dmabuf_read;
+	bool dmabuf_verbs;
 };
 
 struct roce_pfc {

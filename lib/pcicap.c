@@ -10,6 +10,10 @@
 #include <string.h>
 
 #define EXT_START 0x100
+#define STD_START 0x40                  /* the standard list lives in 0x40-0xff */
+#define STATUS 0x06
+#define STATUS_CAP_LIST 0x10
+#define CAP_PTR 0x34
 
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -63,6 +67,49 @@ int roce_pcicap_acs(const uint8_t *cfg, size_t len, uint16_t *cap, uint16_t *ctr
 	*cap = le16(cfg + off + 4);
 	*ctrl = le16(cfg + off + 6);
 	return 1;
+}
+
+int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen)
+{
+	bool seen[ROCE_PCICAP_STD_SPACE / 4] = { false };
+	if (len < ROCE_PCICAP_STD_SPACE) {
+		snprintf(why, whylen, "only %zu of %d bytes of config space readable (the rest needs root)", len,
+		         ROCE_PCICAP_STD_SPACE);
+		return -1;
+	}
+	if (!(cfg[STATUS] & STATUS_CAP_LIST))
+		return 0;
+	size_t pos = cfg[CAP_PTR] & 0xfc;
+	while (pos) {
+		if (pos < STD_START) {
+			snprintf(why, whylen, "the standard capability list points to 0x%zx, inside the header", pos);
+			return -1;
+		}
+		if (seen[pos / 4]) {
+			snprintf(why, whylen, "the standard capability list loops (back to 0x%zx)", pos);
+			return -1;
+		}
+		seen[pos / 4] = true;
+		/* pos <= 0xfc: the flags at pos + 2 and + 3 are inside the 256 bytes */
+		if (cfg[pos] == ROCE_PCICAP_EXP) {
+			*type = (unsigned)(cfg[pos + 2] >> 4) & 0xf;
+			return 1;
+		}
+		pos = cfg[pos + 1] & 0xfc;
+	}
+	return 0;
+}
+
+const char *roce_pcicap_port_type_name(unsigned type, char *buf, size_t len)
+{
+	switch (type) {
+	case ROCE_PCIE_TYPE_ENDPOINT: return "endpoint";
+	case ROCE_PCIE_TYPE_ROOT_PORT: return "root port";
+	case ROCE_PCIE_TYPE_UPSTREAM: return "switch upstream port";
+	case ROCE_PCIE_TYPE_DOWNSTREAM: return "switch downstream port";
+	}
+	snprintf(buf, len, "type 0x%x", type);
+	return buf;
 }
 
 void roce_pcicap_acs_names(uint16_t ctrl, uint16_t mask, char *out, size_t len)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #define ROCE_PCICAP_SPACE 4096          /* a PCIe function's config space */
+#define ROCE_PCICAP_STD_SPACE 256       /* its PCI-compatible part: the standard list */
+#define ROCE_PCICAP_EXP 0x10            /* PCI Express capability (standard list) */
 #define ROCE_PCICAP_ACS 0x000d          /* Access Control Services */
 
 /* ACS control register bits (PCIe base spec 7.7.11.3; pci_regs.h PCI_ACS_*). */
@@ -28,6 +30,23 @@
 #define ROCE_ACS_DT 0x0040              /* Direct Translated P2P */
 /* The bits that send GPU<->NIC peer traffic up to the root complex. */
 #define ROCE_ACS_P2P_BLOCKING (ROCE_ACS_SV | ROCE_ACS_RR | ROCE_ACS_CR | ROCE_ACS_UF)
+
+/* PCI Express Device/Port Type (bits 7:4 of the PCI Express Capabilities
+ * register; pci_regs.h PCI_EXP_TYPE_*): ACS on a switch's ports decides
+ * whether peer traffic below the switch stays there; a root port's ACS
+ * does not (traffic through it goes via the root complex anyway). */
+#define ROCE_PCIE_TYPE_ENDPOINT 0x0
+#define ROCE_PCIE_TYPE_ROOT_PORT 0x4
+#define ROCE_PCIE_TYPE_UPSTREAM 0x5     /* a switch's upstream port */
+#define ROCE_PCIE_TYPE_DOWNSTREAM 0x6   /* a switch's downstream port */
+
+/* The Device/Port Type from the PCI Express capability, found through the
+ * standard list (0x34, needs the first 256 bytes): 1 found (*type), 0 the
+ * function has no such capability, -1 unknown (why: short space, bad or
+ * looping list). */
+int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen);
+/* "root port", "switch upstream port", ... ("type 0x9" for the others). */
+const char *roce_pcicap_port_type_name(unsigned type, char *buf, size_t len);
 
 /* Find extended capability id in cfg (len bytes).  1 found (*off set), 0 not
  * in the list, -1 unknown (why says which: short space, bad or looping list). */

@@ -106,9 +106,9 @@ static void read_link(const char *root, struct roce_pcie_fn *fn)
 	roce_reading_set(&fn->link_read, ROCE_OK, 0, NULL);
 }
 
-/* The ACS registers of a bridge from its config space (root only: a short
- * read is unknown, never "no ACS"). */
-static void read_acs(const char *root, struct roce_pcie_fn *fn)
+/* The port type and ACS registers of a bridge from its config space (root
+ * only: a short read is unknown, never "no ACS"). */
+static void read_config(const char *root, struct roce_pcie_fn *fn)
 {
 	char path[PATH_MAX], why[160];
 	uint8_t cfg[ROCE_PCICAP_SPACE + 1];
@@ -128,7 +128,50 @@ static void read_acs(const char *root, struct roce_pcie_fn *fn)
 		return;
 	}
 	fn->acs_present = rc == 1;
+	rc = roce_pcicap_port_type(cfg, (size_t)n, &fn->port_type, why, sizeof(why));
+	if (rc < 0) {
+		roce_reading_set(&fn->acs_read, ROCE_MALFORMED, 0, "%s: %s", path, why);
+		return;
+	}
+	fn->port_type_known = rc == 1;
 	roce_reading_set(&fn->acs_read, ROCE_OK, 0, NULL);
+}
+
+/* fn[0]'s IOMMU group and its type.  No iommu_group link: no IOMMU
+ * translates the device (OK, group ""). */
+static void read_iommu(const char *root, struct roce_pcie_path *path)
+{
+	char link[PATH_MAX], target[PATH_MAX], rel[128], shown[64];
+	const char *bdf = path->fn[0].bdf;
+	if (roce_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s/iommu_group", root, bdf) < 0) {
+		roce_reading_set(&path->iommu_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", link);
+		return;
+	}
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0) {
+		int err = errno;
+		if (err == ENOENT)
+			roce_reading_set(&path->iommu_read, ROCE_OK, 0, NULL);
+		else
+			roce_reading_set(&path->iommu_read, roce_status_for_errno(err), err, "cannot read the link %s: %s",
+			                 link, strerror(err));
+		return;
+	}
+	target[n] = '\0';
+	/* "../../../kernel/iommu_groups/17": the group is a number, nothing else
+	 * goes into the path built from it */
+	const char *g = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	size_t len = strspn(g, "0123456789");
+	if (len == 0 || g[len] != '\0' || len >= sizeof(path->iommu_group)) {
+		roce_reading_set(&path->iommu_read, ROCE_MALFORMED, 0, "%s: \"%s\" is not an IOMMU group", link,
+		                 roce_printable(target, shown, sizeof(shown)));
+		return;
+	}
+	memcpy(path->iommu_group, g, len + 1);
+	snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s/type", path->iommu_group);
+	if (roce_sysfs_read(root, rel, path->iommu_type, sizeof(path->iommu_type), &path->iommu_read) < 0)
+		return;
+	roce_reading_set(&path->iommu_read, ROCE_OK, 0, NULL);
 }
 
 /* The PCI addresses of the link text, top down, into path (bottom up). */
@@ -177,10 +220,11 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 	target[n] = '\0';
 	if (parse_link(root, bdf, target, path) < 0)
 		return;
+	read_iommu(root, path);
 	for (size_t i = 0; i < path->n; i++) {
 		read_link(root, &path->fn[i]);
 		if (i > 0)
-			read_acs(root, &path->fn[i]);
+			read_config(root, &path->fn[i]);
 	}
 	roce_reading_set(&path->read, ROCE_OK, 0, NULL);
 }

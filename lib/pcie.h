@@ -4,7 +4,8 @@
  * and the link attributes of every function on it, from
  * /sys/bus/pci/devices/<bdf>/ (current_link_speed, current_link_width,
  * max_link_speed, max_link_width), and the ACS registers of every bridge
- * on it from its config space (pcicap.h walks it).  Not pure: it reads sysfs.  The checks
+ * on it from its config space (pcicap.h walks it), and the device's IOMMU
+ * group type (iommu_group -> /sys/kernel/iommu_groups/<n>/type).  Not pure: it reads sysfs.  The checks
  * over what it reads are pciecheck.c's.
  */
 #ifndef ROCE_PCIE_H

@@ -11,6 +11,8 @@
 #include "pcicap.h"
 #include "locality.h"
 
+#include "printable.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +58,24 @@ static bool link_degraded(const struct roce_pcie_path *p, size_t i)
 	return lo->cur_speed < lower(lo->max_speed, up->max_speed) || lo->cur_width < lower(lo->max_width, up->max_width);
 }
 
+/* Is fn[i] of p a port of a PCIe switch?  ACS matters there: with it on,
+ * peer traffic between two devices below the switch goes up to the root
+ * complex instead of across the switch (NCCL's PIX/PXB paths).  A root
+ * port's ACS does not: traffic through it crosses the root complex anyway
+ * (NCCL's PHB), and Linux turns ACS on in every port that has it,
+ * root ports included, whenever an IOMMU is on (pci_std_enable_acs), so
+ * flagging root ports would warn on every such host.  The config space says the port type; without it (a short read, no
+ * PCI Express capability) the top of the path is the root port. */
+static bool switch_port(const struct roce_pcie_path *p, size_t i)
+{
+	const struct roce_pcie_fn *f = &p->fn[i];
+	if (i == 0)
+		return false;
+	if (f->port_type_known)
+		return f->port_type == ROCE_PCIE_TYPE_UPSTREAM || f->port_type == ROCE_PCIE_TYPE_DOWNSTREAM;
+	return i + 1 < p->n;
+}
+
 /* One side of a pair's path: the functions of p below index top (the
  * common ancestor, or p->n when there is none). */
 static unsigned side(const struct roce_pcie_path *p, size_t top, bool acs, const char **bridge)
@@ -68,7 +88,7 @@ static unsigned side(const struct roce_pcie_path *p, size_t top, bool acs, const
 	 * none goes through the root complex anyway. */
 	for (size_t i = 1; acs && i < top && i < p->n; i++) {
 		const struct roce_pcie_fn *b = &p->fn[i];
-		if (roce_reading_ok(&b->acs_read) && b->acs_present && (b->acs_ctrl & ROCE_ACS_P2P_BLOCKING)) {
+		if (switch_port(p, i) && roce_reading_ok(&b->acs_read) && b->acs_present && (b->acs_ctrl & ROCE_ACS_P2P_BLOCKING)) {
 			bits |= ROCE_LOCALITY_BLOCK_ACS;
 			if (!*bridge)
 				*bridge = b->bdf;
@@ -167,7 +187,7 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
                             const struct roce_pcie_fn *b)
 {
 	if (!roce_reading_ok(&b->acs_read))
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on bridge %s unknown (%s)",
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on switch port %s unknown (%s)",
 		                       d->name, b->bdf, b->acs_read.why) < 0 ? -1 : 1;
 	if (!b->acs_present || !(b->acs_ctrl & ROCE_ACS_P2P_BLOCKING))
 		return 0;
@@ -175,20 +195,24 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
 	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
 	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	return roce_finding_addf(r, "acs", d->name, 0, v, true,
-	                       "%s: ACS on bridge %s has %s set (control 0x%04x): peer traffic between a GPU and %s "
-	                       "is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
+	                       "%s: ACS on switch port %s has %s set (control 0x%04x): peer traffic between a GPU and "
+	                       "%s is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
 	                       "disable it (`setpci -s %s ECAP_ACS+6.w=0`, or ACS/IOMMU in the BIOS)",
 	                       d->name, b->bdf, bits, b->acs_ctrl, d->name, b->bdf) < 0 ? -1 : 1;
 }
 
-/* Every bridge above the device up to and including its root port. */
+/* Every switch port above the device (switch_port(): not its root port). */
 static int check_device_acs(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_device *d)
 {
 	const struct roce_pcie_path *p = &d->pcie;
 	if (!roce_reading_ok(&p->read))
 		return 0;    /* said by pcie_link, or not a PCI function */
 	int bad = 0;
+	size_t ports = 0;
 	for (size_t i = 1; i < p->n; i++) {
+		if (!switch_port(p, i))
+			continue;
+		ports++;
 		int rc = check_bridge_acs(r, pol, d, &p->fn[i]);
 		if (rc < 0)
 			return -1;
@@ -196,38 +220,108 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 	}
 	if (bad || p->n < 2)
 		return 0;
+	if (ports == 0)
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
+		                         "%s: no PCIe switch between it and root port %s (ACS on a root port does not "
+		                         "matter: traffic through it crosses the root complex anyway)", d->name,
+		                         p->fn[p->n - 1].bdf);
 	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
-	                       "%s: no ACS redirect on the %zu bridge(s) up to root port %s", d->name, p->n - 1,
-	                       p->fn[p->n - 1].bdf);
+	                         "%s: no ACS redirect on the %zu PCIe switch port(s) between it and root port %s",
+	                         d->name, ports, p->fn[p->n - 1].bdf);
 }
 
-/* Which path GPUDirect RDMA takes: a peer-memory client, else DMA-BUF;
+/* The IOMMU between the device and GPU memory: with DMA translation
+ * (DMA, DMA-FQ) every peer access is remapped by the IOMMU, which costs
+ * bandwidth and, with ACS on (Linux turns it on with the IOMMU), sends
+ * GPU-NIC traffic up to the root complex; identity (passthrough) or no
+ * IOMMU is what GPUDirect RDMA wants. */
+static int check_device_iommu(struct roce_check_result *r, const struct roce_policy *pol, const char *root,
+                              const struct roce_device *d)
+{
+	const struct roce_pcie_path *p = &d->pcie;
+	if (!roce_reading_ok(&p->read))
+		return 0;    /* said by pcie_link, or not a PCI function */
+	const char *bdf = p->fn[0].bdf, *t = p->iommu_type;
+	if (!roce_reading_ok(&p->iommu_read))
+		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_UNKNOWN, false, "%s (%s): IOMMU group type unknown (%s)",
+		                         d->name, bdf, p->iommu_read.why);
+	if (!p->iommu_group[0])
+		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_PASS, false,
+		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", d->name, bdf);
+	if (!strcmp(t, "identity") || !strcmp(t, "unmanaged"))
+		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s", d->name,
+		                         bdf, p->iommu_group, t, t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
+	if (strcmp(t, "DMA") && strcmp(t, "DMA-FQ") && strcmp(t, "blocked")) {
+		char shown[40];
+		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_UNKNOWN, false,
+		                         "%s (%s): IOMMU group %s has type \"%s\", not one the kernel writes "
+		                         "(%s/kernel/iommu_groups/%s/type)", d->name, bdf, p->iommu_group,
+		                         roce_printable(t, shown, sizeof(shown)), root, p->iommu_group);
+	}
+	enum roce_verdict v = pol->iommu == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
+	return roce_finding_addf(r, "iommu", d->name, 0, v, false,
+	                         "%s (%s): IOMMU group %s has type %s: %s; boot with iommu=pt (Intel: "
+	                         "`intel_iommu=on iommu=pt`, AMD: `iommu=pt`) so that the IOMMU passes device DMA "
+	                         "through, or disable the IOMMU in the BIOS", d->name, bdf, p->iommu_group, t,
+	                         t[0] == 'b' ? "the IOMMU blocks the device's DMA"
+	                                     : "the IOMMU translates every DMA, GPUDirect RDMA's peer accesses "
+	                                       "included (lower bandwidth, and NCCL may hang or fall back)");
+}
+
+/* What roce-check --verbs's DMA-BUF probe said (verbs.c): the device that
+ * took it, else the first that refused it; NULL when none was probed. */
+static const struct roce_device *dmabuf_probe(const struct roce_node *node)
+{
+	const struct roce_device *refused = NULL;
+	for (size_t d = 0; d < node->n_devices; d++) {
+		const struct roce_device *dev = &node->devices[d];
+		if (!roce_reading_ok(&dev->dmabuf_read))
+			continue;
+		if (dev->dmabuf_verbs)
+			return dev;
+		if (!refused)
+			refused = dev;
+	}
+	return refused;
+}
+
+/* Which path GPUDirect RDMA takes: a peer-memory client, else DMA-BUF (the
+ * kernel and driver allow it, and where --verbs probed, an HCA took it);
  * neither is a warning (RequireGdr=yes: a failure). */
 static int check_gdr(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	const struct roce_gdr *g = &node->gdr;
+	const struct roce_device *probe = dmabuf_probe(node);
+	bool dmabuf = g->dmabuf && (!probe || probe->dmabuf_verbs);
+	char why[ROCE_WHY_MAX + 160];
+	if (g->dmabuf && !dmabuf)
+		snprintf(why, sizeof(why), "ibv_reg_dmabuf_mr on %s fails with %s: the kernel or the RDMA provider "
+		         "cannot register DMA-BUF memory", probe->name, strerror(probe->dmabuf_read.err));
+	else
+		snprintf(why, sizeof(why), "%s", g->dmabuf_why);
 	if (!roce_reading_ok(&g->read))
 		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA readiness unknown (%s)",
 		                       g->read.why);
 	if (g->peer_memory)
 		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
 		                       "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
-		                       g->peer_file, g->dmabuf ? "; DMA-BUF is possible too" : "");
-	if (g->dmabuf)
+		                       g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
+	if (dmabuf)
 		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
 		                       "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
-		                       "no peer-memory module needed", g->kernel);
+		                       "no peer-memory module needed%s%s%s", g->kernel, probe ? " (ibv_reg_dmabuf_mr probe: " : "",
+		                       probe ? probe->name : "", probe ? " takes it)" : "");
 	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
 	if (g->loaded)
 		return roce_finding_addf(r, "gdr", NULL, 0, v, false,
 		                       "%s is loaded but no peer-memory client is registered (no "
 		                       "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe %s`, "
 		                       "dmesg); DMA-BUF is not possible either (%s)", g->module, g->module, g->module,
-		                       g->dmabuf_why);
+		                       why);
 	return roce_finding_addf(r, "gdr", NULL, 0, v, false,
 	                       "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no DMA-BUF "
 	                       "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
-	                       "NCCL stages GPU data through host memory", g->dmabuf_why);
+	                       "NCCL stages GPU data through host memory", why);
 }
 
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
@@ -238,6 +332,8 @@ int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, co
 		if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_device_links(r, pol, &node->devices[d]) < 0)
 			return -1;
 		if (pol->acs != ROCE_ACTION_IGNORE && check_device_acs(r, pol, &node->devices[d]) < 0)
+			return -1;
+		if (pol->iommu != ROCE_ACTION_IGNORE && check_device_iommu(r, pol, node->sysfs_root, &node->devices[d]) < 0)
 			return -1;
 	}
 	return 0;

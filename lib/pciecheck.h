@@ -7,8 +7,11 @@
  *              the rate both of its ends can do (PcieDegraded=)
  *   gdr        which path GPUDirect RDMA takes: a peer-memory client, DMA-BUF
  *              or neither (RequireGdr=)
- *   acs        no bridge above an RDMA device, up to and including its root
- *              port, has ACS redirect on (Acs=)
+ *   acs        no port of a PCIe switch above an RDMA device has ACS
+ *              redirect on (Acs=; root ports are not looked at: see
+ *              switch_port() in pciecheck.c)
+ *   iommu      the RDMA device's IOMMU group does not translate DMA
+ *              (identity or no IOMMU; Iommu=)
  */
 #ifndef ROCE_PCIECHECK_H
 #define ROCE_PCIECHECK_H

@@ -40,6 +40,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->require_gdr = false;
 	p->pcie_degraded = ROCE_ACTION_WARN;
 	p->acs = ROCE_ACTION_WARN;
+	p->iommu = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
@@ -246,6 +247,7 @@ const char *roce_action_name(enum roce_action a)
 
 static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
 static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
+static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -308,6 +310,7 @@ static const struct {
 	{ "RequireGdr", set_require_gdr, "yes or no" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
 	{ "Acs", set_acs, "warn, fail or ignore" },
+	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },

@@ -12,6 +12,7 @@
 #   .../0000:41:00.0/net/eth0/ (the PCI function's netdev)
 #   ROOT/bus/pci/devices/0000:41:00.0 -> ../../../devices/pci0000:00/0000:00:02.0/0000:41:00.0
 #   .../0000:41:00.0/{current,max}_link_{speed,width}, config (every function on the path)
+#   .../0000:41:00.0/iommu_group -> ROOT/kernel/iommu_groups/N (fab_iommu)
 #   ROOT/module/nvidia_peermem/ (GPUDirect RDMA module loaded)
 # Values are written with a trailing newline, as sysfs prints them.  Empty GID
 # slots read as all zeros; their type/ndev files exist but are empty here (the
@@ -73,20 +74,43 @@ fab_poke() {
 }
 
 # fab_pci_config ROOT BDF [ACS_CTRL|none]: the 4096-byte config space root
-# reads (a bridge: header type 1), its extended capabilities AER at 0x100,
-# then ACS at 0x148 (capability 0x005f, control ACS_CTRL, default 0x0000),
-# or AER alone with "none".  Little-endian, as the registers are.
+# reads (a bridge: header type 1): the standard capability list (0x34) holds
+# the PCI Express capability at 0x40 with the port type of the function's
+# depth below the host bridge (0 root port, then switch upstream and
+# downstream ports in turn; an endpoint at odd depth reads as an upstream
+# port, never looked at); its extended capabilities AER at 0x100, then ACS
+# at 0x148 (capability 0x005f, control ACS_CTRL, default 0x0000), or AER
+# alone with "none".  Little-endian, as the registers are.
 fab_pci_config() {
-	local f="$1/bus/pci/devices/$2/config" ctrl=${3:-0x0000}
+	local f="$1/bus/pci/devices/$2/config" ctrl=${3:-0x0000} depth type
+	depth=$(readlink "$1/bus/pci/devices/$2" | tr '/' '\n' | grep -c '^[0-9a-f]\{4\}:')
+	type=$(( depth == 1 ? 4 : depth % 2 == 0 ? 5 : 6 ))
 	head -c 4096 /dev/zero >"$f"
 	fab_poke "$f" 0 86 80 34 12
+	fab_poke "$f" 0x06 10
 	fab_poke "$f" 0x0e 01
+	fab_poke "$f" 0x34 40
+	fab_poke "$f" 0x40 10 00 "$(printf '%02x' $((type << 4 | 2)))" 00
 	if [ "$ctrl" = none ]; then
 		fab_poke "$f" 0x100 01 00 02 00
 		return
 	fi
 	fab_poke "$f" 0x100 01 00 82 14
 	fab_poke "$f" 0x148 0d 00 01 00 5f 00 "$(printf '%02x' $((ctrl & 255)))" "$(printf '%02x' $((ctrl >> 8)))"
+}
+
+# fab_iommu ROOT BDF GROUP TYPE: the function is in IOMMU group GROUP of
+# TYPE (DMA, DMA-FQ, identity, blocked, unmanaged), as the kernel links it:
+# <dev>/iommu_group -> ../../..(to ROOT)/kernel/iommu_groups/GROUP, whose
+# type file says TYPE and whose devices/ links back.
+fab_iommu() {
+	local root=$1 bdf=$2 group=$3 type=$4 rel up="" c
+	rel=$(readlink "$root/bus/pci/devices/$bdf"); rel=${rel#../../../}
+	for c in ${rel//\// }; do up="../$up"; done
+	mkdir -p "$root/kernel/iommu_groups/$group/devices"
+	printf '%s\n' "$type" >"$root/kernel/iommu_groups/$group/type"
+	ln -sfn "${up}kernel/iommu_groups/$group" "$root/$rel/iommu_group"
+	ln -sfn "../../../../$rel" "$root/kernel/iommu_groups/$group/devices/$bdf"
 }
 
 # fab_hca ROOT DEV PCI_ADDR [NPORTS] [BRIDGES]: an RDMA device behind a PCI

@@ -299,6 +299,16 @@ static void t_bad_input(void **state)
 	done(n, &r);
 }
 
+/* The standard list: the PCI Express capability at 0x40, of port type. */
+static void exp_cap(uint8_t *cfg, unsigned type)
+{
+	cfg[0x06] |= 0x10;
+	cfg[0x34] = 0x40;
+	cfg[0x40] = ROCE_PCICAP_EXP;
+	cfg[0x41] = 0;
+	cfg[0x42] = (uint8_t)(type << 4 | 2);
+}
+
 static void hdr(uint8_t *cfg, size_t off, uint16_t id, unsigned next)
 {
 	uint32_t h = id | 1u << 16 | (uint32_t)next << 20;
@@ -349,6 +359,45 @@ static void t_pcicap(void **state)
 	assert_non_null(strstr(why, "past the end"));
 }
 
+/* The port type through the standard list: found behind another
+ * capability, absent, and every bad list unknown with its why. */
+static void t_port_type(void **state)
+{
+	(void)state;
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	char why[160], other[16];
+	unsigned type = 99;
+	memset(cfg, 0, sizeof(cfg));
+	assert_int_equal(roce_pcicap_port_type(cfg, sizeof(cfg), &type, why, sizeof(why)), 0);   /* no list */
+	exp_cap(cfg, ROCE_PCIE_TYPE_DOWNSTREAM);
+	cfg[0x34] = 0x60;                  /* power management at 0x60 -> PCI Express at 0x40 */
+	cfg[0x60] = 0x01;
+	cfg[0x61] = 0x40;
+	assert_int_equal(roce_pcicap_port_type(cfg, sizeof(cfg), &type, why, sizeof(why)), 1);
+	assert_int_equal(type, ROCE_PCIE_TYPE_DOWNSTREAM);
+	assert_string_equal(roce_pcicap_port_type_name(type, other, sizeof(other)), "switch downstream port");
+	assert_string_equal(roce_pcicap_port_type_name(4, other, sizeof(other)), "root port");
+	assert_string_equal(roce_pcicap_port_type_name(9, other, sizeof(other)), "type 0x9");
+	/* 256 bytes are enough; what a reader without root gets (64) is not */
+	assert_int_equal(roce_pcicap_port_type(cfg, 256, &type, why, sizeof(why)), 1);
+	assert_int_equal(roce_pcicap_port_type(cfg, 64, &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "only 64 of 256 bytes"));
+	/* no PCI Express capability on the list */
+	cfg[0x61] = 0x00;
+	assert_int_equal(roce_pcicap_port_type(cfg, sizeof(cfg), &type, why, sizeof(why)), 0);
+	/* a loop, a pointer into the header, the last dword */
+	cfg[0x61] = 0x60;
+	assert_int_equal(roce_pcicap_port_type(cfg, sizeof(cfg), &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "loops"));
+	cfg[0x61] = 0x10;
+	assert_int_equal(roce_pcicap_port_type(cfg, sizeof(cfg), &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "inside the header"));
+	cfg[0x61] = 0xff;                  /* 0xfc after the low bits are dropped */
+	cfg[0xfc] = 0x05;
+	cfg[0xfd] = 0x00;
+	assert_int_equal(roce_pcicap_port_type(cfg, 256, &type, why, sizeof(why)), 0);
+}
+
 /* The acs finding on fixture config spaces: the bridge and its bits named,
  * Acs=fail drains, a short config space is unknown naming the file. */
 static void t_acs_check(void **state)
@@ -360,11 +409,16 @@ static void t_acs_check(void **state)
 	const char *fns[] = { "pci0000:c0/0000:c0:01.0", "pci0000:c0/0000:c0:01.0/0000:c1:00.0",
 	                      "pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0",
 	                      "pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0/0000:c3:00.0" };
+	const unsigned types[] = { ROCE_PCIE_TYPE_ROOT_PORT, ROCE_PCIE_TYPE_UPSTREAM, ROCE_PCIE_TYPE_DOWNSTREAM,
+	                           ROCE_PCIE_TYPE_ENDPOINT };
 	for (int i = 0; i < 4; i++) {
 		fn(fns[i], "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
 		memset(cfg, 0, sizeof(cfg));
+		exp_cap(cfg, types[i]);
 		hdr(cfg, 0x100, ROCE_PCICAP_ACS, 0);
-		cfg[0x106] = i == 2 ? 0x04 : 0x00;   /* P2P Request Redirect on the switch's downstream port */
+		/* P2P Request Redirect on the switch's downstream port; all of
+		 * SV, RR, CR, UF on the root port, as Linux sets it with an IOMMU */
+		cfg[0x106] = i == 2 ? 0x04 : i == 0 ? 0x1d : 0x00;
 		snprintf(path, sizeof(path), "%s/devices/%s/config", root, fns[i]);
 		FILE *f = fopen(path, "w");
 		assert_non_null(f);
@@ -373,9 +427,11 @@ static void t_acs_check(void **state)
 	}
 	struct roce_node *n = node_with("0000:c3:00.0");
 	run(n, NULL, &r);
+	/* the switch port named; the root port's ACS is not a finding */
 	assert_int_equal(findings(&r, "acs", ROCE_WARN, msg, sizeof(msg)), 1);
-	assert_non_null(strstr(msg, "ACS on bridge 0000:c2:01.0 has P2P Request Redirect set (control 0x0004)"));
+	assert_non_null(strstr(msg, "ACS on switch port 0000:c2:01.0 has P2P Request Redirect set (control 0x0004)"));
 	assert_non_null(strstr(msg, "setpci -s 0000:c2:01.0 ECAP_ACS+6.w=0"));
+	assert_null(strstr(msg, "0000:c0:01.0"));
 	assert_int_equal(findings(&r, "acs", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "0000:c1:00.0/config: only 256 of 4096 bytes"));
 	roce_check_result_free(&r);
@@ -384,6 +440,135 @@ static void t_acs_check(void **state)
 	roce_check_result_free(&r);
 	run(n, "Acs=ignore", &r);
 	assert_int_equal(findings(&r, "acs", ROCE_WARN, msg, sizeof(msg)) + findings(&r, "acs", ROCE_UNKNOWN, msg, sizeof(msg)), 0);
+	done(n, &r);
+	/* A NIC right under that root port: no switch, nothing to warn about
+	 * (the root port still has every ACS bit on). */
+	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.1", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	n = node_with("0000:c1:00.1");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "acs", ROCE_WARN, msg, sizeof(msg)) + findings(&r, "acs", ROCE_UNKNOWN, msg, sizeof(msg)), 0);
+	assert_int_equal(findings(&r, "acs", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "no PCIe switch between it and root port 0000:c0:01.0"));
+	done(n, &r);
+}
+
+/* The IOMMU group of the device, as the kernel links it: devices/<path>/
+ * iommu_group -> ../../../../kernel/iommu_groups/N, N/type. */
+static void iommu(const char *devpath, const char *group, const char *type)
+{
+	char rel[512], link[512], path[512];
+	snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s", group);
+	mkdirs(rel);
+	if (type) {
+		snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s/type", group);
+		put(rel, type);
+	}
+	snprintf(path, sizeof(path), "%s/devices/%s/iommu_group", root, devpath);
+	snprintf(link, sizeof(link), "../../../../kernel/iommu_groups/%s", group);
+	unlink(path);
+	assert_int_equal(symlink(link, path), 0);
+}
+
+/* DMA and DMA-FQ warn with the fix, identity and no IOMMU pass, a missing
+ * type file or a word the kernel does not write are unknown naming it. */
+static void t_iommu(void **state)
+{
+	(void)state;
+	char msg[4096];
+	struct roce_check_result r;
+	const char *dev = "pci0000:40/0000:40:01.0/0000:41:00.0";
+	fn("pci0000:40/0000:40:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn(dev, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	struct roce_node *n = node_with("0000:41:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "no IOMMU group"));
+	done(n, &r);
+	const char *warned[] = { "DMA\n", "DMA-FQ\n" };
+	for (int i = 0; i < 2; i++) {
+		iommu(dev, "17", warned[i]);
+		n = node_with("0000:41:00.0");
+		assert_string_equal(n->devices[0].pcie.iommu_group, "17");
+		run(n, NULL, &r);
+		assert_int_equal(findings(&r, "iommu", ROCE_WARN, msg, sizeof(msg)), 1);
+		assert_non_null(strstr(msg, "mlx5_1 (0000:41:00.0): IOMMU group 17 has type DMA"));
+		assert_non_null(strstr(msg, "intel_iommu=on iommu=pt"));
+		roce_check_result_free(&r);
+		run(n, "Iommu=fail", &r);
+		assert_int_equal(findings(&r, "iommu", ROCE_FAIL, msg, sizeof(msg)), 1);
+		roce_check_result_free(&r);
+		run(n, "Iommu=ignore", &r);
+		assert_int_equal(findings(&r, "iommu", ROCE_WARN, msg, sizeof(msg)) +
+		                 findings(&r, "iommu", ROCE_PASS, msg, sizeof(msg)), 0);
+		done(n, &r);
+	}
+	iommu(dev, "17", "identity\n");
+	n = node_with("0000:41:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "IOMMU group 17 is identity (passthrough)"));
+	done(n, &r);
+	/* garbage: a word the kernel does not write, a missing type file, a
+	 * link that is not to a group number */
+	iommu(dev, "17", "DMA; rm -rf /\n");
+	n = node_with("0000:41:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "kernel/iommu_groups/17/type"));
+	done(n, &r);
+	iommu(dev, "18", NULL);
+	n = node_with("0000:41:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "kernel/iommu_groups/18/type"));
+	done(n, &r);
+	iommu(dev, "..", "DMA\n");
+	n = node_with("0000:41:00.0");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "is not an IOMMU group"));
+	done(n, &r);
+}
+
+/* roce-check --verbs's DMA-BUF probe (verbs.c) in the gdr finding: the
+ * kernel and driver allow DMA-BUF; an HCA that refuses the fd -1
+ * registration with EOPNOTSUPP takes that back, one that fails with EBADF
+ * confirms it. */
+static void t_gdr_dmabuf_probe(void **state)
+{
+	(void)state;
+	char msg[4096];
+	struct roce_check_result r;
+	struct roce_node *n = node_with("0000:41:00.0");
+	roce_reading_set(&n->gdr.read, ROCE_OK, 0, NULL);
+	n->gdr.dmabuf = true;
+	snprintf(n->gdr.kernel, sizeof(n->gdr.kernel), "6.1.0-18-amd64");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "through DMA-BUF"));
+	assert_null(strstr(msg, "probe"));
+	roce_check_result_free(&r);
+	struct roce_device *d = &n->devices[0];
+	roce_reading_set(&d->dmabuf_read, ROCE_OK, EOPNOTSUPP, NULL);
+	d->dmabuf_verbs = false;
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "ibv_reg_dmabuf_mr on mlx5_1 fails with Operation not supported"));
+	roce_check_result_free(&r);
+	run(n, "RequireGdr=yes", &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_FAIL, msg, sizeof(msg)), 1);
+	roce_check_result_free(&r);
+	roce_reading_set(&d->dmabuf_read, ROCE_OK, EBADF, NULL);
+	d->dmabuf_verbs = true;
+	run(n, "RequireGdr=yes", &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "ibv_reg_dmabuf_mr probe: mlx5_1 takes it"));
+	roce_check_result_free(&r);
+	/* not probed (no device for libibverbs): the kernel's and driver's word stands */
+	roce_reading_set(&d->dmabuf_read, ROCE_UNSUPPORTED, ENODEV, "libibverbs has no device mlx5_1: DMA-BUF not probed");
+	d->dmabuf_verbs = false;
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_PASS, msg, sizeof(msg)), 1);
 	done(n, &r);
 }
 
@@ -397,7 +582,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_upstream_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_input, setup, teardown),
 		cmocka_unit_test(t_pcicap),
+		cmocka_unit_test(t_port_type),
 		cmocka_unit_test_setup_teardown(t_acs_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gdr_dmabuf_probe, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
