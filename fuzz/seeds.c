@@ -346,6 +346,32 @@ static void fingerprint_seeds(void)
 	free(all);
 }
 
+/* ------------------------------------------------------------ config spaces */
+
+/* Config spaces as a root reader gets them: AER then ACS with redirect on,
+ * ACS alone and off, no extended capabilities; and the 256 bytes others get. */
+static void config_seeds(void)
+{
+	static uint8_t cfg[4096];
+	memset(cfg, 0, sizeof(cfg));
+	put("pcicap", "none", cfg, sizeof(cfg));
+	put("pcicap", "short", cfg, 256);
+	const uint8_t aer_to_acs[] = { 0x01, 0x00, 0x82, 0x14 }, acs[] = { 0x0d, 0x00, 0x01, 0x00, 0x5f, 0x00, 0x1d, 0x00 };
+	memcpy(cfg + 0x100, aer_to_acs, sizeof(aer_to_acs));
+	memcpy(cfg + 0x148, acs, sizeof(acs));
+	put("pcicap", "aer-acs-redirect", cfg, sizeof(cfg));
+	/* a switch downstream port: the PCI Express capability at 0x40 */
+	const uint8_t exp_dsp[] = { 0x10, 0x00, 0x62, 0x00 };
+	cfg[0x06] = 0x10;
+	cfg[0x34] = 0x40;
+	memcpy(cfg + 0x40, exp_dsp, sizeof(exp_dsp));
+	put("pcicap", "downstream-port-acs-redirect", cfg, sizeof(cfg));
+	put("pcicap", "non-root-64", cfg, 64);
+	memset(cfg, 0, sizeof(cfg));
+	memcpy(cfg + 0x100, acs, 6);
+	put("pcicap", "acs-off", cfg, sizeof(cfg));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -361,6 +387,7 @@ int main(int argc, char **argv)
 	netlink_seeds();
 	report_seeds();
 	fingerprint_seeds();
+	config_seeds();
 	printf("seeds: %d files in %s\n", n_written, top);
 	return 0;
 }

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "check.h"
+#include "pciecheck.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -30,35 +31,8 @@ const char *roce_verdict_name(enum roce_verdict v)
 	return "?";
 }
 
-__attribute__((format(printf, 7, 8)))
-static int add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-               enum roce_verdict status, bool hardware, const char *fmt, ...)
-{
-	if (r->n_findings == r->cap_findings) {
-		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
-		struct roce_finding *v = realloc(r->findings, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		r->findings = v;
-		r->cap_findings = cap;
-	}
-	struct roce_finding *f = &r->findings[r->n_findings++];
-	memset(f, 0, sizeof(*f));
-	snprintf(f->check, sizeof(f->check), "%s", check);
-	snprintf(f->device, sizeof(f->device), "%s", device ? device : "");
-	f->port = port;
-	if (device && port)
-		snprintf(f->subject, sizeof(f->subject), "%s:%u", device, port);
-	else
-		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
-	f->status = status;
-	f->hardware = hardware && status == ROCE_FAIL;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
-	return 0;
-}
+/* The checks of this file add their findings as other files' do. */
+#define add roce_finding_addf
 
 int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                        enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
@@ -529,13 +503,7 @@ static int check_node(struct roce_check_result *r, const struct roce_node *node,
 		                               pol->hca[i], node->devices_read.why) < 0)
 			return -1;
 	}
-	if (!roce_reading_ok(&node->gdr.read))
-		return add(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA module state unknown (%s)", node->gdr.read.why);
-	if (!node->gdr.loaded)
-		return add(r, "gdr", NULL, 0, pol->require_gdr ? ROCE_FAIL : ROCE_WARN, false,
-		           "no GPUDirect RDMA module (nvidia_peermem or nv_peer_mem) is loaded: `modprobe nvidia_peermem`; "
-		           "without it (or DMA-BUF) NCCL stages GPU data through host memory");
-	return add(r, "gdr", NULL, 0, ROCE_PASS, false, "GPUDirect RDMA module %s is loaded", node->gdr.module);
+	return 0;
 }
 
 static void tally(struct roce_check_result *r, const struct roce_policy *pol)
@@ -623,7 +591,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	 * chosen among the ports that stay. */
 	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0)
 		goto nomem;
-	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0)
+	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0 ||
+	    roce_pciecheck(out, node, pol) < 0)
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
 		out->traffic_class = pol->traffic_class;

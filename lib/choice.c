@@ -54,6 +54,23 @@ static enum roce_path gpu_to(const struct roce_locality *loc, unsigned g, const 
 	return (enum roce_path)loc->gpu_hca[g][j];
 }
 
+/* ACS redirect between GPU g and a chosen HCA: GPUDirect RDMA cannot go
+ * peer to peer there, so the level is lowered below that path (once per GPU). */
+static void acs_on_pair(const struct roce_locality *loc, unsigned g, const char *hca, struct roce_choice *c,
+                        struct roce_choice_gpu *gc)
+{
+	size_t j;
+	if (gc->acs || !roce_locality_find_hca(loc, hca, &j) || !(loc->gpu_hca_block[g][j] & ROCE_LOCALITY_BLOCK_ACS))
+		return;
+	const char *bridge = roce_locality_bridge(loc, g, j);
+	enum roce_path below = gc->best > ROCE_PATH_LOC ? (enum roce_path)(gc->best - 1) : ROCE_PATH_LOC;
+	gc->acs = true;
+	gc->gdr = false;
+	warn(c, "GPU %u (%s): ACS redirect on bridge %s between it and %s: NCCL_NET_GDR_LEVEL lowered to %s so that "
+	        "NCCL does not try GPUDirect RDMA over that path (see the acs finding for the fix)", g,
+	     loc->gpus[g].pci_addr, bridge ? bridge : "(not named: too many)", hca, roce_locality_path_name(below));
+}
+
 /* One GPU: record its best path; add its nearest HCAs when within the cap. */
 static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *const healthy[], size_t n,
                        enum roce_gdr_level cap, struct roce_choice *c)
@@ -83,8 +100,10 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 	}
 	gc->gdr = true;
 	for (size_t i = 0; i < n; i++)
-		if (gpu_to(loc, g, healthy[i]) == best)
+		if (gpu_to(loc, g, healthy[i]) == best) {
 			add_hca(c, healthy[i]);
+			acs_on_pair(loc, g, healthy[i], c, gc);
+		}
 	return true;
 }
 
@@ -93,9 +112,10 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
  * within the cap, or UNKNOWN when no GPU has an HCA within it. */
 static enum roce_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
                                   const char *const healthy[], size_t n, enum roce_gdr_level cap,
-                                  struct roce_choice *c)
+                                  struct roce_choice *c, enum roce_path *acs_limit)
 {
 	enum roce_path worst = ROCE_PATH_LOC;
+	*acs_limit = ROCE_PATH_SYS;
 	bool any = false;
 	for (size_t i = 0; i < gpus->n; i++) {
 		unsigned g = gpus->idx[i];
@@ -105,8 +125,11 @@ static enum roce_path choose_gpus(const struct roce_locality *loc, const struct 
 		}
 		if (choose_gpu(loc, g, healthy, n, cap, c)) {
 			any = true;
-			if (c->gpus[c->n_gpus - 1].best > worst)
-				worst = c->gpus[c->n_gpus - 1].best;
+			const struct roce_choice_gpu *gc = &c->gpus[c->n_gpus - 1];
+			if (gc->best > worst)
+				worst = gc->best;
+			if (gc->acs && gc->best > ROCE_PATH_LOC && (int)gc->best - 1 < (int)*acs_limit)
+				*acs_limit = (enum roce_path)(gc->best - 1);
 		}
 	}
 	return any ? worst : ROCE_PATH_UNKNOWN;
@@ -134,13 +157,15 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
 		return 0;
 	}
 	out->n_hca = 0;
-	enum roce_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, out);
+	enum roce_path acs_limit;
+	enum roce_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, out, &acs_limit);
 	if (worst == ROCE_PATH_UNKNOWN) {
 		all_hcas(out, healthy, n_healthy, cap);
 		return 0;
 	}
 	out->by_locality = true;
-	out->gdr_level = (enum roce_gdr_level)worst;   /* <= cap: only paths within it count */
+	/* <= cap: only paths within it count; below any path crossing ACS redirect */
+	out->gdr_level = (enum roce_gdr_level)(acs_limit < worst ? acs_limit : worst);
 	return 0;
 }
 
@@ -178,6 +203,7 @@ json_object *roce_choice_json(const struct roce_choice *c)
 		json_object_object_add(e, "gpu", json_object_new_int((int)c->gpus[i].gpu));
 		json_object_object_add(e, "best", json_object_new_string(roce_locality_path_name(c->gpus[i].best)));
 		json_object_object_add(e, "gdr", json_object_new_boolean(c->gpus[i].gdr));
+		json_object_object_add(e, "acs", json_object_new_boolean(c->gpus[i].acs));
 		json_object_array_add(g, e);
 	}
 	for (size_t i = 0; i < c->n_warnings; i++)

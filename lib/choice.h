@@ -28,6 +28,7 @@ struct roce_choice_gpu {
 	unsigned gpu;                      /* Slurm index */
 	enum roce_path best;               /* best path to any healthy HCA (UNKNOWN if none known) */
 	bool gdr;                          /* best is within the cap: NCCL will use GPUDirect RDMA */
+	bool acs;                          /* ACS redirect on the path to a chosen HCA: the level is lowered below best */
 };
 
 struct roce_choice {
@@ -47,7 +48,9 @@ struct roce_choice {
  * locality).  loc may be NULL (no topology), gpus too (no GPUs).  For each
  * GPU of gpus (in index order): its nearest healthy HCAs (all tied at its
  * best path type), no duplicates; the GDR level is the worst of those best
- * paths, capped at cap.  A GPU with no HCA within the cap gets a warning;
+ * paths, capped at cap, and below the path of any GPU whose path to a chosen
+ * HCA crosses ACS redirect (loc->gpu_hca_block; a warning names the
+ * bridge).  A GPU with no HCA within the cap gets a warning;
  * if no GPU has one, or the GPUs are unknown/invalid, or there is no
  * topology: every healthy HCA, at level cap.  No GPUs: every healthy HCA,
  * level cap.  Returns 0, or -1 when n_healthy > ROCE_HCA_MAX (err set).
@@ -66,7 +69,7 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
                           const struct roce_locality *loc, const struct roce_gpuset *gpus,
                           struct roce_choice *out, struct roce_error *err);
 
-/* {"hca":[...], "gdr_level", "by_locality", "gpus":[{gpu,best,gdr}], "warnings":[...]} */
+/* {"hca":[...], "gdr_level", "by_locality", "gpus":[{gpu,best,gdr,acs}], "warnings":[...]} */
 json_object *roce_choice_json(const struct roce_choice *c);
 
 #endif

@@ -8,6 +8,8 @@
 #include "clock.h"
 #include "dcb.h"
 #include "netclass.h"
+#include "gdr.h"
+#include "pcie.h"
 #include "rdma.h"
 #include "rtlink.h"
 #include "verbs.h"
@@ -30,7 +32,8 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_collect_rdma(node, root, &want);
-	roce_collect_gdr(node, root);
+	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
+	roce_pcie_collect_node(node, root);
 	roce_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_collect_verbs(node);

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 #include "json.h"
+#include "pcicap.h"
+#include "pciecheck.h"
 
 #include <stdio.h>
 
@@ -155,6 +157,44 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 	return o;
 }
 
+/* A device's PCIe path, the device first: [{"bdf", "current_speed" ("16.0 GT/s"),
+ * "current_width", "max_speed", "max_width", "acs": {"cap", "ctrl"} (bridges
+ * with the capability), "errors"}]. */
+static json_object *json_pcie_path(const struct roce_pcie_path *p)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < p->n; i++) {
+		const struct roce_pcie_fn *fn = &p->fn[i];
+		json_object *o = json_object_new_object(), *errors = NULL;
+		char speed[24];
+		put_str(o, "bdf", fn->bdf);
+		if (roce_reading_ok(&fn->link_read)) {
+			roce_pciecheck_speed(fn->cur_speed, speed, sizeof(speed));
+			put_str(o, "current_speed", speed);
+			put_int(o, "current_width", fn->cur_width);
+			roce_pciecheck_speed(fn->max_speed, speed, sizeof(speed));
+			put_str(o, "max_speed", speed);
+			put_int(o, "max_width", fn->max_width);
+		}
+		if (fn->port_type_known) {
+			char other[16];
+			put_str(o, "port_type", roce_pcicap_port_type_name(fn->port_type, other, sizeof(other)));
+		}
+		if (fn->acs_read.status == ROCE_OK && fn->acs_present) {
+			json_object *acs = json_object_new_object();
+			put_int(acs, "cap", fn->acs_cap);
+			put_int(acs, "ctrl", fn->acs_ctrl);
+			json_object_object_add(o, "acs", acs);
+		}
+		put_reading(&errors, "link", &fn->link_read);
+		put_reading(&errors, "acs", &fn->acs_read);
+		if (errors)
+			json_object_object_add(o, "errors", errors);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 json_object *roce_json_node(const struct roce_node *node)
 {
 	json_object *o = json_object_new_object(), *devs = json_object_new_array(), *nds = json_object_new_array();
@@ -171,7 +211,22 @@ json_object *roce_json_node(const struct roce_node *node)
 		for (size_t p = 0; p < dev->n_ports; p++)
 			json_object_array_add(ports, json_port(&dev->ports[p]));
 		json_object_object_add(jd, "ports", ports);
+		if (dev->pcie.read.status != ROCE_NOT_READ)
+			json_object_object_add(jd, "pcie", json_pcie_path(&dev->pcie));
+		if (roce_reading_ok(&dev->dmabuf_read))
+			json_object_object_add(jd, "dmabuf_verbs", json_object_new_boolean(dev->dmabuf_verbs));
+		if (roce_reading_ok(&dev->pcie.read) && roce_reading_ok(&dev->pcie.iommu_read)) {
+			json_object *io = json_object_new_object();
+			if (dev->pcie.iommu_group[0]) {
+				put_str(io, "group", dev->pcie.iommu_group);
+				put_str(io, "type", dev->pcie.iommu_type);
+			}
+			json_object_object_add(jd, "iommu", io);
+		}
 		put_reading(&derr, "pci_addr", &dev->pci_read);
+		put_reading(&derr, "pcie", &dev->pcie.read);
+		put_reading(&derr, "iommu", &dev->pcie.iommu_read);
+		put_reading(&derr, "dmabuf", &dev->dmabuf_read);
 		put_reading(&derr, "ports", &dev->ports_read);
 		put_reading(&derr, "fw_ver", &dev->fw_ver_read);
 		put_reading(&derr, "board_id", &dev->board_id_read);
@@ -188,6 +243,13 @@ json_object *roce_json_node(const struct roce_node *node)
 	put_bool(gdr, "loaded", node->gdr.loaded);
 	if (node->gdr.loaded)
 		put_str(gdr, "module", node->gdr.module);
+	put_str(gdr, "path", node->gdr.peer_memory ? "peer_memory" : node->gdr.dmabuf ? "dmabuf" : "none");
+	put_bool(gdr, "peer_memory", node->gdr.peer_memory);
+	if (node->gdr.peer_memory)
+		put_str(gdr, "peer_file", node->gdr.peer_file);
+	put_bool(gdr, "dmabuf", node->gdr.dmabuf);
+	if (!node->gdr.dmabuf && node->gdr.dmabuf_why[0])
+		put_str(gdr, "dmabuf_why", node->gdr.dmabuf_why);
 	json_object_object_add(o, "gdr", gdr);
 	json_object *mods = json_object_new_object();
 	for (size_t i = 0; i < ROCE_MODULES; i++) {

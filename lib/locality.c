@@ -322,6 +322,35 @@ static const char *cell(unsigned char p)
 	return p == ROCE_PATH_LOC ? " X " : roce_locality_path_name((enum roce_path)p);
 }
 
+/* A GPU-HCA cell with its mark: "PIX!" ACS, "PIX~" a degraded link. */
+static void print_pair(const struct roce_locality *loc, size_t g, size_t h, FILE *out)
+{
+	unsigned b = loc->gpu_hca_block[g][h];
+	fprintf(out, "\t%s%s%s", cell(loc->gpu_hca[g][h]), b & ROCE_LOCALITY_BLOCK_ACS ? "!" : "",
+	        b & ROCE_LOCALITY_BLOCK_LINK ? "~" : "");
+}
+
+void roce_locality_block(struct roce_locality *loc, size_t gpu, size_t hca, unsigned bits, const char *bridge)
+{
+	loc->gpu_hca_block[gpu][hca] |= (unsigned char)bits;
+	if (!bridge || loc->gpu_hca_bridge[gpu][hca])
+		return;
+	size_t i = 0;
+	while (i < loc->n_bridges && strcmp(loc->bridges[i], bridge) != 0)
+		i++;
+	if (i == ROCE_LOCALITY_BRIDGE_MAX)
+		return;
+	if (i == loc->n_bridges)
+		snprintf(loc->bridges[loc->n_bridges++], ROCE_PCI_MAX, "%s", bridge);
+	loc->gpu_hca_bridge[gpu][hca] = (unsigned char)(i + 1);
+}
+
+const char *roce_locality_bridge(const struct roce_locality *loc, size_t gpu, size_t hca)
+{
+	unsigned i = loc->gpu_hca_bridge[gpu][hca];
+	return i && i <= loc->n_bridges ? loc->bridges[i - 1] : NULL;
+}
+
 static void print_cells(const unsigned char *row, size_t n, FILE *out)
 {
 	for (size_t j = 0; j < n; j++)
@@ -337,6 +366,14 @@ static void print_legend(const struct roce_locality *loc, FILE *out)
 	             "         nvidia-smi's NODE (another host bridge of the same NUMA node) is PHB here, as in NCCL\n"
 	             "  PXB  = Connection traversing multiple PCIe switches (without traversing the PCIe Host Bridge)\n"
 	             "  PIX  = Connection traversing a single PCIe switch\n");
+	unsigned marks = 0;
+	for (size_t g = 0; g < loc->n_gpus; g++)
+		for (size_t h = 0; h < loc->n_hcas; h++)
+			marks |= loc->gpu_hca_block[g][h];
+	if (marks & ROCE_LOCALITY_BLOCK_ACS)
+		fprintf(out, "  !    = (after a GPU-NIC path) ACS redirect on a bridge of the path: no GPUDirect RDMA peer to peer\n");
+	if (marks & ROCE_LOCALITY_BLOCK_LINK)
+		fprintf(out, "  ~    = (after a GPU-NIC path) a PCIe link of the path runs below what both its ends can do\n");
 	bool unknown = false;
 	for (size_t i = 0; i < loc->n_hcas; i++)
 		if (!roce_reading_ok(&loc->hcas[i].found)) {
@@ -358,14 +395,15 @@ void roce_locality_print(const struct roce_locality *loc, FILE *out)
 	for (size_t i = 0; i < loc->n_gpus; i++) {
 		fprintf(out, "GPU%zu", i);
 		print_cells(loc->gpu_gpu[i], loc->n_gpus, out);
-		print_cells(loc->gpu_hca[i], loc->n_hcas, out);
+		for (size_t j = 0; j < loc->n_hcas; j++)
+			print_pair(loc, i, j, out);
 		fprintf(out, "\t%s\t%s\n", loc->gpus[i].cpus[0] ? loc->gpus[i].cpus : "N/A",
 		        loc->gpus[i].numa[0] ? loc->gpus[i].numa : "N/A");
 	}
 	for (size_t i = 0; i < loc->n_hcas; i++) {
 		fprintf(out, "%s", loc->hcas[i].name);
 		for (size_t j = 0; j < loc->n_gpus; j++)   /* a column of gpu_hca */
-			fprintf(out, "\t%s", cell(loc->gpu_hca[j][i]));
+			print_pair(loc, j, i, out);
 		print_cells(loc->hca_hca[i], loc->n_hcas, out);
 		fprintf(out, "\n");
 	}
@@ -377,6 +415,21 @@ static json_object *path_row(const unsigned char *row, size_t n)
 	json_object *a = json_object_new_array();
 	for (size_t j = 0; j < n; j++)
 		json_object_array_add(a, json_object_new_string(roce_locality_path_name((enum roce_path)row[j])));
+	return a;
+}
+
+/* ["acs", "link"]: what blocks each pair of a GPU's row. */
+static json_object *blocked_row(const unsigned char *row, size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t j = 0; j < n; j++) {
+		json_object *e = json_object_new_array();
+		if (row[j] & ROCE_LOCALITY_BLOCK_ACS)
+			json_object_array_add(e, json_object_new_string("acs"));
+		if (row[j] & ROCE_LOCALITY_BLOCK_LINK)
+			json_object_array_add(e, json_object_new_string("link"));
+		json_object_array_add(a, e);
+	}
 	return a;
 }
 
@@ -407,11 +460,13 @@ json_object *roce_locality_json(const struct roce_locality *loc)
 {
 	json_object *o = json_object_new_object(), *gpus = json_object_new_array(), *hcas = json_object_new_array();
 	json_object *gg = json_object_new_array(), *gh = json_object_new_array(), *hh = json_object_new_array();
+	json_object *gb = json_object_new_array();
 	json_object_object_add(o, "origin", json_object_new_string(loc->origin));
 	for (size_t i = 0; i < loc->n_gpus; i++) {
 		json_object_array_add(gpus, gpu_json(&loc->gpus[i], i));
 		json_object_array_add(gg, path_row(loc->gpu_gpu[i], loc->n_gpus));
 		json_object_array_add(gh, path_row(loc->gpu_hca[i], loc->n_hcas));
+		json_object_array_add(gb, blocked_row(loc->gpu_hca_block[i], loc->n_hcas));
 	}
 	for (size_t i = 0; i < loc->n_hcas; i++) {
 		json_object_array_add(hcas, hca_json(&loc->hcas[i]));
@@ -420,6 +475,7 @@ json_object *roce_locality_json(const struct roce_locality *loc)
 	json_object_object_add(o, "gpus", gpus);
 	json_object_object_add(o, "hcas", hcas);
 	json_object_object_add(o, "gpu_hca", gh);
+	json_object_object_add(o, "gpu_hca_blocked", gb);
 	json_object_object_add(o, "gpu_gpu", gg);
 	json_object_object_add(o, "hca_hca", hh);
 	return o;

@@ -26,6 +26,9 @@ struct roce_topo;                    /* topo.h: a loaded topology */
 #define ROCE_LOCALITY_GPU_MAX 64         /* NVIDIA PCI functions per node we look at */
 #define ROCE_LOCALITY_HCA_MAX 64         /* RDMA devices per node we look at */
 #define ROCE_LOCALITY_AFFINITY_MAX 96    /* "0-23,48-71": longer lists end in "..." */
+#define ROCE_LOCALITY_BRIDGE_MAX 64      /* bridges with ACS redirect named in gpu_hca_bridge */
+#define ROCE_LOCALITY_BLOCK_ACS 0x1      /* ACS redirect on a bridge between them */
+#define ROCE_LOCALITY_BLOCK_LINK 0x2     /* a degraded PCIe link between them */
 
 /*
  * NCCL's path types (src/graph/topo.h), same order and values as
@@ -79,6 +82,14 @@ struct roce_locality {
 	unsigned char gpu_gpu[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_GPU_MAX];   /* enum roce_path */
 	unsigned char gpu_hca[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_HCA_MAX];
 	unsigned char hca_hca[ROCE_LOCALITY_HCA_MAX][ROCE_LOCALITY_HCA_MAX];
+	/* What on a GPU-HCA pair's PCIe path keeps GPUDirect RDMA from going
+	 * peer to peer (ROCE_LOCALITY_BLOCK_* bits; pipeline.c fills it from
+	 * sysfs, pciecheck.c decides), and the first ACS bridge found there
+	 * (1-based index into bridges, 0 none). */
+	unsigned char gpu_hca_block[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_HCA_MAX];
+	unsigned char gpu_hca_bridge[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_HCA_MAX];
+	size_t n_bridges;
+	char bridges[ROCE_LOCALITY_BRIDGE_MAX][ROCE_PCI_MAX];
 };
 
 /* Input to roce_locality_build(): an RDMA device and its PCI address (from the model). */
@@ -104,10 +115,18 @@ int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *
 const struct roce_locality_hca *roce_locality_find_hca(const struct roce_locality *loc, const char *name,
                                                        size_t *index);
 
-/* The GPU-by-HCA matrix as `nvidia-smi topo -m` prints it, with its legend. */
+/* Record what blocks the pair (ROCE_LOCALITY_BLOCK_* bits), and the ACS
+ * bridge (may be NULL); a bridge beyond the table's size is not named. */
+void roce_locality_block(struct roce_locality *loc, size_t gpu, size_t hca, unsigned bits, const char *bridge);
+/* The ACS bridge recorded for the pair, or NULL. */
+const char *roce_locality_bridge(const struct roce_locality *loc, size_t gpu, size_t hca);
+
+/* The GPU-by-HCA matrix as `nvidia-smi topo -m` prints it, with its legend;
+ * a blocked pair's path type ends in "!" (ACS) or "~" (degraded link). */
 void roce_locality_print(const struct roce_locality *loc, FILE *out);
 /* {"origin", "gpus":[{index,pci,cpus,numa}], "hcas":[{name,pci,found,why,cpus,numa}],
- *  "gpu_hca":[[...]], "gpu_gpu":[[...]], "hca_hca":[[...]]}, path names as NCCL's. */
+ *  "gpu_hca":[[...]], "gpu_hca_blocked":[[[ "acs", "link" ]...]], "gpu_gpu":[[...]],
+ *  "hca_hca":[[...]]}, path names as NCCL's. */
 json_object *roce_locality_json(const struct roce_locality *loc);
 
 #endif

@@ -99,10 +99,48 @@ struct roce_port {
 	struct roce_reading verbs_read;     /* NOT_READ: not asked; else OK, or why the query was not done */
 };
 
+/*
+ * One PCI function on a device's PCIe path (pcie.c reads them from
+ * /sys/bus/pci/devices/<bdf>/).  Link speeds are in tenths of GT/s (80 =
+ * "8.0 GT/s PCIe"), 0 where sysfs says "Unknown"; a width of 0 is a link
+ * that is down.
+ */
+struct roce_pcie_fn {
+	char bdf[ROCE_PCI_MAX];             /* "0000:c1:00.0" */
+	unsigned cur_speed, max_speed;      /* tenths of GT/s */
+	unsigned cur_width, max_width;      /* lanes */
+	struct roce_reading link_read;      /* the four link attributes: OK, or the first that failed */
+	/* From the config space (bridges only: NOT_READ for the device
+	 * itself): the PCI Express port type, when acs_read is OK and the
+	 * function has the capability, and ACS. */
+	bool port_type_known;
+	unsigned port_type;                 /* pcicap.h ROCE_PCIE_TYPE_* */
+	struct roce_reading acs_read;
+	bool acs_present;
+	uint16_t acs_cap, acs_ctrl;         /* capability and control registers */
+};
+
+#define ROCE_PCIE_DEPTH_MAX 12              /* functions from a device up to its root port */
+
+/* A device's PCIe path: fn[0] the device itself, fn[n - 1] its root port
+ * (the first function under the host bridge), in between the switch ports. */
+struct roce_pcie_path {
+	struct roce_reading read;           /* the path itself (the bus/pci/devices link) */
+	size_t n;
+	struct roce_pcie_fn fn[ROCE_PCIE_DEPTH_MAX];
+	/* fn[0]'s IOMMU group (<bdf>/iommu_group -> kernel/iommu_groups/<n>):
+	 * OK with iommu_group "" is no IOMMU; else its type file's word
+	 * ("DMA", "DMA-FQ", "identity", "blocked", "unmanaged"). */
+	struct roce_reading iommu_read;
+	char iommu_group[12];
+	char iommu_type[16];
+};
+
 struct roce_device {
 	char name[ROCE_NAME_MAX];           /* "mlx5_0" */
 	char pci_addr[ROCE_PCI_MAX];        /* basename of realpath(device) */
 	struct roce_reading pci_read;
+	struct roce_pcie_path pcie;         /* NOT_READ when pci_read is not OK */
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;
@@ -112,6 +150,11 @@ struct roce_device {
 	char board_id[64];                  /* "MT_0000000223" */
 	char hca_type[64];                  /* "MT4123" */
 	struct roce_reading fw_ver_read, board_id_read, hca_type_read;
+	/* roce-check --verbs: NCCL's DMA-BUF probe (verbs.c), NOT_READ when
+	 * not asked; OK: dmabuf_verbs says whether the device and kernel take
+	 * a DMA-BUF memory registration. */
+	struct roce_reading dmabuf_read;
+	bool dmabuf_verbs;
 };
 
 struct roce_pfc {
@@ -156,11 +199,16 @@ struct roce_netdev {
 	struct roce_ecn ecn;
 };
 
-/* GPUDirect RDMA kernel module (nvidia_peermem or nv_peer_mem). */
+/* GPUDirect RDMA readiness (gdr.c): a peer-memory client, or DMA-BUF. */
 struct roce_gdr {
 	struct roce_reading read;
-	bool loaded;
-	char module[32];
+	bool loaded;                        /* a peer-memory module directory exists */
+	char module[32];                    /* "nvidia_peermem" or "nv_peer_mem" */
+	bool peer_memory;                   /* a peer-memory client is registered (NCCL's test) */
+	char peer_file[64];                 /* the file that says so, under sysfs */
+	bool dmabuf;                        /* Linux >= 5.12 and the NVIDIA open kernel module */
+	char kernel[64];                    /* the kernel release, when read */
+	char dmabuf_why[ROCE_WHY_MAX];      /* why DMA-BUF is not possible */
 };
 
 /* A kernel module's version (/sys/module/<name>/version; in-tree modules have none). */

@@ -10,6 +10,8 @@
 #include "config.h"
 #include "pipeline.h"
 #include "gpuset.h"
+#include "pcie.h"
+#include "pciecheck.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,6 +74,36 @@ static int load_locality(const struct roce_policy *p, const struct roce_pipeline
 	return cache_warning(out, err);
 }
 
+/* The PCIe facts of every GPU-HCA pair (ACS redirect, degraded links) into
+ * the locality, for the choice's GDR level and the matrix: the GPUs' paths
+ * are read here, the HCAs' came with the node.  A GPU of the topology that
+ * sysfs does not have (a TopologyFile from elsewhere) gets no marks. */
+static int pcie_pairs(const struct roce_policy *p, const struct roce_pipeline_opts *o, struct roce_pipeline *out,
+                      struct roce_error *err)
+{
+	struct roce_locality *loc = out->loc;
+	if (!loc || loc->n_gpus == 0)
+		return 0;
+	const char *root = o->collect.sysfs_root ? o->collect.sysfs_root : p->sysfs_root;
+	struct roce_pcie_path *gp = malloc(sizeof(*gp));
+	if (!gp) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	for (size_t g = 0; g < loc->n_gpus; g++) {
+		roce_pcie_collect_path(root, loc->gpus[g].pci_addr, gp);
+		for (size_t h = 0; h < loc->n_hcas; h++) {
+			const struct roce_device *dev = roce_node_find_device(&out->node, loc->hcas[h].name);
+			const char *bridge = NULL;
+			unsigned bits = dev ? roce_pciecheck_pair(gp, &dev->pcie, p, &bridge) : 0;
+			if (bits)
+				roce_locality_block(loc, g, h, bits, bridge);
+		}
+	}
+	free(gp);
+	return 0;
+}
+
 /* The job's GPUs against the node's (out->loc may be NULL). */
 static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *out, struct roce_gpuset *gpus,
                     struct roce_error *err)
@@ -96,7 +128,7 @@ static int locality(const struct roce_policy *p, const struct roce_pipeline_opts
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
-	if (load_locality(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0)
+	if (load_locality(p, o, out, err) < 0 || pcie_pairs(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0)
 		return -1;
 	return roce_choice_for_check(&out->check, p, out->loc, &gpus, out->choice, err);
 }
@@ -106,7 +138,10 @@ int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeli
 {
 	memset(out, 0, sizeof(*out));
 	roce_node_init(&out->node);
-	roce_collect(&out->node, policy, &opts->collect);
+	struct roce_collect_opts copts = opts->collect;
+	if (!copts.proc_root)
+		copts.proc_root = opts->proc_root;
+	roce_collect(&out->node, policy, &copts);
 	if (roce_check(&out->node, policy, &out->check) < 0) {
 		roce_error_set(err, "out of memory");
 		return -1;

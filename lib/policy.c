@@ -38,6 +38,9 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->gdr_level = ROCE_GDR_PXB;
 	p->mode = ROCE_MODE_WARN;
 	p->require_gdr = false;
+	p->pcie_degraded = ROCE_ACTION_WARN;
+	p->acs = ROCE_ACTION_WARN;
+	p->iommu = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
@@ -226,6 +229,28 @@ static int set_pfc_unknown(struct roce_policy *p, const char *v)
 	return 0;
 }
 
+static int parse_action(const char *v, enum roce_action *out)
+{
+	if (!strcasecmp(v, "warn"))
+		*out = ROCE_ACTION_WARN;
+	else if (!strcasecmp(v, "fail"))
+		*out = ROCE_ACTION_FAIL;
+	else if (!strcasecmp(v, "ignore"))
+		*out = ROCE_ACTION_IGNORE;
+	else
+		return -1;
+	return 0;
+}
+
+const char *roce_action_name(enum roce_action a)
+{
+	return a == ROCE_ACTION_FAIL ? "fail" : a == ROCE_ACTION_IGNORE ? "ignore" : "warn";
+}
+
+static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
+static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
+static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
+
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
 	long n;
@@ -313,6 +338,9 @@ static const struct {
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
+	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
+	{ "Acs", set_acs, "warn, fail or ignore" },
+	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },

@@ -17,6 +17,8 @@ enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };
 enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
+/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=). */
+enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 
 #define ROCE_GID_AUTO (-1)
 #define ROCE_TC_AUTO (-1)
@@ -36,6 +38,9 @@ struct roce_policy {
 	enum roce_gdr_level gdr_level;
 	enum roce_mode mode;            /* warn or strict (off only from the plugin) */
 	bool require_gdr;               /* RequireGdr=yes: missing peer-memory module fails */
+	enum roce_action pcie_degraded; /* a PCIe link below what both ends can do */
+	enum roce_action acs;           /* ACS redirect on a GPUDirect path */
+	enum roce_action iommu;         /* IOMMU DMA translation on a GPUDirect path */
 	int timeout_ms;                 /* deadline for all collectors together */
 	char topology_file[256];        /* hwloc XML, "" = live topology (cached) */
 	char topology_cache[256];       /* where the live topology's XML export is cached */
@@ -69,6 +74,7 @@ bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 const char *roce_mode_name(enum roce_mode m);
 int roce_mode_parse(const char *s, enum roce_mode *out);          /* "off|warn|strict" */
 const char *roce_gdr_level_name(enum roce_gdr_level l);
+const char *roce_action_name(enum roce_action a);                  /* "warn", "fail", "ignore" */
 int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out); /* names or 0..5 */
 
 /* A value is a "simple token": printable, no white space, no shell or env metacharacters. */

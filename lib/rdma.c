@@ -421,27 +421,3 @@ int roce_collect_modules(struct roce_node *node, const char *sysfs_root)
 	}
 	return 0;
 }
-
-int roce_collect_gdr(struct roce_node *node, const char *sysfs_root)
-{
-	static const char *const modules[] = { "nvidia_peermem", "nv_peer_mem" };
-	char path[512];
-	struct stat st;
-
-	node->gdr.loaded = false;
-	node->gdr.module[0] = '\0';
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/module/%s", sysfs_root, modules[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			node->gdr.loaded = true;
-			snprintf(node->gdr.module, sizeof(node->gdr.module), "%s", modules[i]);
-			break;
-		}
-		if (errno != ENOENT) {
-			roce_reading_set(&node->gdr.read, ROCE_UNREADABLE, errno, "cannot stat %s: %s", path, strerror(errno));
-			return -1;
-		}
-	}
-	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
-	return 0;
-}

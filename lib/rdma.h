@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rdma.h - the RDMA collector: devices, ports and GID tables from sysfs
- * (/sys/class/infiniband), and the GPUDirect RDMA module from /sys/module.
+ * (/sys/class/infiniband).
  * The predicates over what it reads (roce_gid_usable, name checks) are the
  * model's (model.h).
  */
@@ -19,7 +19,6 @@ struct roce_gid_want {
 };
 
 int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want);
-int roce_collect_gdr(struct roce_node *node, const char *sysfs_root);
 /* Versions of the modules on the RDMA path (mlx5_core, mlx5_ib, ib_core,
  * nvidia, nvidia_peermem) where sysfs shows one (out-of-tree builds: MLNX_OFED, NVIDIA). */
 int roce_collect_modules(struct roce_node *node, const char *sysfs_root);

@@ -8,6 +8,12 @@
  * hardware or without the provider library; UNREADABLE: the query failed),
  * so that check.c can say the cross-check was not done instead of staying
  * silent.
+ *
+ * Each device opened is also asked, as NCCL asks (net_ib.cc,
+ * ncclIbDmaBufSupport), whether it takes DMA-BUF memory registrations:
+ * ibv_reg_dmabuf_mr on a new protection domain with fd -1 fails with
+ * EOPNOTSUPP or EPROTONOSUPPORT when the kernel or the provider cannot, with
+ * EBADF (the fd) when they can.
  */
 #include "config.h"
 #include "verbs.h"
@@ -44,6 +50,41 @@ static void mark_device(struct roce_device *dev, int err)
 {
 	for (size_t p = 0; p < dev->n_ports; p++)
 		mark_port(dev, &dev->ports[p], err);
+	dev->dmabuf_verbs = false;
+	if (err == ENODEV)
+		roce_reading_set(&dev->dmabuf_read, ROCE_UNSUPPORTED, err,
+		                 "libibverbs has no device %s: DMA-BUF not probed", dev->name);
+	else
+		roce_reading_set(&dev->dmabuf_read, ROCE_UNREADABLE, err, "libibverbs could not open %s: %s", dev->name,
+		                 strerror(err));
+}
+
+/* NCCL's probe: a registration with fd -1 that can only fail; how it fails
+ * says whether DMA-BUF is supported. */
+static void probe_dmabuf(struct roce_device *dev, struct ibv_context *ctx)
+{
+#if HAVE_DECL_IBV_REG_DMABUF_MR
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	if (!pd) {
+		int err = errno ? errno : EIO;
+		roce_reading_set(&dev->dmabuf_read, ROCE_UNREADABLE, err, "%s: ibv_alloc_pd: %s (DMA-BUF not probed)",
+		                 dev->name, strerror(err));
+		return;
+	}
+	errno = 0;
+	struct ibv_mr *mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
+	int err = errno;
+	if (mr)   /* never with fd -1; not ours to keep */
+		ibv_dereg_mr(mr);
+	ibv_dealloc_pd(pd);
+	dev->dmabuf_verbs = err != EOPNOTSUPP && err != EPROTONOSUPPORT;
+	roce_reading_set(&dev->dmabuf_read, ROCE_OK, err, NULL);
+#else
+	(void)ctx;
+	roce_reading_set(&dev->dmabuf_read, ROCE_UNSUPPORTED, ENOSYS,
+	                 "built with a libibverbs without ibv_reg_dmabuf_mr (rdma-core < 34): DMA-BUF not probed on %s",
+	                 dev->name);
+#endif
 }
 
 static struct ibv_device *find_ibv(struct ibv_device **list, int n, const char *name)
@@ -77,6 +118,7 @@ static int query_device(struct roce_device *dev, struct ibv_device *ibdev)
 			roce_reading_set(&dev->ports[p].verbs_read, ROCE_OK, 0, NULL);
 		}
 	}
+	probe_dmabuf(dev, ctx);
 	ibv_close_device(ctx);
 	return rc;
 }

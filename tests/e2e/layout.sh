@@ -19,10 +19,10 @@ cd "$top_srcdir" || exit 1
 # lib/'s layers, low to high: a module may include its own layer and those
 # below.  A new lib/ file goes into the layer of what it does.
 LAYERS=(
-	"base: error printable clock hostname pciaddr counter model nodelist slurmnodes"
+	"base: error printable clock hostname pciaddr pcicap counter model nodelist slurmnodes"
 	"readers: readfile safefile jsonin sysfs policy"
-	"collectors: rdma nl nlmsg rtlink dcb dcb_pfc dcb_app verbs netclass topo collect"
-	"pure: check check_drain check_link check_fw check_ecn plan locality gpuset choice json"
+	"collectors: rdma pcie gdr nl nlmsg rtlink dcb dcb_pfc dcb_app verbs netclass topo collect"
+	"pure: finding check check_drain check_link check_fw check_ecn pciecheck plan locality gpuset choice json"
 	"pipeline: pipeline snapshot snapshot_json delta"
 	"report: verdicts fragment report reportdir report_text report_json report_prometheus"
 	"processes: worker stuck slurmver"
@@ -32,7 +32,7 @@ LAYERS=(
 # file:prefix:why - exported prefixes a lib/ file may have besides its own.
 EXCEPTIONS=(
 	"model:roce_(node|device|port|gid|netdev|reading|status|link_layer|devices|ib_mtu|fnv1a)_?:the model's types, each with its pure predicates (issue 10: they live with the model)"
-	"policy:roce_(gdr_level|mode|token)_:the policy's value types (GdrLevel, Mode, a token of roce.conf), parsed and named with it"
+	"policy:roce_(gdr_level|mode|token|action)_:the policy's value types (GdrLevel, Mode, a token of roce.conf, warn|fail|ignore), parsed and named with it"
 	"check:roce_verdict_name:the name of check.h's enum roce_verdict (pass/warn/fail of a finding)"
 	"jsonin:roce_jin_:short for \"JSON in\", the strict reader's prefix (style.md, example 4)"
 	"rdma:roce_(collect|parse)_:collectors are roce_collect_<source> (collect.c, verbs.c too); roce_parse_* are rdma's sysfs text parsers, exported for the fuzz targets"

@@ -49,6 +49,36 @@ is "$(env_of NCCL_NET_GDR_LEVEL)" "PHB" "GPU 1 with GdrLevel=PHB: level PHB"
 run -r "$R" -t "$X" --format env
 is "$(env_of NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1" "no GPUs: every healthy HCA"
 is "$(env_of NCCL_NET_GDR_LEVEL)" "PXB" "no GPUs: the policy's level"
+# ACS: the same box with its PCIe paths in sysfs as the XML has them; GPU 2
+# behind the downstream port 82:08.0 of the switch it shares with mlx5_3
+A=$T/acs; mkdir -p "$A"
+fab_hca "$A" mlx5_0 0000:04:00.0 1 pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:10.0
+fab_roce_ipv4 "$A" mlx5_0 1 eth0 192.0.2.20
+fab_hca "$A" mlx5_3 0000:84:00.0 1 pci0000:80/0000:80:01.0/0000:81:00.0/0000:82:10.0
+fab_roce_ipv4 "$A" mlx5_3 1 eth3 192.0.2.23
+fab_hca "$A" mlx5_2 0000:88:00.0 1 pci0000:80/0000:80:02.0/0000:85:00.0/0000:86:10.0
+fab_roce_ipv4 "$A" mlx5_2 1 eth2 192.0.2.22
+fab_pci_fn "$A" pci0000:80/0000:80:01.0/0000:81:00.0/0000:82:08.0/0000:83:00.0
+fab_pci_fn "$A" pci0000:80/0000:80:02.0/0000:85:00.0/0000:86:08.0/0000:87:00.0
+fab_gdr "$A"
+run -r "$A" -t "$X" --gpus 2 --format env
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PIX" "ACS off: GPU 2 at PIX"
+fab_pci_config "$A" 0000:82:08.0 0x001d
+run -r "$A" -t "$X" --gpus 2
+like "$out" "NCCL_NET_GDR_LEVEL=LOC" "ACS on GPU 2's switch port: GDR level lowered below PIX"
+like "$out" "NCCL_IB_HCA==mlx5_3:1" "ACS: the near NIC is still the one listed"
+like "$out" "WARN +locality +node +GPU 2 \(0000:83:00.0\): ACS redirect on bridge 0000:82:08.0 between it and mlx5_3: NCCL_NET_GDR_LEVEL lowered to LOC" "ACS: the warning names the bridge"
+run -r "$A" -t "$X" --gpus 3 --format env
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PIX" "ACS: GPU 3 on the other switch keeps PIX"
+run -r "$A" -t "$X" --gpus 2 --set Acs=ignore --format env
+is "$(env_of NCCL_NET_GDR_LEVEL)" "PIX" "Acs=ignore: no cap"
+fab_pcie_link "$A" 0000:87:00.0 width=8 maxwidth=16
+run -r "$A" -t "$X" --matrix
+is "$(grep '^GPU2' <<<"$out")" "$(printf 'GPU2\tSYS\tSYS\t X \tPHB\tSYS\tPHB\tPIX!\t1\t1')" "matrix: GPU2-mlx5_3 marked ACS"
+is "$(grep '^GPU3' <<<"$out")" "$(printf 'GPU3\tSYS\tSYS\tPHB\t X \tSYS~\tPIX~\tPHB~\t1\t1')" "matrix: GPU3's own x8 link marks its NIC paths"
+run -r "$A" -t "$X" --matrix --format json
+is "$(jq -c '.locality.gpu_hca_blocked[2]' <<<"$out")" '[[],[],["acs"]]' "json: GPU2 blocked by ACS toward mlx5_3"
+
 fab_port "$R" mlx5_3 1 state="1: DOWN" phys="3: Disabled"
 run -r "$R" -t "$X" --gpus 2 --set GdrLevel=SYS --format env
 is "$(env_of NCCL_IB_HCA)" "=mlx5_2:1" "GPU 2 with its NIC down: the next nearest healthy one (PHB)"

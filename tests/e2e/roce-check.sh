@@ -180,6 +180,10 @@ is "$rc" 0 "--verbs not done: a warning, exit 0"
 run "$R" --verbs --format json
 like "$(tr -d ' \n' <<<"$out")" '"errors":\{"verbs":\{"status":"notsupported","why":"libibverbshasnodevicemlx5_0' \
 	"--verbs not done: the port's JSON says why under errors.verbs"
+# the DMA-BUF probe (ibv_reg_dmabuf_mr, fd -1) needs a device: not probed, said
+is "$(jq -r '.node.devices[0].errors.dmabuf.why' <<<"$out")" "libibverbs has no device mlx5_0: DMA-BUF not probed" \
+	"--verbs: DMA-BUF not probed without a device, said under errors.dmabuf"
+is "$(jq -r '.node.devices[0] | has("dmabuf_verbs")' <<<"$out")" false "--verbs without a device: no probe answer"
 
 # --- relative --sysfs-root (as node_exporter's --path.sysfs)
 R=$(fixture relroot); fab_example "$R" 2
@@ -225,9 +229,118 @@ R=$(fixture empty)
 run "$R"
 is "$rc" 1 "no RDMA devices: exit 1"
 like "$out" "FAIL +devices +node +no RDMA devices: cannot list .*class/infiniband" "no RDMA devices: explained"
-like "$out" "WARN +gdr .*no GPUDirect RDMA module" "no peermem: warn"
-run "$R" --set RequireGdr=yes --format json
+P=$(fixture proc)
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*no GPUDirect RDMA path: no peer-memory client .*modprobe nvidia_peermem.* and no DMA-BUF \(kernel release unknown: .*osrelease" "no peermem, no DMA-BUF: warn"
+run "$R" --proc-root "$P" --set RequireGdr=yes --format json
 is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
+is "$(jq -r '.node.gdr.path' <<<"$out")" none "json: gdr path none"
+# a module loaded without its client registered (NVIDIA/nccl#1939)
+fab_gdr_module "$R"
+fab_dmabuf "$P" 5.10.0-28-amd64
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*nvidia_peermem is loaded but no peer-memory client is registered.*Linux 5.10.0-28-amd64 is older than 5.12" "module without client: warn"
+# DMA-BUF only: the open kernel modules on Linux >= 5.12, no peer-memory module at all
+R=$(fixture dmabuf); fab_example "$R" 1; rm -rf "$R/module" "$R/kernel"
+fab_dmabuf "$P"
+run "$R" --proc-root "$P" --set RequireGdr=yes --format json
+is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" pass "DMA-BUF only: RequireGdr=yes passes"
+is "$(jq -r '.node.gdr.path' <<<"$out")" dmabuf "json: gdr path dmabuf"
+fab_dmabuf "$P" 6.1.0-18-amd64 proprietary
+run "$R" --proc-root "$P"
+like "$out" "WARN +gdr .*the NVIDIA driver is not the open kernel module" "proprietary driver, no peermem: warn"
+# peer memory registered
+fab_gdr "$R"
+run "$R" --proc-root "$P"
+like "$out" "PASS +gdr .*through a peer-memory client \(.*kernel/mm/memory_peers/nv_mem/version\)" "peer memory registered: pass"
+
+# --- PCIe links (/sys/bus/pci/devices as the kernel lays it out)
+R=$(fixture pcie); fab_example "$R" 2
+run "$R" --mode strict
+is "$rc" 0 "pcie: healthy links pass strict"
+like "$out" "PASS +pcie_link +mlx5_0 .*0000:41:00.0.*full rate" "pcie: each HCA's links checked"
+# an x8 NIC under an x16 port; a Gen5 NIC under a Gen4 port at 16 GT/s is fine
+fab_pcie_link "$R" 0000:41:00.0 width=8 maxwidth=16
+fab_pcie_link "$R" 0000:51:00.0 cur="16.0 GT/s PCIe" max="32.0 GT/s PCIe"
+run "$R"
+is "$rc" 0 "pcie: x8 NIC: a warning, exit 0"
+like "$out" "WARN +pcie_link +mlx5_0 +mlx5_0 \(0000:41:00.0\) at 16.0 GT/s x8, capable of 16.0 GT/s x16" "pcie: x8 named with both values"
+like "$out" "PASS +pcie_link +mlx5_1 " "pcie: Gen5 NIC under a Gen4 port is not degraded"
+run "$R" --format env
+like "$out" "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1" "pcie: warn keeps the port"
+run "$R" --set PcieDegraded=fail --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_0 pcie_link" "PcieDegraded=fail: drains"
+is "$(jq -r '.plan.env.NCCL_IB_HCA' <<<"$out")" "=mlx5_1:1" "PcieDegraded=fail: the port is left out"
+is "$(jq -r '.node.devices[0].pcie[0].current_width' <<<"$out")" 8 "pcie: json has the link"
+run "$R" --set PcieDegraded=ignore
+unlike "$out" "pcie_link" "PcieDegraded=ignore: not looked at"
+# garbage and missing attributes: unknown, naming the file
+printf 'x16 lanes\n' >"$R/bus/pci/devices/0000:41:01.0/max_link_width"
+rm "$R/bus/pci/devices/0000:51:00.0/current_link_speed"
+run "$R"
+like "$out" "UNKNOWN +pcie_link +mlx5_0 .*0000:41:01.0/max_link_width: \"x16 lanes\" is not a PCIe link width" "pcie: garbage width named"
+like "$out" "UNKNOWN +pcie_link +mlx5_1 .*0000:51:00.0/current_link_speed" "pcie: missing file named"
+
+# --- ACS on the switch ports above each HCA (config spaces byte-exact,
+# fab_pci_config); mlx5_2 behind a switch (c1:00.0 up, c2:01.0 down)
+R=$(fixture acs); fab_example "$R" 2
+fab_hca "$R" mlx5_2 0000:c3:00.0 1 pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0
+fab_roce_ipv4 "$R" mlx5_2 1 eth2 192.0.2.12
+run "$R" --mode strict
+is "$rc" 0 "acs: off everywhere passes strict"
+like "$out" "PASS +acs +mlx5_2 +mlx5_2: no ACS redirect on the 2 PCIe switch port\(s\) between it and root port 0000:c0:01.0" "acs: the switch's ports checked"
+like "$out" "PASS +acs +mlx5_0 +mlx5_0: no PCIe switch between it and root port 0000:41:01.0" "acs: no switch, nothing to check"
+# Linux sets SV, RR, CR and UF on every root port with ACS when an IOMMU is
+# on: not a finding (traffic through a root port crosses the root complex anyway)
+fab_pci_config "$R" 0000:c0:01.0 0x001d
+fab_pci_config "$R" 0000:41:01.0 0x001d
+run "$R" --mode strict
+is "$rc" 0 "acs: redirect on root ports only passes strict"
+unlike "$out" "WARN +acs" "acs: root ports are not warned about"
+fab_pci_config "$R" 0000:c2:01.0 0x001d
+fab_pci_config "$R" 0000:c1:00.0 none
+run "$R"
+is "$rc" 0 "acs: redirect is a warning, exit 0"
+like "$out" "WARN +acs +mlx5_2 +mlx5_2: ACS on switch port 0000:c2:01.0 has Source Validation, P2P Request Redirect, P2P Completion Redirect, Upstream Forwarding set \(control 0x001d\)" "acs: switch port and bits named"
+like "$out" "setpci -s 0000:c2:01.0 ECAP_ACS\+6.w=0" "acs: the fix"
+unlike "$out" "acs .*0000:c1:00.0" "acs: a switch port without the capability passes"
+run "$R" --set Acs=fail --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_2 acs" "Acs=fail: drains"
+is "$(jq -r '.node.devices[2].pcie[1].acs.ctrl' <<<"$out")" 29 "acs: json has the control register"
+is "$(jq -r '[.node.devices[2].pcie[1,2,3].port_type] | join(",")' <<<"$out")" \
+	"switch downstream port,switch upstream port,root port" "acs: json has each bridge's port type"
+# what a reader without root gets (64 bytes: drivers/pci/pci-sysfs.c), a
+# looping list
+head -c 64 "$R/bus/pci/devices/0000:c1:00.0/config" >"$T/short" && cp "$T/short" "$R/bus/pci/devices/0000:c1:00.0/config"
+fab_poke "$R/bus/pci/devices/0000:c2:01.0/config" 0x100 01 00 02 10
+run "$R"
+like "$out" "UNKNOWN +acs +mlx5_2 +mlx5_2: ACS on switch port 0000:c1:00.0 unknown \(.*0000:c1:00.0/config: only 64 of 4096 bytes" "acs: short config space is unknown, file named"
+like "$out" "UNKNOWN +acs +mlx5_2 .*0000:c2:01.0/config: the capability list loops" "acs: looping list is unknown"
+run "$R" --set Acs=ignore
+unlike "$out" " acs " "Acs=ignore: not looked at"
+
+# --- the IOMMU group of each HCA (iommu_group -> kernel/iommu_groups/N/type)
+R=$(fixture iommu); fab_example "$R" 2
+run "$R" --mode strict
+is "$rc" 0 "iommu: no IOMMU passes strict"
+like "$out" "PASS +iommu +mlx5_0 +mlx5_0 \(0000:41:00.0\): no IOMMU group" "iommu: no group, no IOMMU"
+fab_iommu "$R" 0000:41:00.0 17 DMA-FQ
+fab_iommu "$R" 0000:51:00.0 18 identity
+run "$R"
+is "$rc" 0 "iommu: DMA-FQ is a warning, exit 0"
+like "$out" "WARN +iommu +mlx5_0 +mlx5_0 \(0000:41:00.0\): IOMMU group 17 has type DMA-FQ: .*intel_iommu=on iommu=pt" "iommu: DMA-FQ named with the fix"
+like "$out" "PASS +iommu +mlx5_1 +mlx5_1 \(0000:51:00.0\): IOMMU group 18 is identity \(passthrough\)" "iommu: identity passes"
+fab_iommu "$R" 0000:41:00.0 17 DMA
+run "$R" --format json
+is "$(jq -c '.node.devices[0].iommu' <<<"$out")" '{"group":"17","type":"DMA"}' "iommu: json has group and type"
+run "$R" --mode strict --set Iommu=fail
+is "$rc" 1 "Iommu=fail: strict fails"
+unlike "$out" "drain" "Iommu=fail: a configuration failure, nothing to drain"
+run "$R" --set Iommu=ignore
+unlike "$out" " iommu " "Iommu=ignore: not looked at"
+rm "$R/kernel/iommu_groups/18/type"
+run "$R"
+like "$out" "UNKNOWN +iommu +mlx5_1 .*kernel/iommu_groups/18/type" "iommu: missing type file named"
 
 # --- hostile sysfs content
 R=$(fixture hostile); fab_example "$R" 2

@@ -10,6 +10,9 @@
 #   .../ports/1/gids/0..255, gid_attrs/types/0..255, gid_attrs/ndevs/0..255
 #   .../ports/1/counters/*, hw_counters/*
 #   .../0000:41:00.0/net/eth0/ (the PCI function's netdev)
+#   ROOT/bus/pci/devices/0000:41:00.0 -> ../../../devices/pci0000:00/0000:00:02.0/0000:41:00.0
+#   .../0000:41:00.0/{current,max}_link_{speed,width}, config (every function on the path)
+#   .../0000:41:00.0/iommu_group -> ROOT/kernel/iommu_groups/N (fab_iommu)
 #   ROOT/module/nvidia_peermem/ (GPUDirect RDMA module loaded)
 # Values are written with a trailing newline, as sysfs prints them.  Empty GID
 # slots read as all zeros; their type/ndev files exist but are empty here (the
@@ -25,11 +28,99 @@ fab_devdir() {
 	echo "$1/class/infiniband/$l"
 }
 
-# fab_hca ROOT DEV PCI_ADDR [NPORTS]: an RDMA device behind a PCI function.
+# fab_pci_fn ROOT DEVPATH: the PCI function at ROOT/devices/DEVPATH (e.g.
+# pci0000:40/0000:40:01.1/0000:41:00.0), with its bus/pci/devices link as
+# the kernel makes it, a healthy 16.0 GT/s x16 link (fab_pcie_link
+# changes it) and a config space with ACS off (fab_pci_config changes it).  Every function above it on DEVPATH gets the same.
+fab_pci_fn() {
+	local root=$1 path=$2 sofar="" c
+	mkdir -p "$root/bus/pci/devices"
+	for c in ${path//\// }; do
+		sofar=${sofar:+$sofar/}$c
+		case $c in pci*) continue ;; esac
+		mkdir -p "$root/devices/$sofar"
+		ln -sfn "../../../devices/$sofar" "$root/bus/pci/devices/$c"
+		[ -f "$root/devices/$sofar/max_link_speed" ] || fab_pcie_link "$root" "$c"
+		[ -f "$root/devices/$sofar/config" ] || fab_pci_config "$root" "$c"
+	done
+}
+
+# fab_pcie_link ROOT BDF [cur=SPEED] [width=N] [max=SPEED] [maxwidth=N]: the
+# link attributes of an existing PCI function, as drivers/pci/pci-sysfs.c
+# prints them ("16.0 GT/s PCIe", "16"); defaults 16.0 GT/s PCIe x16.
+fab_pcie_link() {
+	local root=$1 bdf=$2 cur="16.0 GT/s PCIe" width=16 max="" maxwidth="" kv; shift 2
+	for kv in "$@"; do
+		case $kv in
+		cur=*) cur=${kv#cur=} ;;
+		width=*) width=${kv#width=} ;;
+		max=*) max=${kv#max=} ;;
+		maxwidth=*) maxwidth=${kv#maxwidth=} ;;
+		*) echo "fab_pcie_link: unknown $kv" >&2; return 1 ;;
+		esac
+	done
+	local d="$root/bus/pci/devices/$bdf"
+	printf '%s\n' "$cur" >"$d/current_link_speed"
+	printf '%s\n' "$width" >"$d/current_link_width"
+	printf '%s\n' "${max:-$cur}" >"$d/max_link_speed"
+	printf '%s\n' "${maxwidth:-$width}" >"$d/max_link_width"
+}
+
+# fab_poke FILE OFFSET BYTE...: write hex bytes into FILE at OFFSET (in place).
+fab_poke() {
+	local f=$1 off=$2 b esc=""; shift 2
+	for b in "$@"; do esc="$esc\\x$b"; done
+	printf "$esc" | dd of="$f" bs=1 seek="$((off))" conv=notrunc status=none
+}
+
+# fab_pci_config ROOT BDF [ACS_CTRL|none]: the 4096-byte config space root
+# reads (a bridge: header type 1): the standard capability list (0x34) holds
+# the PCI Express capability at 0x40 with the port type of the function's
+# depth below the host bridge (0 root port, then switch upstream and
+# downstream ports in turn; an endpoint at odd depth reads as an upstream
+# port, never looked at); its extended capabilities AER at 0x100, then ACS
+# at 0x148 (capability 0x005f, control ACS_CTRL, default 0x0000), or AER
+# alone with "none".  Little-endian, as the registers are.
+fab_pci_config() {
+	local f="$1/bus/pci/devices/$2/config" ctrl=${3:-0x0000} depth type
+	depth=$(readlink "$1/bus/pci/devices/$2" | tr '/' '\n' | grep -c '^[0-9a-f]\{4\}:')
+	type=$(( depth == 1 ? 4 : depth % 2 == 0 ? 5 : 6 ))
+	head -c 4096 /dev/zero >"$f"
+	fab_poke "$f" 0 86 80 34 12
+	fab_poke "$f" 0x06 10
+	fab_poke "$f" 0x0e 01
+	fab_poke "$f" 0x34 40
+	fab_poke "$f" 0x40 10 00 "$(printf '%02x' $((type << 4 | 2)))" 00
+	if [ "$ctrl" = none ]; then
+		fab_poke "$f" 0x100 01 00 02 00
+		return
+	fi
+	fab_poke "$f" 0x100 01 00 82 14
+	fab_poke "$f" 0x148 0d 00 01 00 5f 00 "$(printf '%02x' $((ctrl & 255)))" "$(printf '%02x' $((ctrl >> 8)))"
+}
+
+# fab_iommu ROOT BDF GROUP TYPE: the function is in IOMMU group GROUP of
+# TYPE (DMA, DMA-FQ, identity, blocked, unmanaged), as the kernel links it:
+# <dev>/iommu_group -> ../../..(to ROOT)/kernel/iommu_groups/GROUP, whose
+# type file says TYPE and whose devices/ links back.
+fab_iommu() {
+	local root=$1 bdf=$2 group=$3 type=$4 rel up="" c
+	rel=$(readlink "$root/bus/pci/devices/$bdf"); rel=${rel#../../../}
+	for c in ${rel//\// }; do up="../$up"; done
+	mkdir -p "$root/kernel/iommu_groups/$group/devices"
+	printf '%s\n' "$type" >"$root/kernel/iommu_groups/$group/type"
+	ln -sfn "${up}kernel/iommu_groups/$group" "$root/$rel/iommu_group"
+	ln -sfn "../../../../$rel" "$root/kernel/iommu_groups/$group/devices/$bdf"
+}
+
+# fab_hca ROOT DEV PCI_ADDR [NPORTS] [BRIDGES]: an RDMA device behind a PCI
+# function; BRIDGES is its path below ROOT/devices (default
+# pci0000:BB/0000:BB:01.0, a root port on the device's bus number).
 fab_hca() {
 	local root=$1 dev=$2 pci=$3 nports=${4:-1} p
-	local bridge="pci0000:${pci:5:2}/0000:${pci:5:2}:01.0"
+	local bridge=${5:-"pci0000:${pci:5:2}/0000:${pci:5:2}:01.0"}
 	local pcidir="$root/devices/$bridge/$pci"
+	fab_pci_fn "$root" "$bridge/$pci"
 	mkdir -p "$pcidir/infiniband/$dev/ports" "$root/class/infiniband" "$pcidir/net"
 	printf '0x15b3\n' >"$pcidir/vendor"
 	printf '0x101b\n' >"$pcidir/device"
@@ -171,10 +262,33 @@ fab_standard_counters() {
 	fab_counter "$1" "$2" "$3" hw_counters lifespan 10
 }
 
-# fab_gdr ROOT [MODULE]: the GPUDirect RDMA module is loaded.
+# fab_gdr ROOT [MODULE]: the GPUDirect RDMA module is loaded and its
+# peer-memory client registered (kernel/mm/memory_peers/nv_mem/version).
 fab_gdr() {
+	fab_gdr_module "$1" "${2:-nvidia_peermem}"
+	mkdir -p "$1/kernel/mm/memory_peers/nv_mem"
+	printf '1.1-0\n' >"$1/kernel/mm/memory_peers/nv_mem/version"
+	[ "${2:-nvidia_peermem}" = nvidia_peermem ] && printf '1.0\n' >"$1/module/nvidia_peermem/version"
+	return 0
+}
+
+# fab_gdr_module ROOT [MODULE]: the module directory only (loaded, no client).
+fab_gdr_module() {
 	mkdir -p "$1/module/${2:-nvidia_peermem}"
 	printf 'live\n' >"$1/module/${2:-nvidia_peermem}/initstate"
+}
+
+# fab_dmabuf PROC [RELEASE] [open|proprietary]: what /proc says about DMA-BUF:
+# the kernel release and the NVIDIA driver's version line.
+fab_dmabuf() {
+	local proc=$1 rel=${2:-6.1.0-18-amd64} kind=${3:-open}
+	mkdir -p "$proc/sys/kernel" "$proc/driver/nvidia"
+	printf '%s\n' "$rel" >"$proc/sys/kernel/osrelease"
+	if [ "$kind" = open ]; then
+		printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.104.05  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Aug 17 23:21:51 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' >"$proc/driver/nvidia/version"
+	else
+		printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' >"$proc/driver/nvidia/version"
+	fi
 }
 
 # fab_example ROOT [NHCA]: the seed site's node: NHCA (default 2) ConnectX-6

@@ -187,9 +187,39 @@ lab_make_net() {
 	done
 }
 
+# bus/ of the view when the fixture has PCI functions (bus/pci/devices/<bdf>
+# links, tests/lib/fabric.sh fab_pci_fn): bus/pci/devices/ is a directory
+# of links, the real ones copied and the fixture's added (each resolves in
+# the view's devices/); every other entry of bus/ and bus/pci/ is the real
+# one, bound.
+lab__view_bus() {
+	local s=$1 v=$2 fixture=$3 b p f
+	for b in "$s"/bus/*; do
+		b=${b##*/}
+		if [ -d "$s/bus/$b" ]; then mkdir -p "$v/bus/$b"; else : >"$v/bus/$b"; fi
+		if [ "$b" != pci ]; then
+			mount --bind "$s/bus/$b" "$v/bus/$b" || return 1
+			continue
+		fi
+		for p in "$s"/bus/pci/*; do
+			p=${p##*/}
+			if [ -d "$s/bus/pci/$p" ]; then mkdir -p "$v/bus/pci/$p"; else : >"$v/bus/pci/$p"; fi
+			[ "$p" = devices ] || mount --bind "$s/bus/pci/$p" "$v/bus/pci/$p" || return 1
+		done
+		for f in "$s"/bus/pci/devices/*; do
+			[ -L "$f" ] && { cp -P "$f" "$v/bus/pci/devices/" || return 1; }
+		done
+		for f in "$fixture"/bus/pci/devices/*; do
+			[ -L "$v/bus/pci/devices/${f##*/}" ] && { lab_die "fixture bus/pci/devices/${f##*/} hides a real PCI function"; return 1; }
+			cp -P "$f" "$v/bus/pci/devices/" || return 1
+		done
+	done
+}
+
 # Runs inside the node's network and (private) mount namespace, then execs slurmd.
 # /sys becomes: every top-level entry of a fresh sysfs of this netns, except
-# class/, devices/ and module/, which are merged with the fixture's.
+# class/, devices/ and module/, which are merged with the fixture's, and bus/
+# when the fixture has PCI functions (lab__view_bus).
 lab__node_exec() {
 	local name=$1 fixture=$2 s v e
 	s=$LAB/$name/sysfs v=$LAB/$name/view
@@ -203,6 +233,12 @@ lab__node_exec() {
 			mkdir "$v/$e"
 			case $e in
 			class | devices | module) ;;
+			bus)
+				if [ -d "$fixture/bus/pci/devices" ]; then
+					lab__view_bus "$s" "$v" "$fixture" || return 1
+				else
+					mount --bind "$s/$e" "$v/$e" || return 1
+				fi ;;
 			*) mount --bind "$s/$e" "$v/$e" || return 1 ;;
 			esac
 		done

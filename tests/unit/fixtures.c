@@ -74,6 +74,8 @@ void fx_healthy_node(struct roce_node *node, size_t n)
 	roce_reading_set(&node->gdr.read, ROCE_OK, 0, NULL);
 	node->gdr.loaded = true;
 	snprintf(node->gdr.module, sizeof(node->gdr.module), "nvidia_peermem");
+	node->gdr.peer_memory = true;
+	snprintf(node->gdr.peer_file, sizeof(node->gdr.peer_file), "kernel/mm/memory_peers/nv_mem/version");
 }
 
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev)

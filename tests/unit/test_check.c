@@ -366,18 +366,34 @@ static void t_unreadable_is_unknown(void **state)
 	assert_true(f->check.failed);
 }
 
+/* GPUDirect readiness: a peer-memory client passes; a loaded module without
+ * a registered client does not (NVIDIA/nccl#1939); DMA-BUF alone passes;
+ * neither warns, and fails only with RequireGdr=yes. */
 static void t_no_gdr(void **state)
 {
 	struct fx *f = *state;
+	run(f);
+	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message, "through a peer-memory client"));
+	f->node.gdr.peer_memory = false;
+	snprintf(f->node.gdr.dmabuf_why, sizeof(f->node.gdr.dmabuf_why), "Linux 5.10.0 is older than 5.12");
+	run(f);
+	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message,
+	                       "nvidia_peermem is loaded but no peer-memory client is registered"));
 	f->node.gdr.loaded = false;
 	run(f);
-	assert_non_null(find(&f->check, "gdr", "node", ROCE_WARN));
+	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message, "(Linux 5.10.0 is older than 5.12;"));
 	assert_false(f->check.failed);
 	f->policy.require_gdr = true;
 	f->policy.mode = ROCE_MODE_STRICT;
 	run(f);
 	assert_non_null(find(&f->check, "gdr", "node", ROCE_FAIL));
 	assert_true(f->check.failed);
+	f->node.gdr.dmabuf = true;
+	snprintf(f->node.gdr.kernel, sizeof(f->node.gdr.kernel), "6.1.0-18-amd64");
+	run(f);
+	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message,
+	                       "through DMA-BUF (Linux 6.1.0-18-amd64, NVIDIA open kernel module)"));
+	assert_false(f->check.failed);
 }
 
 /* Locality over plain data: 2 GPUs, the 3 HCAs of a 3-port node. */

@@ -65,6 +65,34 @@ static void t_choose_pix(void **state)
 	free(loc);
 }
 
+/* ACS redirect between GPU 2 and its PIX NIC mlx5_3: the GDR level goes
+ * below PIX (LOC) and the warning names the bridge; GPU 3 alone is not
+ * affected, and a degraded-link mark alone lowers nothing. */
+static void t_choose_acs(void **state)
+{
+	(void)state;
+	struct roce_locality *loc = topofix_machine("two-socket.xml");
+	struct roce_choice c;
+	size_t j;
+	assert_non_null(roce_locality_find_hca(loc, "mlx5_3", &j));
+	roce_locality_block(loc, 2, j, ROCE_LOCALITY_BLOCK_ACS, "0000:82:08.0");
+	choose(loc, "2,3", topofix_all4, 4, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_3", "mlx5_2" }, 2);
+	assert_int_equal(c.gdr_level, ROCE_GDR_LOC);
+	assert_true(c.gpus[0].acs && !c.gpus[0].gdr);
+	assert_false(c.gpus[1].acs);
+	assert_int_equal(c.n_warnings, 1);
+	assert_non_null(strstr(c.warnings[0], "GPU 2 (0000:83:00.0): ACS redirect on bridge 0000:82:08.0 between it and "
+	                                      "mlx5_3: NCCL_NET_GDR_LEVEL lowered to LOC"));
+	choose(loc, "3", topofix_all4, 4, ROCE_GDR_PXB, &c);
+	assert_int_equal(c.gdr_level, ROCE_GDR_PIX);
+	assert_non_null(roce_locality_find_hca(loc, "mlx5_2", &j));
+	roce_locality_block(loc, 3, j, ROCE_LOCALITY_BLOCK_LINK, NULL);
+	choose(loc, "3", topofix_all4, 4, ROCE_GDR_PXB, &c);
+	assert_int_equal(c.gdr_level, ROCE_GDR_PIX);
+	free(loc);
+}
+
 static void t_choose_cap(void **state)
 {
 	(void)state;
@@ -243,7 +271,7 @@ static void t_json(void **state)
 	o = roce_choice_json(&c);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 	                    "{\"hca\":[\"mlx5_3\"],\"gdr_level\":\"PIX\",\"by_locality\":true,"
-	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false},{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true}],"
+	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false,\"acs\":false},{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true,\"acs\":false}],"
 	                    "\"warnings\":[\"GPU 1 (0000:06:00.0) has no RoCE HCA within PXB: GPUDirect RDMA will not "
 	                    "be used for it (nearest: mlx5_0, PHB)\"]}");
 	json_object_put(o);
@@ -306,6 +334,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_choose_pix),
 		cmocka_unit_test(t_choose_cap),
+		cmocka_unit_test(t_choose_acs),
 		cmocka_unit_test(t_choose_unhealthy),
 		cmocka_unit_test(t_choose_no_gpus),
 		cmocka_unit_test(t_choose_bad_gpus),
