@@ -16,6 +16,7 @@
 #include "printable.h"
 #include "report_heatmap.h"
 #include "report_metric.h"
+#include "report_ranwith.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -141,6 +142,38 @@ static int consistency(FILE *out, const struct roce_job_report *r, roce_nodelist
 			}
 		} else {
 			fputs("<span class=\"muted\">not known</span>", out);
+		}
+		fputs("</td></tr>\n", out);
+		roce_report_groups_free(&gs);
+	}
+	fputs("</table></section>\n", out);
+	return rc;
+}
+
+/* The NCCL values the nodes ran with; a user's own value is marked. */
+static int ran_with(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
+{
+	const char *names[ROCE_RANWITH_VARS * 2];
+	size_t n = roce_report_ranwith_names(r, names, sizeof(names) / sizeof(names[0]));
+	int rc = 0;
+	if (!n)
+		return 0;
+	fputs("<section id=\"ran-with\"><h2>Ran with</h2>\n<table class=\"ranwith\">\n", out);
+	for (size_t i = 0; i < n; i++) {
+		struct roce_report_groups gs = { 0 };
+		if (roce_report_ranwith_groups(r, names[i], &gs) < 0)
+			rc = -1;
+		fputs("<tr><th class=\"t\" scope=\"row\">", out);
+		roce_printable_html(out, names[i]);
+		fputs("</th><td class=\"t\">", out);
+		for (size_t k = 0; k < gs.n; k++) {
+			char *nl = roce_report_group_nodelist(&gs.g[k], nodelist);
+			fprintf(out, "%s<span class=\"%s\">", k ? "; " : "", gs.g[k].severity ? "user differs" : "checked");
+			roce_printable_html(out, gs.g[k].key);
+			fputs("</span> on <span class=\"mono\">", out);
+			roce_printable_html(out, nl);
+			fputs("</span>", out);
+			free(nl);
 		}
 		fputs("</td></tr>\n", out);
 		roce_report_groups_free(&gs);
@@ -393,7 +426,7 @@ int roce_report_html_print(FILE *out, const struct roce_job_report *r, roce_node
 	page_head(out, r, nodelist);
 	if (job_verdicts(out, r, nodelist) < 0)
 		rc = -1;
-	if (consistency(out, r, nodelist) < 0)
+	if (consistency(out, r, nodelist) < 0 || ran_with(out, r, nodelist) < 0)
 		rc = -1;
 	if (heat_maps(out, r) < 0 || port_table(out, r) < 0 || node_verdicts(out, r) < 0)
 		rc = -1;

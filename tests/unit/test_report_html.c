@@ -68,11 +68,30 @@ static void t_hostile(void **state)
 	roce_report_free(&r);
 }
 
+/* What the job ran with: the user's own value marked, hostile text escaped. */
+static void t_ran_with(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	fx_merged_job(&r);
+	for (size_t i = 0; i < 2; i++) {
+		r.nodes[i].ran_with = calloc(1, sizeof(*r.nodes[i].ran_with));
+		roce_ranwith_set(r.nodes[i].ran_with, "NCCL_IB_HCA", i ? "<i>x</i>" : "=mlx5_0:1", "=mlx5_0:1", i == 1);
+	}
+	char *page = page_of(&r);
+	assert_non_null(strstr(page, "<section id=\"ran-with\">"));
+	assert_non_null(strstr(page, "<span class=\"checked\">=mlx5_0:1</span> on <span class=\"mono\">n1..n1(1)"));
+	assert_non_null(strstr(page, "<span class=\"user differs\">&lt;i&gt;x&lt;/i&gt; (the job&#39;s own; checked: =mlx5_0:1)"));
+	free(page);
+	roce_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_page),
 		cmocka_unit_test(t_hostile),
+		cmocka_unit_test(t_ran_with),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
