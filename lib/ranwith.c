@@ -81,20 +81,6 @@ int roce_ranwith_from_json(json_object *a, struct roce_ranwith *rw, struct roce_
 	return from_json(a, rw, true, err);
 }
 
-static int append(struct roce_verdict_list *out, const struct roce_job_verdict *v)
-{
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 8;
-		struct roce_job_verdict *grown = realloc(out->v, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		out->v = grown;
-		out->cap = cap;
-	}
-	out->v[out->n++] = *v;
-	return 0;
-}
-
 int roce_ranwith_verdicts(const struct roce_ranwith *rw, struct roce_verdict_list *out)
 {
 	for (size_t i = 0; i < rw->n; i++) {
@@ -107,7 +93,7 @@ int roce_ranwith_verdicts(const struct roce_ranwith *rw, struct roce_verdict_lis
 		         x->value, x->checked);
 		snprintf(v.fix, sizeof(v.fix), "drop %s from the job's environment (the plugin exports the value that "
 		         "passed the check on every node), or make the site policy (roce.conf) choose it", x->name);
-		if (append(out, &v) < 0)
+		if (roce_verdict_list_add(out, &v) < 0)
 			return -1;
 	}
 	return 0;
