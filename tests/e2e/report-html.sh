@@ -25,6 +25,7 @@ ok "gpu01: traffic, no loss" rj_node 601 gpu01 2 mlx5_0 counters port_xmit_data 
 ok "gpu02: loss and timeouts on mlx5_0" rj_node 601 gpu02 2 mlx5_0 counters port_xmit_data 200000000 \
 	mlx5_0 hw_counters out_of_sequence 500 mlx5_0 hw_counters local_ack_timeout_err 40
 ok "gpu03: a link down" rj_node 601 gpu03 2 mlx5_1 counters link_downed 1
+is "$(jq -r '.note // "none"' "$T/reports/601/gpu02.json")" none "gpu02: counted from the prolog's snapshot (no note)"
 # Hostile text, as a fragment on a shared file system may carry it (the
 # parser keeps it, made printable: < > & " survive to the printer).
 F=$T/reports/601/gpu03.json

@@ -19,7 +19,8 @@
 #                             PORT-th port (0..), as a NIC with DCB reports
 #                             them (a veth has no DCB: the epilog wrote unread)
 rj_conf() {
-	printf 'ReportDir=%s/reports\nStateDir=%s/state\nPfcPriority=3\n' "$T" "$T" >"$T/roce.conf"
+	# TimeoutMs: a loaded machine must not turn the prolog's check into a missed snapshot
+	printf 'ReportDir=%s/reports\nStateDir=%s/state\nPfcPriority=3\nTimeoutMs=20000\n' "$T" "$T" >"$T/roce.conf"
 }
 
 rj_node() {
