@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/report.sh BUILDDIR [BEFORE_BUILDDIR] - the job report's costs:
-#  1. roce-report merging 1024, 2048 and 4096 node fragments (8 RoCE ports
-#     each, made by a real roce-epilog and copied under other node names):
-#     median wall time and max RSS of 5 runs per size and format.  RSS per
-#     node should stay flat if memory is linear.
+#  1. roce-report merging 1024, 2048 and 4096 node fragments (SIZES="..."
+#     for others, e.g. SIZES=16384; 8 RoCE ports each, made by a real
+#     roce-epilog and copied under other node names): median wall time and
+#     max RSS of RUNS (5) runs per size and format (FORMATS, default text
+#     json prometheus html; a format a build lacks shows "-").  RSS per
+#     node should stay flat if memory is linear.  REPORT_ONLY=1 stops here.
 #  2. roce-prolog + roce-epilog own time on a 10-HCA fixture node (in a
 #     network namespace with 10 veths when root, so netlink answers): median
 #     wall and user+sys of 21 runs; then the same in process, phase by phase
@@ -84,15 +86,17 @@ if [ -n "$A" ]; then
 else
 	printf '\n%-6s %-11s %10s %10s %12s %14s\n' nodes format "wall ms" "cpu ms" "max RSS KiB" "RSS/node KiB"
 fi
-for n in 1024 2048 4096; do
+for n in ${SIZES:-1024 2048 4096}; do
 	make_fragments "$n" "$T/r$n"
-	for fmt in text json prometheus; do
+	for fmt in ${FORMATS:-text json prometheus html}; do
 		for b in $builds; do : >"$T/times.$b"; : >"$T/cpu.$b"; : >"$T/rss.$b"; done
 		for _ in $(seq "$RUNS"); do
 			for b in $builds; do
 				"$TIME" "${dir[$b]}/prolog/roce-report" 777 --report-dir "$T/r$n" --format "$fmt" \
 					2>"$T/err" | tail -n 1 >"$T/one"
 				read -r ms cpu kb <"$T/one"
+				# a build without the format (usage error, exit 2): no figure
+				grep -q -- "--format must be" "$T/err" && ms=- cpu=- kb=-
 				echo "$ms" >>"$T/times.$b"; echo "$cpu" >>"$T/cpu.$b"; echo "$kb" >>"$T/rss.$b"
 			done
 		done
@@ -111,6 +115,7 @@ for n in 1024 2048 4096; do
 	done
 	rm -rf "$T/r$n"
 done
+[ "${REPORT_ONLY:-0}" = 1 ] && exit 0
 
 # --- prolog + epilog on a 10-HCA node
 R=$T/sys10; mkdir -p "$R"; fab_example "$R" 10

@@ -58,6 +58,7 @@ static void port_free(struct roce_fragment_port *p)
 
 void roce_fragment_free(struct roce_fragment *n)
 {
+	free(n->ran_with);
 	free(n->name);
 	free(n->note);
 	free(n->check_why);
@@ -206,6 +207,8 @@ json_object *roce_fragment_to_json(const struct roce_fragment *n, const char *jo
 	for (size_t i = 0; i < n->n_verdicts; i++)
 		json_object_array_add(verdicts, verdict_json(&n->verdicts[i]));
 	json_object_object_add(o, "verdicts", verdicts);
+	if (n->ran_with)
+		json_object_object_add(o, "ran_with", roce_ranwith_to_json(n->ran_with));
 	return o;
 }
 
@@ -545,6 +548,16 @@ static int parse_ports_verdicts(json_object *o, struct roce_fragment *n, struct 
 	return 0;
 }
 
+/* Optional: fragments of an older epilog have none. */
+static int parse_ran_with(json_object *a, struct roce_fragment *n, struct roce_error *err)
+{
+	if (!(n->ran_with = malloc(sizeof(*n->ran_with)))) {
+		roce_error_set(err, "out of memory");
+		return -1;
+	}
+	return roce_ranwith_from_json(a, n->ran_with, err);
+}
+
 static int parse_node(json_object *o, struct roce_fragment *n, struct roce_error *err)
 {
 	const char *name;
@@ -572,6 +585,8 @@ static int parse_node(json_object *o, struct roce_fragment *n, struct roce_error
 	if ((m = roce_jin_get(o, "note", json_type_string)) && keep(&n->note, json_object_get_string(m), err) < 0)
 		return -1;
 	if (parse_check(o, &n->check, &n->check_why, err) < 0)
+		return -1;
+	if ((m = json_object_object_get(o, "ran_with")) && parse_ran_with(m, n, err) < 0)
 		return -1;
 	return parse_ports_verdicts(o, n, err);
 }

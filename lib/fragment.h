@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "delta.h"
 #include "error.h"
+#include "ranwith.h"
 #include "verdicts.h"
 
 #define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
@@ -68,6 +69,7 @@ struct roce_fragment {
 	size_t n_ports;
 	struct roce_fragment_verdict *verdicts;
 	size_t n_verdicts;
+	struct roce_ranwith *ran_with; /* the NCCL values the job ran with; NULL not recorded */
 };
 
 /* The fragment the epilog writes; NULL on ENOMEM. */

@@ -8,6 +8,7 @@
 #include "delta.h"
 #include "fingerprint.h"
 #include "fragment.h"
+#include "ranwith.h"
 #include "snapshot.h"
 #include "hostname.h"
 #include "jsonin.h"
@@ -389,7 +390,8 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 }
 
 static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
-                          const struct idlist *shared, const char *note, bool no_start, struct roce_error *err)
+                          const struct idlist *shared, const char *note, bool no_start,
+                          const struct roce_ranwith *rw, struct roce_error *err)
 {
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
@@ -408,10 +410,12 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		.pfc_priority = c->pol.pfc_priority, .note = note, .no_start = no_start,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    !(frag = roce_fragment_build(&m, &d, &v))) {
+	    roce_ranwith_verdicts(rw, &v) < 0 || !(frag = roce_fragment_build(&m, &d, &v))) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
+	if (rw->n)
+		json_object_object_add(frag, "ran_with", roce_ranwith_to_json(rw));
 	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
 	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PLAIN);
 	if (!text) {
@@ -454,6 +458,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 {
 	struct job_ctx c;
 	struct roce_snapshot start, end;
+	struct roce_ranwith rw;
 	struct idlist shared = { 0 };
 	char note[ROCE_WHY_MAX + 64] = "";
 	struct roce_error serr;
@@ -469,6 +474,9 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
 	else
 		have_start = prolog_left(sfd, &c, &start, &shared, note, sizeof(note));
+	/* what the steps ran with (none: no step was checked here, or an older plugin) */
+	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &rw, &serr) < 0)
+		memset(&rw, 0, sizeof(rw));
 	roce_shareddir_remove(&c.pol, job_id, c.node);
 	if (take_snapshot(&c, &end, NULL, err) < 0)
 		goto out;
@@ -476,7 +484,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		roce_error_set(err, "out of memory");
 		goto out;
 	}
-	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, !have_start, err) == 0)
+	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, !have_start, &rw, err) == 0)
 		rc = 0;
 out:
 	if (sfd >= 0) {

@@ -91,3 +91,21 @@ char *roce_printable_dup(const char *s)
 		roce_printable_n(s, n, out, len);
 	return out;
 }
+
+void roce_printable_html(FILE *out, const char *s)
+{
+	static const char *const ref[] = { ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;",
+	                                   ['\''] = "&#39;" };
+	char e[5];
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < sizeof(ref) / sizeof(ref[0]) && ref[c]) {
+			fputs(ref[c], out);
+		} else if (plain(c)) {
+			fputc(c, out);
+		} else {
+			escape(c, e);
+			fputs(e, out);
+		}
+	}
+}

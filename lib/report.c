@@ -204,6 +204,11 @@ static int group_add(struct roce_report_groups *gs, const char *key, int severit
 	return 0;
 }
 
+int roce_report_group_add(struct roce_report_groups *gs, const char *key, int severity, const char *name)
+{
+	return group_add(gs, key, severity, name);
+}
+
 static int cmp_group_sev(const void *a, const void *b)
 {
 	const struct roce_report_group *x = a, *y = b;

@@ -72,6 +72,9 @@ struct roce_report_groups {
 	size_t n;
 };
 void roce_report_groups_free(struct roce_report_groups *gs);
+/* name (a node name, kept as a pointer) into key's group, made when new
+ * (groups in order of first appearance).  -1 on ENOMEM. */
+int roce_report_group_add(struct roce_report_groups *gs, const char *key, int severity, const char *name);
 /* The group's nodes, compressed as roce_report_nodelist. */
 char *roce_report_group_nodelist(const struct roce_report_group *g, roce_nodelist_fn fn);
 

@@ -30,7 +30,7 @@ static void label(char *buf, size_t len, const char *name, const char *value, bo
 static void node_labels(char *buf, size_t len, const char *job, const struct roce_fragment *n)
 {
 	buf[0] = '\0';
-	label(buf, len, "job", job, true);
+	label(buf, len, "slurm_job_id", job, true);
 	label(buf, len, "node", n->name, false);
 }
 

@@ -2,6 +2,7 @@
 /* report_text.c - the text report (report_text.h). */
 #include "config.h"
 #include "report_text.h"
+#include "report_ranwith.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -161,6 +162,30 @@ static int print_consistency(FILE *out, const struct roce_job_report *r, roce_no
 	return rc;
 }
 
+/* The NCCL values the nodes ran with (none recorded: nothing printed). */
+static int print_ran_with(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
+{
+	const char *names[ROCE_RANWITH_VARS * 2];
+	size_t n = roce_report_ranwith_names(r, names, sizeof(names) / sizeof(names[0]));
+	int rc = 0;
+	if (n)
+		fprintf(out, "\nRan with:\n");
+	for (size_t i = 0; i < n; i++) {
+		struct roce_report_groups gs = { 0 };
+		if (roce_report_ranwith_groups(r, names[i], &gs) < 0)
+			rc = -1;
+		fprintf(out, "  %-18s", names[i]);
+		for (size_t k = 0; k < gs.n; k++) {
+			char *nl = roce_report_group_nodelist(&gs.g[k], nodelist);
+			fprintf(out, "%s %s on %s", k ? ";" : "", gs.g[k].key, nl ? nl : "");
+			free(nl);
+		}
+		fprintf(out, "\n");
+		roce_report_groups_free(&gs);
+	}
+	return rc;
+}
+
 /* Every node's verdicts with their fixes, then notes and unusable fragments. */
 static void print_nodes(FILE *out, const struct roce_job_report *r)
 {
@@ -190,7 +215,7 @@ int roce_report_text_print(FILE *out, const struct roce_job_report *r, roce_node
 	free(list);
 	print_ports(out, r);
 	int rc = print_job_verdicts(out, r, nodelist);
-	if (print_consistency(out, r, nodelist) < 0)
+	if (print_consistency(out, r, nodelist) < 0 || print_ran_with(out, r, nodelist) < 0)
 		rc = -1;
 	print_nodes(out, r);
 	return rc;

@@ -459,3 +459,8 @@ int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragm
 	}
 	return 0;
 }
+
+int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_verdict *v)
+{
+	return verdict(l, v->subject, v->code, v->severity, v->fix, "%s", v->message);
+}

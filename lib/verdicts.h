@@ -36,6 +36,8 @@ struct roce_verdict_list {
 	size_t n, cap;
 };
 void roce_verdict_list_free(struct roce_verdict_list *l);
+/* Append a copy of v (a verdict made outside the delta rules).  0, -1 on ENOMEM. */
+int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_verdict *v);
 
 /* Everything about the node's job that is not a counter: the rules read it
  * (shared node, PFC priority, missing prolog snapshot) and the fragment

@@ -3,7 +3,8 @@
  * roce-report - print a job's RoCE fabric report: every node's fragment
  * (ReportDir/<jobid>/<node>.json, written by the epilog) merged.
  *
- *   roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus]
+ *   roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus|html]
+ *               [--output FILE]
  *
  * Exit 0 report printed, 1 no fragment for the job (or none readable),
  * 2 usage error, 3 refused (another user's job).
@@ -11,6 +12,7 @@
 #include "config.h"
 #include "policy.h"
 #include "report.h"
+#include "report_html.h"
 #include "report_json.h"
 #include "report_prometheus.h"
 #include "report_text.h"
@@ -21,6 +23,8 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
@@ -36,11 +40,14 @@ enum { EXIT_OK = 0, EXIT_NONE = 1, EXIT_USAGE = 2, EXIT_REFUSED = 3 };
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus]\n"
+	        "usage: roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus|html]\n"
+	        "                   [--output FILE]\n"
 	        "  JOBID                  the job's numeric id (for array tasks: squeue -o %%A)\n"
 	        "  -d, --report-dir DIR   fragments are in DIR/JOBID/ (default: ReportDir of roce.conf)\n"
 	        "  -c, --config FILE      roce.conf (default %s)\n"
-	        "  -f, --format FMT       text (default), json, or prometheus (node_exporter textfile)\n"
+	        "  -f, --format FMT       text (default), json, prometheus (node_exporter textfile),\n"
+	        "                         or html (one self-contained page)\n"
+	        "  -o, --output FILE      write FILE (replaced whole, never left partial) instead of stdout\n"
 	        "  -h, --help             this text\n"
 	        "  -V, --version          version\n"
 	        "\n"
@@ -90,34 +97,40 @@ static bool is_admin(const char *report_dir, char *group_name, size_t len)
 	return in_group(st.st_gid);
 }
 
-static int print_text(const struct roce_job_report *r)
+static int print_text(FILE *out, const struct roce_job_report *r)
 {
-	return roce_report_text_print(stdout, r, roce_slurm_nodelist);
+	return roce_report_text_print(out, r, roce_slurm_nodelist);
 }
 
-static int print_json(const struct roce_job_report *r)
+static int print_json(FILE *out, const struct roce_job_report *r)
 {
-	return roce_report_json_print(stdout, r, roce_slurm_nodelist);
+	return roce_report_json_print(out, r, roce_slurm_nodelist);
 }
 
-static int print_prometheus(const struct roce_job_report *r)
+static int print_prometheus(FILE *out, const struct roce_job_report *r)
 {
-	return roce_report_prometheus_print(stdout, r);
+	return roce_report_prometheus_print(out, r);
+}
+
+static int print_html(FILE *out, const struct roce_job_report *r)
+{
+	return roce_report_html_print(out, r, roce_slurm_nodelist);
 }
 
 /* --format: the first is the default. */
 static const struct format {
 	const char *name;
-	int (*print)(const struct roce_job_report *r);
+	int (*print)(FILE *out, const struct roce_job_report *r);
 	bool errors_to_stderr;       /* also list unusable fragments on stderr: a program reads the output */
 } formats[] = {
 	{ "text", print_text, false },
 	{ "json", print_json, true },
 	{ "prometheus", print_prometheus, true },
+	{ "html", print_html, true },
 };
 
 struct args {
-	const char *job_id, *report_dir, *config;
+	const char *job_id, *report_dir, *config, *output;
 	const struct format *format;
 };
 
@@ -135,22 +148,25 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "report-dir", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	a->format = &formats[0];
-	while ((c = getopt_long(argc, argv, "d:c:f:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:f:o:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->report_dir = optarg; break;
 		case 'c': a->config = optarg; break;
 		case 'f':
 			if (!(a->format = format_named(optarg))) {
-				fprintf(stderr, "roce-report: --format must be text, json or prometheus, not \"%s\"\n", optarg);
+				fprintf(stderr, "roce-report: --format must be text, json, prometheus or html, not \"%s\"\n",
+				        optarg);
 				return -1;
 			}
 			break;
+		case 'o': a->output = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': roce_slurmver_print_version("roce-report"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
@@ -312,11 +328,51 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	return EXIT_OK;
 }
 
+/* The report into a->output, replaced whole (a reader, or a browser reloading
+ * it, never sees part of it; a failed run leaves the old file). */
+static int write_output(const struct args *a, const char *data, size_t len)
+{
+	struct roce_error err = { "" };
+	char *d = strdup(a->output), *b = strdup(a->output);
+	int dfd = d ? open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int rc = -1;
+	mode_t mask = umask(0);
+	umask(mask);
+	if (!d || !b)
+		roce_error_set(&err, "out of memory");
+	else if (dfd < 0)
+		roce_error_set(&err, "%s: %s", dirname(d), strerror(errno));
+	else if (strcmp(basename(b), ".") == 0 || strcmp(basename(b), "..") == 0 || strcmp(basename(b), "/") == 0)
+		roce_error_set(&err, "not a file name");
+	else
+		rc = roce_safefile_write(dfd, basename(b), data, len, geteuid(), getegid(), 0666 & ~mask, -1, 0, &err);
+	if (rc < 0)
+		fprintf(stderr, "roce-report: cannot write %s: %s\n", a->output, err.msg);
+	if (dfd >= 0)
+		close(dfd);
+	free(d);
+	free(b);
+	return rc;
+}
+
 static int print(const struct args *a, const struct roce_job_report *r)
 {
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	int rc = a->format->print(r) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
-	for (size_t i = 0; a->format->errors_to_stderr && i < r->n_errors; i++)
+	int rc;
+	if (a->output) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+		bool ok = mem && a->format->print(mem, r) == 0;
+		ok = mem && fclose(mem) == 0 && ok;
+		rc = ok && write_output(a, buf, len) == 0 ? EXIT_OK : EXIT_USAGE;
+		if (!ok)
+			fprintf(stderr, "roce-report: cannot build the report: %s\n", strerror(errno));
+		free(buf);
+	} else {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		rc = a->format->print(stdout, r) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; (a->format->errors_to_stderr || a->output) && i < r->n_errors; i++)
 		fprintf(stderr, "roce-report: fragment %s\n", r->errors[i]);
 	return rc;
 }

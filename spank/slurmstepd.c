@@ -18,6 +18,7 @@
 #include "roce.h"
 #include "clock.h"
 #include "printable.h"
+#include "ranwith.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -108,10 +109,22 @@ static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
 
 /* ------------------------------------------------------------------ environment */
 
-static void export_plan(spank_t sp, const struct roce_plan *plan)
+/* What the step runs with, for the job's report (lib/ranwith.h): never fails the step. */
+static void record_ran_with(const struct roce_policy *policy, const struct roce_ranwith *rw)
+{
+	struct roce_error err = { "" };
+	char job[16];
+	snprintf(job, sizeof(job), "%" PRIu32, step.job_id);
+	if (roce_ranwith_record(policy->state_dir, job, rw, &err) < 0)
+		slurm_error(ROCE_LOG "%s: cannot record the step's NCCL values for the job report: %s", node_name(),
+		            err.msg);
+}
+
+static void export_plan(spank_t sp, const struct roce_policy *policy, const struct roce_plan *plan)
 {
 	char exported[1024] = "", mark[1024] = "", cur[2048];
 	bool mark_full = false;
+	struct roce_ranwith rw = { .n = 0 };
 
 	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
 		exported[0] = '\0';
@@ -128,17 +141,20 @@ static void export_plan(spank_t sp, const struct roce_plan *plan)
 				keep_msg(MSG_WARN, ROCE_LOG "%s: keeping your %s=%s; the checked value is %s",
 				         node_name(), v->name, shown, v->value);
 			}
+			roce_ranwith_set(&rw, v->name, cur, v->value, true);
 			continue;
 		}
 		if (spank_setenv(sp, v->name, v->value, 1) != ESPANK_SUCCESS) {
 			slurm_error(ROCE_LOG "%s: cannot set %s", node_name(), v->name);
 			continue;
 		}
+		roce_ranwith_set(&rw, v->name, v->value, v->value, false);
 		if (roce_exported_add(mark, sizeof(mark), v->name, v->value) < 0)
 			mark_full = true;
 	}
 	if (mark[0] && !mark_full)
 		spank_setenv(sp, ROCE_ENV_EXPORTED, mark, 1);
+	record_ran_with(policy, &rw);
 }
 
 /* No valid plan: values an earlier step on another node exported must not leak into this one. */
@@ -339,7 +355,7 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, struct ro
 	if (res->n_findings)
 		warn_line(res);
 	if (res->plan.valid)
-		export_plan(sp, &res->plan);
+		export_plan(sp, policy, &res->plan);
 	else
 		unset_inherited(sp);
 }

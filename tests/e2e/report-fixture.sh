@@ -122,8 +122,8 @@ like "$out" "nodeA +mlx5_1:1 .* reset$" "text: reset row"
 report 101 --format prometheus
 is "$rc" 0 "prometheus: exit 0"
 like "$out" '^# HELP roce_job_port_counter_delta ' "prometheus: HELP"
-like "$out" 'roce_job_port_counter_delta\{job="101",node="nodeA",device="mlx5_0",port="1",counter="port_xmit_bytes"\} 1000' "prometheus: sample with job and node labels"
-like "$out" 'roce_job_verdict\{job="101",node="nodeB",subject="mlx5_0:1",code="link_down",severity="fail"\} 1' "prometheus: verdicts"
+like "$out" 'roce_job_port_counter_delta\{slurm_job_id="101",node="nodeA",device="mlx5_0",port="1",counter="port_xmit_bytes"\} 1000' "prometheus: sample with slurm_job_id and node labels"
+like "$out" 'roce_job_verdict\{slurm_job_id="101",node="nodeB",subject="mlx5_0:1",code="link_down",severity="fail"\} 1' "prometheus: verdicts"
 is "$(grep -c '^# TYPE' <<<"$out")" "$(grep '^# TYPE' <<<"$out" | sort -u | wc -l)" "prometheus: each family announced once"
 
 # --- two jobs on one node, the second inside the first: both flagged shared

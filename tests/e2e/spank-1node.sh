@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-plan 38
+plan 41
 spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
@@ -219,6 +219,19 @@ check "sbatch --roce: job_epilog wrote reports/<job>/node1.json" \
 id2=$(batch "$W/rep2.out" --roce=off --wrap 'true')
 sleep 0.5
 check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
+
+# --- the job's report says what it ran with: the step's record in StateDir,
+# taken into the fragment by the job epilog, shown by roce-report
+NCCL_IB_HCA=mlx5_7 srun_env --roce
+jid=$(job_of_out)
+check "user-set NCCL_IB_HCA job: fragment written" \
+	'[ -n "$jid" ] && lab_wait_file $W/reports/$jid/node1.json 30'
+rep=$("$top_builddir/prolog/roce-report" "$jid" --report-dir "$W/reports" --format json 2>&1)
+check "report: ran_with has the user's NCCL_IB_HCA beside the checked value, and the exported GID index" \
+	'[ "$(jq -c "[.nodes[0].ran_with[] | select(.name == \"NCCL_IB_HCA\" or .name == \"NCCL_IB_GID_INDEX\") | [.name, .value, .checked, .user]]" <<<"$rep")" = "[[\"NCCL_IB_HCA\",\"mlx5_7\",\"=mlx5_0:1,mlx5_1:1\",true],[\"NCCL_IB_GID_INDEX\",\"3\",\"3\",false]]" ]'
+rep=$("$top_builddir/prolog/roce-report" "$jid" --report-dir "$W/reports" 2>&1)
+check "report: user_override names the variable, both values and the node" \
+	'grep -q "warn user_override on 1 node(s): node1" <<<"$rep" && grep -q "NCCL_IB_HCA user_override: the job set NCCL_IB_HCA=mlx5_7 itself; the check chose =mlx5_0:1,mlx5_1:1" <<<"$rep" && grep -qE "^  NCCL_IB_HCA +mlx5_7 \(the job.s own; checked: =mlx5_0:1,mlx5_1:1\) on node1" <<<"$rep" && [ -z "$(ls -A $W/state)" ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check

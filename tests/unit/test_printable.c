@@ -3,6 +3,7 @@
 #include "config.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +61,27 @@ static void bounded(void **state)
 	assert_string_equal(roce_printable_n("ab", 10, buf, sizeof(buf)), "ab");
 }
 
+/* HTML: the same rule, and the five specials as character references. */
+static void html(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	roce_printable_html(out, "a<b>&\"c\"'d'\x1b\n");
+	roce_printable_html(out, NULL);
+	fclose(out);
+	assert_string_equal(text, "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;\\x1b\\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ordinary_text_unchanged),
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(html),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

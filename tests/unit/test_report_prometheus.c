@@ -33,9 +33,9 @@ static void t_prometheus(void **state)
 	assert_int_equal(roce_report_prometheus_print(out, &r), 0);
 	fclose(out);
 	assert_non_null(strstr(text, "# TYPE roce_job_port_counter_delta gauge\n"));
-	assert_non_null(strstr(text, "roce_job_port_counter_delta{job=\"4242\",node=\"n1\",device=\"mlx5_0\",port=\"1\","
+	assert_non_null(strstr(text, "roce_job_port_counter_delta{slurm_job_id=\"4242\",node=\"n1\",device=\"mlx5_0\",port=\"1\","
 	                             "counter=\"port_rcv_bytes\"} 123456\n"));
-	assert_non_null(strstr(text, "roce_job_port_pfc_pause_frames{job=\"4242\",node=\"n1\",device=\"mlx5_0\",port=\"1\","
+	assert_non_null(strstr(text, "roce_job_port_pfc_pause_frames{slurm_job_id=\"4242\",node=\"n1\",device=\"mlx5_0\",port=\"1\","
 	                             "priority=\"3\",direction=\"rx\"} 0\n"));
 	/* kept as a\"b\\c (printable.h: the backslash escaped), then escaped for the exposition */
 	assert_non_null(strstr(text, "subject=\"a\\\"b\\\\\\\\c\",code=\"ecn_reaction_disabled\",severity=\"warn\"} 1\n"));

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_report_html.c - the HTML report (the page in a browser: tests/e2e/report-html.sh). */
+#include "config.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixtures.h"
+
+#include "report_html.h"
+
+static char *page_of(const struct roce_job_report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(roce_report_html_print(out, r, fx_nodelist), 0);
+	fclose(out);
+	return text;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+static void t_page(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	fx_merged_job(&r);
+	char *page = page_of(&r);
+	assert_non_null(strstr(page, "<title>RoCE fabric report for job 4242</title>"));
+	assert_non_null(strstr(page, "<li class=\"verdict sev-warn\" data-code=\"packet_loss\">"));
+	assert_non_null(strstr(page, "<tr data-key=\"active_mtu\" class=\"differs\">"));
+	/* n2's port with loss: the darkest level (the job's maximum) and its value */
+	assert_non_null(strstr(page, "<rect class=\"cell loss l4 worst\""));
+	assert_non_null(strstr(page, "data-node=\"n2\" data-port=\"mlx5_0:1\" data-v=\"3\"><title>n2 mlx5_0:1: 3 Packet loss"));
+	assert_int_equal(count(page, "<tr><td class=\"t\">"), 8);       /* 4 nodes x 2 ports */
+	assert_int_equal(count(page, "<script"), 1);
+	assert_non_null(strstr(page, "error: fragment n9.json: fragment of job 7, not 4242</p>"));
+	free(page);
+	roce_report_free(&r);
+}
+
+/* Every string from a fragment is text, never markup. */
+static void t_hostile(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	fx_merged_job(&r);
+	free(r.nodes[1].verdicts[0].message);
+	r.nodes[1].verdicts[0].message = strdup("<script>alert(1)</script>");
+	free(r.nodes[0].ports[0].device);
+	r.nodes[0].ports[0].device = strdup("x\"><img src=y onerror=z>");
+	roce_report_error(&r, "<b>'q'", "&");
+	char *page = page_of(&r);
+	assert_null(strstr(page, "<script>alert"));
+	assert_non_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_null(strstr(page, "<img"));
+	assert_non_null(strstr(page, "x&quot;&gt;&lt;img src=y onerror=z&gt;:1"));
+	assert_non_null(strstr(page, "&lt;b&gt;&#39;q&#39;: &amp;"));
+	free(page);
+	roce_report_free(&r);
+}
+
+/* What the job ran with: the user's own value marked, hostile text escaped. */
+static void t_ran_with(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	fx_merged_job(&r);
+	for (size_t i = 0; i < 2; i++) {
+		r.nodes[i].ran_with = calloc(1, sizeof(*r.nodes[i].ran_with));
+		roce_ranwith_set(r.nodes[i].ran_with, "NCCL_IB_HCA", i ? "<i>x</i>" : "=mlx5_0:1", "=mlx5_0:1", i == 1);
+	}
+	char *page = page_of(&r);
+	assert_non_null(strstr(page, "<section id=\"ran-with\">"));
+	assert_non_null(strstr(page, "<span class=\"checked\">=mlx5_0:1</span> on <span class=\"mono\">n1..n1(1)"));
+	assert_non_null(strstr(page, "<span class=\"user differs\">&lt;i&gt;x&lt;/i&gt; (the job&#39;s own; checked: =mlx5_0:1)"));
+	free(page);
+	roce_report_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(t_page),
+		cmocka_unit_test(t_hostile),
+		cmocka_unit_test(t_ran_with),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
