@@ -40,6 +40,8 @@ R=$T/sys
 mkdir -p "$R"
 fab_example "$R" 2
 E=4001 L=5001 ADMIN_GID=4242   # the earlier and the later user of a job id
+# (The fixture's eth0/eth1 do not exist in this network namespace: every
+# fragment has the check's own check_failed verdict, and only that.)
 listing() { ls -A "$1" | tr '\n' ' '; }
 
 # state_refused WHAT JOBID CONF WHY TARGET LISTING: prolog and epilog with
@@ -162,7 +164,7 @@ JOB_PRELOAD=""
 is "$rc" 0 "job id 77 again, for uid $L on n1: epilog exit 0"
 out=$(as_user "$L" "" "$B/roce-report" 77 --report-dir "$T/ureports" --format json 2>"$T/err"); rc=$?
 is "$rc" 0 "reused job id: the later user reads job 77"
-is "$(jq -r '.nodelist, (.verdicts | map(.code) | join(","))' <<<"$out" 2>&1 | tr '\n' ' ')" "n1  " \
+is "$(jq -r '.nodelist, (.verdicts | map(.code) | join(","))' <<<"$out" 2>&1 | tr '\n' ' ')" "n1 check_failed " \
 	"reused job id: their report is their node alone, with no verdict of the earlier user's"
 out=$("$B/roce-report" 77 --report-dir "$T/ureports" --format json 2>"$T/err")
 is "$(jq -r .nodelist <<<"$out" 2>&1)" n1 "reused job id: root's report is the later instance too"
@@ -184,7 +186,7 @@ cp -a "$T/areports/78/n1.json" "$T/breports/78/n2.json" "$T/breports/78/n3.json"
 jq -c "$FORGE" "$M/n2.json" >"$T/x" && cat "$T/x" >"$M/n2.json" && chmod 644 "$M"/n[23].json   # still uid $E's files
 out=$(as_user "$L" "" "$B/roce-report" 78 --report-dir "$T/mreports" --format json 2>"$T/err"); rc=$?
 is "$rc" 0 "mixed instances: the later user reads job 78"
-is "$(jq -r '.nodelist, (.verdicts | map(.code) | join(","))' <<<"$out" 2>&1 | tr '\n' ' ')" "n1  " \
+is "$(jq -r '.nodelist, (.verdicts | map(.code) | join(","))' <<<"$out" 2>&1 | tr '\n' ' ')" "n1 check_failed " \
 	"mixed instances: their node only"
 like "$(jq -r '.errors[]' <<<"$out" 2>&1)" "n2.json: owned by uid $E, neither root nor its job_uid $L" \
 	"mixed instances: a fragment its owner could rewrite is dropped, named"
