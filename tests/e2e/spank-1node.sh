@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-plan 41
+plan 42
 spank_workdir spank-1node
 FAB=$W/fab
 mkdir -p "$FAB"
