@@ -510,7 +510,13 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		        node, o->drain_reason);
 		return;
 	}
-	if (roce_check_reason_is_others(strchr(state, '|') + 1)) {
+	/* Only a drained, down or failing node is held for its reason: an idle
+	 * node may keep an old one after a resume (seen on Slurm 24.11). */
+	char *bar = strchr(state, '|');
+	*bar = '\0';
+	bool held = strstr(state, "drain") || strstr(state, "down") || strstr(state, "fail");
+	*bar = '|';
+	if (held && roce_check_reason_is_others(bar + 1)) {
 		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
 		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
 		return;

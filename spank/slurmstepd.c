@@ -182,7 +182,11 @@ static int node_reason(char *buf, size_t len)
 	buf[0] = '\0';
 	if (slurm_load_node_single(&info, (char *)node_name(), SHOW_ALL) != SLURM_SUCCESS || !info)
 		return -1;
-	if (info->record_count >= 1 && info->node_array[0].reason)
+	/* Only a node that is drained, down or failing is held for its reason:
+	 * an idle node may keep an old one after a resume (seen on 24.11). */
+	uint32_t st = info->record_count >= 1 ? info->node_array[0].node_state : 0;
+	bool held = (st & NODE_STATE_DRAIN) || (st & NODE_STATE_FAIL) || (st & NODE_STATE_BASE) == NODE_STATE_DOWN;
+	if (held && info->node_array[0].reason)
 		snprintf(buf, len, "%s", info->node_array[0].reason);
 	slurm_free_node_info_msg(info);
 	return 0;
