@@ -126,6 +126,29 @@ void fx_delta(struct roce_delta *d, size_t n_ports, double seconds)
 	}
 }
 
+struct fx_check *fx_check_new(size_t n_ports)
+{
+	struct fx_check *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fx_healthy_node(&f->node, n_ports);
+	roce_policy_defaults(&f->policy);
+	return f;
+}
+
+void fx_check_run(struct fx_check *f)
+{
+	roce_check_result_free(&f->check);
+	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
+	assert_int_equal(roce_plan_build(&f->policy, &f->check, NULL, &f->plan), 0);
+}
+
+void fx_check_free(struct fx_check *f)
+{
+	roce_check_result_free(&f->check);
+	roce_node_free(&f->node);
+	free(f);
+}
+
 struct roce_fragment_meta fx_meta(const char *node)
 {
 	struct roce_fragment_meta m = { .job_id = "4242", .node = node, .job_uid = 1000,

@@ -16,13 +16,28 @@
 
 #include "delta.h"
 #include "fragment.h"
+#include "check.h"
 #include "model.h"
+#include "plan.h"
 #include "report.h"
 #include "snapshot.h"
 
 /* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
  * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
 void fx_healthy_node(struct roce_node *node, size_t n);
+/* A node, its policy, and what roce_check and roce_plan_build made of them:
+ * the fixture of the check*.c unit tests.  fx_check_new: a healthy node of
+ * n ports under the default policy; fx_check_run: check, then plan (both
+ * asserted to succeed). */
+struct fx_check {
+	struct roce_node node;
+	struct roce_policy policy;
+	struct roce_check_result check;
+	struct roce_plan plan;
+};
+struct fx_check *fx_check_new(size_t n_ports);
+void fx_check_run(struct fx_check *f);
+void fx_check_free(struct fx_check *f);
 /* A bare device dev with port 1 on netdev, appended to node (nothing read). */
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev);
 /* Port 1 of dev as a snapshot without a node model has it: every counter

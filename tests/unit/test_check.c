@@ -16,35 +16,16 @@
 #include "fixtures.h"
 
 
-struct fx {
-	struct roce_node node;
-	struct roce_policy policy;
-	struct roce_check_result check;
-	struct roce_plan plan;
-};
-
-static void run(struct fx *f)
-{
-	roce_check_result_free(&f->check);
-	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
-	assert_int_equal(roce_plan_build(&f->policy, &f->check, NULL, &f->plan), 0);
-}
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	fx_healthy_node(&f->node, 2);
-	roce_policy_defaults(&f->policy);
+	struct fx_check *f = fx_check_new(2);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-	roce_check_result_free(&f->check);
-	roce_node_free(&f->node);
-	free(f);
+	fx_check_free(*state);
 	return 0;
 }
 
@@ -60,8 +41,8 @@ static const struct roce_finding *find(const struct roce_check_result *r, const 
 
 static void t_healthy(void **state)
 {
-	struct fx *f = *state;
-	run(f);
+	struct fx_check *f = *state;
+	fx_check_run(f);
 	assert_false(f->check.failed);
 	assert_int_equal(f->check.n_fail, 0);
 	assert_int_equal(f->check.n_warn, 0);
@@ -78,11 +59,11 @@ static void t_healthy(void **state)
 
 static void t_port_down_warn_and_strict(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	struct roce_port *p = &f->node.devices[1].ports[0];
 	p->state = 1; snprintf(p->state_name, sizeof(p->state_name), "DOWN");
 	p->phys_state = 3; snprintf(p->phys_state_name, sizeof(p->phys_state_name), "Disabled");
-	run(f);
+	fx_check_run(f);
 	assert_false(f->check.failed);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_SOCKET_IFNAME"), "=eth0");
@@ -94,7 +75,7 @@ static void t_port_down_warn_and_strict(void **state)
 	assert_string_equal(reason, "roce: mlx5_1 port 1 DOWN");
 
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);
 	assert_false(f->plan.valid);
 	assert_int_equal(f->plan.n_vars, 0);
@@ -102,9 +83,9 @@ static void t_port_down_warn_and_strict(void **state)
 
 static void t_pfc(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->node.netdevs[1].pfc.enabled = 0x01;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "PFC is off for priority 3 on eth1 (enabled: 0)"));
@@ -113,7 +94,7 @@ static void t_pfc(void **state)
 
 	/* Unknown (no DCB in the driver) is a warning by default, not "disabled". */
 	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB eth1: not supported");
-	run(f);
+	fx_check_run(f);
 	fd = find(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
 	assert_non_null(fd);
 	/* Every node of every step says it on NICs without DCB: one short line
@@ -123,22 +104,22 @@ static void t_pfc(void **state)
 	assert_non_null(strstr(fd->message, "PfcPriority=none"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	f->policy.pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
 
 	f->policy.pfc_priority = ROCE_PFC_NONE;
-	run(f);
+	fx_check_run(f);
 	assert_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
 }
 
 static void t_traffic_class(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->policy.traffic_class = 106;   /* DSCP 26 + ECN bits */
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "106");
 	f->policy.traffic_class = 192;   /* DSCP 48 -> priority 6 */
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "TrafficClass 192 is DSCP 48, which eth0 maps to priority 6, not the PFC priority 3"));
@@ -146,38 +127,38 @@ static void t_traffic_class(void **state)
 	/* auto with no DSCP mapped to the PFC priority */
 	f->policy.traffic_class = ROCE_TC_AUTO;
 	f->node.netdevs[0].dscp.prio[26] = 1;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL));
 	/* no APP table at all (PCP trust): TC cannot be derived -> warn, no NCCL_IB_TC */
 	for (size_t i = 0; i < f->node.n_netdevs; i++) {
 		memset(f->node.netdevs[i].dscp.prio, -1, sizeof(f->node.netdevs[i].dscp.prio));
 		f->node.netdevs[i].dscp.n = 0;
 	}
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_WARN));
 	assert_null(roce_plan_get(&f->plan, "NCCL_IB_TC"));
 }
 
 static void t_mtu(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->node.netdevs[1].mtu = 1500;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has active RDMA MTU 1024"));
 	assert_false(f->check.failed);   /* warn mode: mlx5_0 still works */
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);
 	f->policy.mode = ROCE_MODE_WARN;
 	f->policy.mtu = 9000;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mtu", "mlx5_1:1", ROCE_FAIL));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	/* verbs disagreeing with the derived MTU is worth a warning */
 	f->node.devices[0].ports[0].verbs_active_mtu = 2048;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN));
 }
 
@@ -185,10 +166,10 @@ static void t_mtu(void **state)
  * warn mode, each with a finding that says what to set. */
 static void t_mtu_majority(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	/* 1 vs 1: a tie goes to the larger MTU */
 	f->node.netdevs[1].mtu = 1500;
-	run(f);
+	fx_check_run(f);
 	assert_false(f->check.failed);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_false(roce_check_port(&f->check, "mlx5_1", 1)->healthy);
@@ -202,7 +183,7 @@ static void t_mtu_majority(void **state)
 	assert_null(find(&f->check, "mtu_uniform", "mlx5_0:1", ROCE_FAIL));
 	/* 4200 and 9000 both give RDMA MTU 4096: uniform for NCCL */
 	f->node.netdevs[1].mtu = 4200;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mtu_uniform", "node", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 
@@ -211,13 +192,13 @@ static void t_mtu_majority(void **state)
 	fx_healthy_node(&f->node, 3);
 	f->node.netdevs[0].mtu = 1500;
 	f->node.netdevs[1].mtu = 1500;
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	fd = find(&f->check, "mtu_uniform", "mlx5_2:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "`ip link set eth2 mtu 1500`"));
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);
 }
 
@@ -225,14 +206,14 @@ static void t_mtu_majority(void **state)
  * the node has no RDMA device at all, but only if the listing was read. */
 static void t_hca_absent_no_devices(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_node_free(&f->node);
 	roce_node_init(&f->node);
 	roce_reading_set(&f->node.devices_read, ROCE_OK, 0, NULL);
 	roce_reading_set(&f->node.gdr.read, ROCE_OK, 0, NULL);
 	f->policy.n_hca = 1;
 	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_0");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "hca", "mlx5_0", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
@@ -242,7 +223,7 @@ static void t_hca_absent_no_devices(void **state)
 
 	/* the listing itself failed: we do not know, so no drain */
 	roce_reading_set(&f->node.devices_read, ROCE_UNREADABLE, 13, "cannot list /sys/class/infiniband: Permission denied");
-	run(f);
+	fx_check_run(f);
 	assert_null(find(&f->check, "hca", "mlx5_0", ROCE_FAIL));
 	fd = find(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN);
 	assert_non_null(fd);
@@ -254,10 +235,10 @@ static void t_hca_absent_no_devices(void **state)
  * fabric: not usable at the policy index. */
 static void t_gid_link_local_ipv4(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	struct roce_gid *g = &f->node.devices[1].ports[0].gids[0];
 	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:010b", g->raw), 0);
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
@@ -266,7 +247,7 @@ static void t_gid_link_local_ipv4(void **state)
 	assert_non_null(strstr(fd->message, "link-local"));
 	assert_non_null(strstr(fd->message, "give eth1 its routable IPv4 address"));
 	f->policy.gid_index = ROCE_GID_AUTO;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 }
@@ -274,13 +255,13 @@ static void t_gid_link_local_ipv4(void **state)
 /* --verbs where libibverbs could not query a port: said, not silent. */
 static void t_verbs_not_done(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	/* as lib/verbs.c records them */
 	roce_reading_set(&f->node.devices[0].ports[0].verbs_read, ROCE_UNSUPPORTED, ENODEV,
 	                 "libibverbs has no device mlx5_0 (no RDMA hardware, or no provider library for its driver)");
 	roce_reading_set(&f->node.devices[1].ports[0].verbs_read, ROCE_UNREADABLE, EIO,
 	                 "libibverbs could not query mlx5_1 port 1: Input/output error");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "libibverbs MTU cross-check was not done"));
@@ -295,7 +276,7 @@ static void t_verbs_not_done(void **state)
 /* Entries the collector refused (names the kernel never gives) are findings. */
 static void t_refused_entries(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.devices_read, ROCE_MALFORMED, 0,
 	                 "/s/class/infiniband/\"bad\\nX=1\": not an RDMA device name: ignored");
 	roce_reading_set(&f->node.devices[0].ports_read, ROCE_MALFORMED, 0,
@@ -304,7 +285,7 @@ static void t_refused_entries(void **state)
 	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_0");
 	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "mlx5_1");
 	snprintf(f->policy.hca[2], sizeof(f->policy.hca[2]), "mlx5_7");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "devices", "node", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "\"bad\\nX=1\": not an RDMA device name"));
@@ -322,47 +303,47 @@ static void t_refused_entries(void **state)
 
 static void t_gid_elsewhere(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	for (size_t i = 0; i < 2; i++)
 		f->node.devices[i].ports[0].gids[0].index = 5;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);   /* every port fails: RoCE impossible */
 	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "is at index 5: set GidIndex=5"));
 	assert_false(fd->hardware);
 	f->policy.gid_index = ROCE_GID_AUTO;
-	run(f);
+	fx_check_run(f);
 	assert_false(f->check.failed);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_GID_INDEX"), "5");
 }
 
 static void t_prefix_safe_hca(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_node_free(&f->node);
 	fx_healthy_node(&f->node, 11);
-	run(f);
+	fx_check_run(f);
 	/* exact-match form: "mlx5_1" must not also select mlx5_10 */
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"),
 	                    "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1,mlx5_10:1");
 	f->policy.n_hca = 1;
 	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_1");
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
 }
 
 static void t_unreadable_is_unknown(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.devices[0].ports[0].state_read, ROCE_UNREADABLE, 5, "cannot read .../state: Input/output error");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "port_state", "mlx5_0:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Input/output error"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);
 }
 
@@ -371,26 +352,26 @@ static void t_unreadable_is_unknown(void **state)
  * neither warns, and fails only with RequireGdr=yes. */
 static void t_no_gdr(void **state)
 {
-	struct fx *f = *state;
-	run(f);
+	struct fx_check *f = *state;
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message, "through a peer-memory client"));
 	f->node.gdr.peer_memory = false;
 	snprintf(f->node.gdr.dmabuf_why, sizeof(f->node.gdr.dmabuf_why), "Linux 5.10.0 is older than 5.12");
-	run(f);
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message,
 	                       "nvidia_peermem is loaded but no peer-memory client is registered"));
 	f->node.gdr.loaded = false;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message, "(Linux 5.10.0 is older than 5.12;"));
 	assert_false(f->check.failed);
 	f->policy.require_gdr = true;
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "gdr", "node", ROCE_FAIL));
 	assert_true(f->check.failed);
 	f->node.gdr.dmabuf = true;
 	snprintf(f->node.gdr.kernel, sizeof(f->node.gdr.kernel), "6.1.0-18-amd64");
-	run(f);
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message,
 	                       "through DMA-BUF (Linux 6.1.0-18-amd64, NVIDIA open kernel module)"));
 	assert_false(f->check.failed);
@@ -399,7 +380,7 @@ static void t_no_gdr(void **state)
 /* Locality over plain data: 2 GPUs, the 3 HCAs of a 3-port node. */
 static void t_locality(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_node_free(&f->node);
 	fx_healthy_node(&f->node, 3);
 	struct roce_locality *loc = calloc(1, sizeof(*loc));
@@ -416,14 +397,14 @@ static void t_locality(void **state)
 	loc->gpu_hca[1][0] = ROCE_PATH_PXB; loc->gpu_hca[1][1] = ROCE_PATH_PXB; loc->gpu_hca[1][2] = ROCE_PATH_SYS;
 	struct roce_gpuset gpus = { .status = ROCE_GPUS_OK, .n = 1, .idx = { 1 } };
 
-	run(f);
+	fx_check_run(f);
 	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_NET_GDR_LEVEL"), "PXB");
 
 	gpus.n = 2; gpus.idx[0] = 0; gpus.idx[1] = 1;
-	run(f);
+	fx_check_run(f);
 	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_2:1,mlx5_0:1,mlx5_1:1");
@@ -433,7 +414,7 @@ static void t_locality(void **state)
 	 * GPU1's choice stands alone */
 	f->node.devices[2].ports[0].state = 1;
 	gpus.n = 1; gpus.idx[0] = 0;
-	run(f);
+	fx_check_run(f);
 	size_t warn_before = f->check.n_warn;
 	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(f->check.n_warn, warn_before + 1);

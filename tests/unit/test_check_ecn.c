@@ -11,27 +11,11 @@
 #include "plan.h"
 #include "fixtures.h"
 
-struct fx {
-	struct roce_node node;
-	struct roce_policy policy;
-	struct roce_check_result check;
-	struct roce_plan plan;
-};
-
-static void run(struct fx *f)
-{
-	roce_check_result_free(&f->check);
-	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
-	assert_int_equal(roce_plan_build(&f->policy, &f->check, NULL, &f->plan), 0);
-}
-
 /* Two healthy ports whose netdevs show MLNX_OFED's ecn/: NP and RP on for
  * every priority, CNPs on priority 3 (lossless) with DSCP 48. */
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	fx_healthy_node(&f->node, 2);
-	roce_policy_defaults(&f->policy);
+	struct fx_check *f = fx_check_new(2);
 	for (size_t i = 0; i < f->node.n_netdevs; i++) {
 		struct roce_ecn *e = &f->node.netdevs[i].ecn;
 		roce_reading_set(&e->read, ROCE_OK, 0, NULL);
@@ -46,10 +30,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-	roce_check_result_free(&f->check);
-	roce_node_free(&f->node);
-	free(f);
+	fx_check_free(*state);
 	return 0;
 }
 
@@ -64,8 +45,8 @@ static const struct roce_finding *find(const struct roce_check_result *r, const 
 
 static void t_on(void **state)
 {
-	struct fx *f = *state;
-	run(f);
+	struct fx_check *f = *state;
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "ECN notification and reaction points on for priority 3 on eth1");
@@ -75,11 +56,11 @@ static void t_on(void **state)
 /* RP off on the RoCE priority: fails (Ecn=require), the port is left out; Ecn=warn warns; ignore is silent. */
 static void t_rp_off(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->node.netdevs[1].ecn.rp[3] = 0;
 	f->node.netdevs[1].ecn.rp[5] = 0;   /* another priority: not ours */
 	f->node.netdevs[0].ecn.np[5] = 0;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN is off on eth1 for priority 3 (roce_rp)"));
@@ -91,46 +72,46 @@ static void t_rp_off(void **state)
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);   /* configuration */
 
 	f->policy.ecn = ROCE_ECN_WARN;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_WARN));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	f->policy.ecn = ROCE_ECN_IGNORE;
-	run(f);
+	fx_check_run(f);
 	for (size_t i = 0; i < f->check.n_findings; i++)
 		assert_string_not_equal(f->check.findings[i].check, "ecn");
 }
 
 static void t_np_off_both(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->node.netdevs[0].ecn.np[3] = 0;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np)"));
 	f->node.netdevs[0].ecn.rp[3] = 0;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(strstr(find(&f->check, "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np and roce_rp)"));
 }
 
 /* The priority is the one the traffic class maps to when PfcPriority=none; with neither nothing is checked. */
 static void t_priority_from_tc(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	f->node.netdevs[0].ecn.np[3] = 0;
-	run(f);
+	fx_check_run(f);
 	assert_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));   /* TC auto without PFC: none derived */
 	f->policy.traffic_class = 104;   /* DSCP 26 -> priority 3 */
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));
 }
 
 /* No ecn/ (upstream driver): unknown said as a warning, never fail, also in strict mode. */
 static void t_missing(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.netdevs[0].ecn.read, ROCE_MISSING, 2, "/sys/class/net/eth0/ecn does not exist");
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN state of eth0 is unknown: /sys/class/net/eth0/ecn does not exist (upstream mlx5"));
@@ -140,11 +121,11 @@ static void t_missing(void **state)
 /* A file that could not be read is unknown naming it; the port is not healthy. */
 static void t_unreadable(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.netdevs[1].ecn.read, ROCE_MALFORMED, 0,
 	                 "/sys/class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1");
 	f->node.netdevs[1].ecn.rp[3] = -1;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "ECN state of eth1 for priority 3 is unknown (malformed: "
@@ -155,10 +136,10 @@ static void t_unreadable(void **state)
 /* CNPs on a lossy priority, and CNP DSCPs that differ between ports: warnings. */
 static void t_cnp(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	f->node.netdevs[0].ecn.cnp_prio = 6;   /* PFC only on 3 */
 	f->node.netdevs[1].ecn.cnp_dscp = 46;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "CNPs go out on priority 6, which is lossy while priority 3 is lossless"));

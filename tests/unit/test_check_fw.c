@@ -10,33 +10,16 @@
 #include "check.h"
 #include "fixtures.h"
 
-struct fx {
-	struct roce_node node;
-	struct roce_policy policy;
-	struct roce_check_result check;
-};
-
-static void run(struct fx *f)
-{
-	roce_check_result_free(&f->check);
-	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
-}
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	fx_healthy_node(&f->node, 3);
-	roce_policy_defaults(&f->policy);
+	struct fx_check *f = fx_check_new(3);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-	roce_check_result_free(&f->check);
-	roce_node_free(&f->node);
-	free(f);
+	fx_check_free(*state);
 	return 0;
 }
 
@@ -59,8 +42,8 @@ static const struct roce_finding *find(const struct roce_check_result *r, const 
 
 static void t_same_firmware(void **state)
 {
-	struct fx *f = *state;
-	run(f);
+	struct fx_check *f = *state;
+	fx_check_run(f);
 	assert_int_equal(count(&f->check, ROCE_PASS), 1);   /* one per model */
 	const struct roce_finding *fd = find(&f->check, "mlx5_0", ROCE_PASS);
 	assert_non_null(fd);
@@ -70,9 +53,9 @@ static void t_same_firmware(void **state)
 
 static void t_mixed_firmware(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	snprintf(f->node.devices[2].fw_ver, sizeof(f->node.devices[2].fw_ver), "20.35.1012");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "MT4123 (MT_0000000223) adapters on this node run different firmware "
@@ -81,12 +64,12 @@ static void t_mixed_firmware(void **state)
 	assert_int_equal(count(&f->check, ROCE_WARN), 1);
 	assert_false(f->check.failed);
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_false(f->check.failed);   /* a warning: the ports work */
 
 	/* Another model is another group: no mix across models. */
 	snprintf(f->node.devices[2].hca_type, sizeof(f->node.devices[2].hca_type), "MT4129");
-	run(f);
+	fx_check_run(f);
 	assert_int_equal(count(&f->check, ROCE_WARN), 0);
 	assert_int_equal(count(&f->check, ROCE_PASS), 2);
 	assert_non_null(find(&f->check, "mlx5_2", ROCE_PASS));
@@ -95,21 +78,21 @@ static void t_mixed_firmware(void **state)
 /* An unreadable fw_ver is unknown, naming the file; a missing one (an old kernel) says nothing. */
 static void t_unreadable(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.devices[1].fw_ver_read, ROCE_MALFORMED, 0,
 	                 "/sys/class/infiniband/mlx5_1/fw_ver: value is not text");
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "mlx5_1 firmware version cannot be read (malformed: "
 	                                 "/sys/class/infiniband/mlx5_1/fw_ver: value is not text)");
 	assert_string_equal(find(&f->check, "mlx5_0", ROCE_PASS)->message, "MT4123 (MT_0000000223) firmware 20.39.1002 (2 adapters)");
 	roce_reading_set(&f->node.devices[1].fw_ver_read, ROCE_MISSING, 2, "x");
-	run(f);
+	fx_check_run(f);
 	assert_int_equal(count(&f->check, ROCE_UNKNOWN), 0);
 	/* The first device unreadable: the next one speaks for the model. */
 	roce_reading_set(&f->node.devices[0].fw_ver_read, ROCE_UNREADABLE, 13, "x/fw_ver: Permission denied");
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mlx5_0", ROCE_UNKNOWN));
 	assert_non_null(find(&f->check, "mlx5_2", ROCE_PASS));
 }

@@ -11,35 +11,16 @@
 #include "plan.h"
 #include "fixtures.h"
 
-struct fx {
-	struct roce_node node;
-	struct roce_policy policy;
-	struct roce_check_result check;
-	struct roce_plan plan;
-};
-
-static void run(struct fx *f)
-{
-	roce_check_result_free(&f->check);
-	assert_int_equal(roce_check(&f->node, &f->policy, &f->check), 0);
-	assert_int_equal(roce_plan_build(&f->policy, &f->check, NULL, &f->plan), 0);
-}
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	fx_healthy_node(&f->node, 3);
-	roce_policy_defaults(&f->policy);
+	struct fx_check *f = fx_check_new(3);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-	roce_check_result_free(&f->check);
-	roce_node_free(&f->node);
-	free(f);
+	fx_check_free(*state);
 	return 0;
 }
 
@@ -60,8 +41,8 @@ static void set_rate(struct roce_port *p, const char *text, unsigned mbps)
 
 static void t_all_fast(void **state)
 {
-	struct fx *f = *state;
-	run(f);
+	struct fx_check *f = *state;
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "mlx5_0 port 1 at 100 Gb/s");
@@ -71,9 +52,9 @@ static void t_all_fast(void **state)
 /* auto: one port of three trained at 25G: a hardware fault, left out, drained. */
 static void t_slow_port_auto(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	set_rate(&f->node.devices[1].ports[0], "25 Gb/sec (1X EDR)", 25000);
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
@@ -87,18 +68,18 @@ static void t_slow_port_auto(void **state)
 	assert_string_equal(reason, "roce: mlx5_1 port 1 at 25 Gb/s");
 
 	f->policy.mode = ROCE_MODE_STRICT;
-	run(f);
+	fx_check_run(f);
 	assert_true(f->check.failed);
 
 	/* A different adapter model is not compared: a 25G management NIC is no fault. */
 	f->policy.mode = ROCE_MODE_WARN;
 	snprintf(f->node.devices[1].board_id, sizeof(f->node.devices[1].board_id), "MT_0000000359");
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
 	assert_int_equal(f->check.n_fail, 0);
 	/* Nor a model that cannot be read (said so in the pass) */
 	roce_reading_set(&f->node.devices[1].hca_type_read, ROCE_UNREADABLE, 13, "x/hca_type: Permission denied");
-	run(f);
+	fx_check_run(f);
 	fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "adapter model unknown: not compared"));
@@ -107,13 +88,13 @@ static void t_slow_port_auto(void **state)
 /* LinkRate=N is a floor for every port, whatever the model; none judges nothing. */
 static void t_minimum(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	set_rate(&f->node.devices[2].ports[0], "2.5 Gb/sec (1X SDR)", 2500);
 	f->policy.link_rate = 2;
-	run(f);
+	fx_check_run(f);
 	assert_non_null(find(&f->check, "mlx5_2:1", ROCE_PASS));
 	f->policy.link_rate = 200;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "runs at 100 Gb/s (100 Gb/sec (4X EDR)), below LinkRate=200"));
@@ -125,7 +106,7 @@ static void t_minimum(void **state)
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "at 2.5 Gb/s"));
 	f->policy.link_rate = ROCE_LINK_RATE_NONE;
-	run(f);
+	fx_check_run(f);
 	for (size_t i = 0; i < f->check.n_findings; i++)
 		assert_string_not_equal(f->check.findings[i].check, "link_rate");
 }
@@ -133,11 +114,11 @@ static void t_minimum(void **state)
 /* A rate that was not read or not understood is unknown, naming the file; the port stays. */
 static void t_rate_unknown(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	roce_reading_set(&f->node.devices[0].ports[0].rate_read, ROCE_MALFORMED, 0,
 	                 "/sys/class/infiniband/mlx5_0/ports/1/rate: \"fast\" is not \"<n> Gb/sec (<width> <speed>)\"");
 	f->node.devices[0].ports[0].rate_mbps = 0;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "mlx5_0 port 1 link rate is unknown (malformed: /sys/class/infiniband/mlx5_0/ports/1/rate: \"fast\""));
@@ -150,32 +131,32 @@ static void t_rate_unknown(void **state)
  * reports the sum of its links); -1 (down) and unread say nothing. */
 static void t_speed_cross_check(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	struct roce_netdev *nd = roce_node_find_netdev(&f->node, "eth1");
 	roce_reading_set(&nd->speed_read, ROCE_OK, 0, NULL);
 	nd->speed_mbps = 25000;
-	run(f);
+	fx_check_run(f);
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "mlx5_1 port 1 at 100 Gb/s (eth1 says 25000 Mb/s: the RDMA port's rate is judged)");
 	assert_int_equal(f->check.n_warn, 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1");
 	nd->speed_mbps = 100000;
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(find(&f->check, "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
 	nd->speed_mbps = -1;
-	run(f);
+	fx_check_run(f);
 	assert_string_equal(find(&f->check, "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
 }
 
 /* A port that is down is port_state's: no link_rate finding, and it sets no bar for the others. */
 static void t_down_port_skipped(void **state)
 {
-	struct fx *f = *state;
+	struct fx_check *f = *state;
 	struct roce_port *p = &f->node.devices[0].ports[0];
 	p->state = 1;
 	set_rate(p, "400 Gb/sec (4X NDR)", 400000);
-	run(f);
+	fx_check_run(f);
 	assert_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));
 	assert_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
 	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
