@@ -4,6 +4,8 @@
 #
 #   fuzz/run.sh [SECONDS]          (default $FUZZ_SECONDS, else 10 per target)
 #   FUZZ_TARGETS="option gpu_set" fuzz/run.sh 60
+#   FUZZ_SECONDS=0                 skip (CI fuzzes in one stage only: the
+#                                  targets do not depend on the Slurm release)
 #
 # Runs as a test of `make check` (top_srcdir/top_builddir from the
 # environment) and by hand from a build directory.  Each target starts from
@@ -17,6 +19,10 @@ src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bld=${top_builddir:-$(pwd)}
 secs=${1:-${FUZZ_SECONDS:-10}}
 out=$bld/fuzz
+if [ "$secs" = 0 ]; then
+	echo "1..0 # SKIP FUZZ_SECONDS=0"
+	exit 0
+fi
 
 log=$(mktemp)
 work=$(mktemp -d)
