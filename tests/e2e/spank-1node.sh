@@ -215,7 +215,7 @@ lab_plugstack "optional $plugin default=off config=$W/roce.conf"
 id=$(batch "$W/rep.out" --roce --wrap 'true')
 : >"$W/out"; ls -lR "$W/reports" >"$W/err" 2>&1
 check "sbatch --roce: job_epilog wrote reports/<job>/node1.json" \
-	'lab_wait_file $W/reports/$id/node1.json 30 && grep -q "\"node1\"" $W/reports/$id/node1.json'
+	'lab_wait_file $W/reports/$id/node1.json && grep -q "\"node1\"" $W/reports/$id/node1.json'
 id2=$(batch "$W/rep2.out" --roce=off --wrap 'true')
 sleep 0.5
 check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
@@ -225,7 +225,7 @@ check "--roce=off: no report" '[ ! -e $W/reports/$id2 ]'
 NCCL_IB_HCA=mlx5_7 srun_env --roce
 jid=$(job_of_out)
 check "user-set NCCL_IB_HCA job: fragment written" \
-	'[ -n "$jid" ] && lab_wait_file $W/reports/$jid/node1.json 30'
+	'[ -n "$jid" ] && lab_wait_file $W/reports/$jid/node1.json'
 rep=$("$top_builddir/prolog/roce-report" "$jid" --report-dir "$W/reports" --format json 2>&1)
 check "report: ran_with has the user's NCCL_IB_HCA beside the checked value, and the exported GID index" \
 	'[ "$(jq -c "[.nodes[0].ran_with[] | select(.name == \"NCCL_IB_HCA\" or .name == \"NCCL_IB_GID_INDEX\") | [.name, .value, .checked, .user]]" <<<"$rep")" = "[[\"NCCL_IB_HCA\",\"mlx5_7\",\"=mlx5_0:1,mlx5_1:1\",true],[\"NCCL_IB_GID_INDEX\",\"3\",\"3\",false]]" ]'

@@ -116,7 +116,7 @@ gated() { # gated MODE: a batch job whose inner srun waits for $W/go; sets GATED
 	# every node's: a test copies node1's over node2's (at load 10 node1's
 	# prolog came after node2's, the copy failed and nothing was refused)
 	local n
-	for n in node1 node2 node3; do lab_wait_file "$W/shared/$GATED.$n.json" 60; done
+	for n in node1 node2 node3; do lab_wait_file "$W/shared/$GATED.$n.json"; done
 }
 release() { touch "$W/go"; lab_wait_job "$GATED"; cp "$W/batch.out" "$W/out"; : >"$W/err"; }
 
