@@ -278,7 +278,7 @@ lab__preload_stepd() {
 	cat >"$w/slurmstepd.wrap" <<WRAP
 #!/bin/sh
 export LD_PRELOAD='$LAB_PRELOAD'
-export ASAN_OPTIONS='detect_leaks=0:log_path=$LAB/log/sanitizer'
+export ASAN_OPTIONS='detect_leaks=0:verify_asan_link_order=0:log_path=$LAB/log/sanitizer'
 export UBSAN_OPTIONS='print_stacktrace=1:log_path=$LAB/log/sanitizer'
 exec '$w/slurmstepd.real' "\$@"
 WRAP
@@ -323,7 +323,7 @@ lab__all_idle() {
 lab_env() {
 	if [ -n "${LAB_PRELOAD:-}" ]; then
 		env LD_PRELOAD="$LAB_PRELOAD" \
-			ASAN_OPTIONS="detect_leaks=0:log_path=$LAB/log/sanitizer" \
+			ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0:log_path=$LAB/log/sanitizer" \
 			UBSAN_OPTIONS="print_stacktrace=1:log_path=$LAB/log/sanitizer" "$@"
 	else
 		"$@"
