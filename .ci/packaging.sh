@@ -230,6 +230,7 @@ if [ "${E2E:-1}" = 1 ]; then
 	mkdir -p "$farm/prolog" "$farm/spank/.libs"
 	for b in roce-check roce-prolog roce-epilog roce-healthcheck; do ln -s "/usr/sbin/$b" "$farm/prolog/$b"; done
 	ln -s /usr/bin/roce-report "$farm/prolog/roce-report"
+	mkdir -p "$farm/etc" && ln -s /usr/lib/tmpfiles.d/slurm-roce.conf "$farm/etc/slurm-roce.conf"
 	ln -s "$plugindir/spank_roce.so" "$farm/spank/.libs/spank_roce.so"
 	ln -s "$work/build/tests" "$farm/tests"
 	e2e=${INSTALLED_E2E:-spank-1node.sh report-slurm.sh roce-check-topo.sh packaging-scripts.sh man-pages.sh}
