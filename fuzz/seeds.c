@@ -193,6 +193,7 @@ static void fill_snapshot(struct roce_snapshot *s, uint64_t base)
 		for (int i = 0; i < ROCE_PRIOS; i++)
 			ps->pfc.requests[i] = ps->pfc.indications[i] = base + (uint64_t)i;
 		ps->gid_index = 3;
+		snprintf(ps->gid_addr, sizeof(ps->gid_addr), "192.0.2.%d", (int)p + 1);
 		ps->active_mtu = 4096;
 		ps->netdev_mtu = 9000;
 	}

@@ -116,6 +116,9 @@ static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample
 	pd->port = any->port;
 	snprintf(pd->netdev, sizeof(pd->netdev), "%s", any->netdev);
 	pd->gid_index = any->gid_index;
+	pd->gid_index_start = a ? a->gid_index : -1;
+	snprintf(pd->gid_addr_start, sizeof(pd->gid_addr_start), "%s", a ? a->gid_addr : "");
+	snprintf(pd->gid_addr_end, sizeof(pd->gid_addr_end), "%s", b ? b->gid_addr : "");
 	pd->active_mtu = any->active_mtu;
 	pd->netdev_mtu = any->netdev_mtu;
 	snprintf(pd->state_start, sizeof(pd->state_start), "%s", a ? a->state : "");

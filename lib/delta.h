@@ -47,6 +47,9 @@ struct roce_port_delta {
 	uint64_t pfc_requests[ROCE_PRIOS];
 	uint64_t pfc_indications[ROCE_PRIOS];
 	int gid_index;           /* from the end snapshot (start when vanished) */
+	int gid_index_start;     /* the prolog's, -1 unknown (and for a port that appeared) */
+	char gid_addr_start[ROCE_GID_ADDR_MAX]; /* the address at those indexes, "" unknown */
+	char gid_addr_end[ROCE_GID_ADDR_MAX];
 	int active_mtu;
 	unsigned netdev_mtu;
 	char state_start[24];    /* port state at the prolog and the epilog, "" = not read */

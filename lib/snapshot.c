@@ -66,6 +66,17 @@ static void worst_finding(const struct roce_check_result *check, const char *dev
 		snprintf(why, len, "%.23s: %.*s", worst->check, (int)(len > 26 ? len - 26 : 0), worst->message);
 }
 
+/* The address of the GID the check chose, so the epilog can tell that it
+ * moved or changed during the job (the report's gid_changed); "" when the
+ * entry was not read. */
+static void gid_addr(const struct roce_port *mp, int index, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t i = 0; mp && index >= 0 && i < mp->n_gids; i++)
+		if (mp->gids[i].index == index && roce_reading_ok(&mp->gids[i].read) && !mp->gids[i].empty)
+			roce_gid_format_addr(mp->gids[i].raw, out, len);
+}
+
 /* Fill netdev, PFC and the summary from the model and the check result. */
 static void sample_from_model(struct roce_port_sample *ps, const struct roce_node *node,
                               const struct roce_check_result *check)
@@ -106,6 +117,7 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 	const struct roce_port_result *pr = check ? roce_check_port(check, ps->device, ps->port) : NULL;
 	if (pr) {
 		ps->gid_index = pr->gid_index;
+		gid_addr(mp, pr->gid_index, ps->gid_addr, sizeof(ps->gid_addr));
 		ps->active_mtu = pr->active_mtu;
 	} else if (mp && mp->verbs_active_mtu > 0) {
 		ps->active_mtu = mp->verbs_active_mtu;

@@ -22,6 +22,9 @@
 #include "error.h"
 #include "model.h"
 
+/* A GID's address as text (INET6_ADDRSTRLEN is 46). */
+#define ROCE_GID_ADDR_MAX 48
+
 struct roce_counter_sample {
 	uint64_t value;                 /* raw, as sysfs printed it */
 	struct roce_reading read;
@@ -42,6 +45,7 @@ struct roce_port_sample {
 	struct roce_pfc_sample pfc;
 	/* the node check summary, per port: -1 / 0 = unknown */
 	int gid_index;
+	char gid_addr[ROCE_GID_ADDR_MAX]; /* the address at gid_index ("10.0.0.1", "fd00::1"), "" unknown */
 	int active_mtu;                 /* RDMA MTU in bytes */
 	unsigned netdev_mtu;
 	/* what the check saw (the report's port_down and check_failed verdicts) */

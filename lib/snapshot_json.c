@@ -42,6 +42,8 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	json_object_object_add(o, "port", json_object_new_int((int)ps->port));
 	json_object_object_add(o, "netdev", json_object_new_string(ps->netdev));
 	json_object_object_add(o, "gid_index", json_object_new_int(ps->gid_index));
+	if (ps->gid_addr[0])
+		json_object_object_add(o, "gid_addr", json_object_new_string(ps->gid_addr));
 	json_object_object_add(o, "active_mtu", json_object_new_int(ps->active_mtu));
 	json_object_object_add(o, "netdev_mtu", json_object_new_int64(ps->netdev_mtu));
 	if (ps->state[0])
@@ -133,6 +135,20 @@ static int parse_counter(json_object *c, const char *name, struct roce_counter_s
 	return 0;
 }
 
+/* An address as inet_ntop writes it: hex digits, '.' and ':' only, so a
+ * forged state file cannot smuggle text into the verdict's message. */
+static int parse_gid_addr(json_object *o, char *out, struct roce_error *err)
+{
+	if (roce_jin_strcpy(o, "gid_addr", out, ROCE_GID_ADDR_MAX, err) < 0)
+		return -1;
+	if (!out[0] || strspn(out, "0123456789abcdefABCDEF.:") != strlen(out)) {
+		roce_error_set(err, "gid_addr is not an address");
+		out[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_error *err)
 {
 	json_object *c, *m;
@@ -151,8 +167,10 @@ static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_e
 	    roce_jin_int(o, "netdev_mtu", 0, UINT32_MAX, &nmtu, err) < 0 ||
 	    roce_jin_member(o, "counters", json_type_object, &c, err) < 0)
 		return -1;
-	/* rate_mbps and fw_ver came later: a state file written before them has neither. */
-	if ((json_object_object_get_ex(o, "rate_mbps", NULL) &&
+	/* rate_mbps, fw_ver and gid_addr came later: a state file written before
+	 * them has none of them. */
+	if ((json_object_object_get_ex(o, "gid_addr", NULL) && parse_gid_addr(o, ps->gid_addr, err) < 0) ||
+	    (json_object_object_get_ex(o, "rate_mbps", NULL) &&
 	     roce_jin_int(o, "rate_mbps", 0, ROCE_RATE_MAX_GBPS * 1000, &rate, err) < 0) ||
 	    (json_object_object_get_ex(o, "fw_ver", NULL) && roce_jin_strcpy(o, "fw_ver", ps->fw_ver, sizeof(ps->fw_ver), err) < 0))
 		return -1;

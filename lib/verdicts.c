@@ -83,6 +83,13 @@ static uint64_t seen(const struct roce_port_delta *pd, enum roce_counter_id id)
 	return pd->c[id].status == ROCE_DELTA_UNREAD ? 0 : pd->c[id].value;
 }
 
+/* The counter was read at both ends: a rule that needs a zero must not take
+ * an unread counter's 0 for one (unknown is not zero). */
+static bool known(const struct roce_port_delta *pd, enum roce_counter_id id)
+{
+	return pd->c[id].status != ROCE_DELTA_UNREAD;
+}
+
 /* ---------------------------------------------------------------- node rules */
 
 typedef int (*node_rule)(const struct roce_delta *d, const struct roce_fragment_meta *m,
@@ -280,6 +287,26 @@ static int rule_xmit_discards(const struct port_facts *f, struct roce_verdict_li
 	               "%" PRIu64 " packets discarded on transmit", disc);
 }
 
+/* -- the GID NCCL was pinned to */
+
+#define FIX_GID_CHANGED "an address or VLAN was added or removed on the netdev during the job (NetworkManager, " \
+	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
+	"connections fail or hang; make the node's addresses static"
+static int rule_gid_changed(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	const struct roce_port_delta *pd = f->pd;
+	if (pd->presence != ROCE_PORT_BOTH || pd->gid_index_start < 0 || pd->gid_index < 0)
+		return 0;
+	bool moved = pd->gid_index_start != pd->gid_index;
+	bool readdressed = pd->gid_addr_start[0] && pd->gid_addr_end[0] && strcmp(pd->gid_addr_start, pd->gid_addr_end);
+	if (!moved && !readdressed)
+		return 0;
+	return verdict(out, f->subject, "gid_changed", ROCE_SEV_FAIL, FIX_GID_CHANGED,
+	               "the RoCE v2 GID was index %d (%s) at job start and index %d (%s) at job end",
+	               pd->gid_index_start, pd->gid_addr_start[0] ? pd->gid_addr_start : "address not read",
+	               pd->gid_index, pd->gid_addr_end[0] ? pd->gid_addr_end : "address not read");
+}
+
 /* -- loss and retransmission */
 
 #define FIX_RETRIES_EXCEEDED "sustained packet loss or an unreachable peer: check PFC and ECN on the path, " \
@@ -358,6 +385,12 @@ static int rule_adaptive_retrans(const struct port_facts *f, struct roce_verdict
 
 /* -- congestion and flow control */
 
+/* The port's netdev for a fix text's command line, "<netdev>" when unknown. */
+static const char *netdev_of(const struct roce_port_delta *pd)
+{
+	return pd->netdev[0] ? pd->netdev : "<netdev>";
+}
+
 /* A format: %s = the port's netdev, or "<netdev>" when unknown. */
 #define FIX_ECN_REACTION_DISABLED "enable DCQCN's reaction point for that priority (MLNX_OFED: echo 1 > " \
 	"/sys/class/net/%s/ecn/roce_rp/enable/<prio>); without it congestion becomes pauses or loss"
@@ -367,7 +400,7 @@ static int rule_ecn_reaction_disabled(const struct port_facts *f, struct roce_ve
 	if (!ign)
 		return 0;
 	char fix[sizeof(out->v->fix)];
-	snprintf(fix, sizeof(fix), FIX_ECN_REACTION_DISABLED, f->pd->netdev[0] ? f->pd->netdev : "<netdev>");
+	snprintf(fix, sizeof(fix), FIX_ECN_REACTION_DISABLED, netdev_of(f->pd));
 	return verdict(out, f->subject, "ecn_reaction_disabled", ROCE_SEV_WARN, fix,
 	               "%" PRIu64 " congestion notifications (CNPs) ignored: the NIC's ECN reaction point is "
 	               "disabled on the priority this traffic uses", ign);
@@ -384,6 +417,54 @@ static int rule_congestion(const struct port_facts *f, struct roce_verdict_list 
 	return verdict(out, f->subject, "congestion", ROCE_SEV_INFO, FIX_CONGESTION,
 	               "the fabric signalled congestion: %" PRIu64 " ECN-marked packets received, %" PRIu64
 	               " CNPs sent, %" PRIu64 " CNPs handled (rate reduced)", marked, sent, handled);
+}
+
+/* A format: %s = the port's netdev, or "<netdev>" when unknown. */
+#define FIX_ECN_NP_SILENT "enable DCQCN's notification point on the RoCE priority (MLNX_OFED: echo 1 > " \
+	"/sys/class/net/%s/ecn/roce_np/enable/<prio>); if it is on, check with mlnx_qos that the CNP " \
+	"priority (roce_np/cnp_802p_prio, cnp_dscp) is one the switch forwards"
+static int rule_ecn_np_silent(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	uint64_t marked = seen(f->pd, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS);
+	if (!marked || !known(f->pd, ROCE_C_NP_CNP_SENT) || seen(f->pd, ROCE_C_NP_CNP_SENT))
+		return 0;
+	char fix[sizeof(out->v->fix)];
+	snprintf(fix, sizeof(fix), FIX_ECN_NP_SILENT, netdev_of(f->pd));
+	return verdict(out, f->subject, "ecn_np_silent", ROCE_SEV_WARN, fix,
+	               "%" PRIu64 " ECN-marked RoCE packets received but no congestion notification (CNP) sent: "
+	               "the senders were never told to slow down", marked);
+}
+
+/* The priority RoCE traffic uses: the policy's, else the PFC-enabled one
+ * that received the most pauses; -1 when neither. */
+static int roce_priority(const struct port_facts *f)
+{
+	if (f->m && f->m->pfc_priority >= 0 && f->m->pfc_priority < ROCE_PRIOS)
+		return f->m->pfc_priority;
+	int best = -1;
+	for (int p = 0; p < ROCE_PRIOS; p++)
+		if ((f->pd->pfc_enabled & (1u << p)) &&
+		    (best < 0 || f->pd->pfc_indications[p] > f->pd->pfc_indications[best]))
+			best = p;
+	return best;
+}
+
+#define FIX_PAUSES_WITHOUT_ECN "the switch does not mark ECN on the RoCE traffic class, so PFC is the only " \
+	"brake and pauses spread congestion across the fabric: enable ECN (WRED/ECN marking) on the switch " \
+	"queues of priority %d, below the PFC threshold"
+static int rule_pauses_without_ecn(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	int p = roce_priority(f);
+	if (p < 0 || f->pd->pfc_status == ROCE_DELTA_UNREAD ||
+	    f->pd->pfc_indications[p] < ROCE_PAUSES_WITHOUT_ECN_FRAMES ||
+	    !known(f->pd, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS) || !known(f->pd, ROCE_C_RP_CNP_HANDLED) ||
+	    seen(f->pd, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS) || seen(f->pd, ROCE_C_RP_CNP_HANDLED))
+		return 0;
+	char fix[sizeof(out->v->fix)];
+	snprintf(fix, sizeof(fix), FIX_PAUSES_WITHOUT_ECN, p);
+	return verdict(out, f->subject, "pauses_without_ecn", ROCE_SEV_FAIL, fix,
+	               "%" PRIu64 " PFC pause frames received on priority %d and not one ECN mark "
+	               "(np_ecn_marked_roce_packets 0, rp_cnp_handled 0)", f->pd->pfc_indications[p], p);
 }
 
 /* A format: %s = who paused whom. */
@@ -430,6 +511,7 @@ static const port_rule port_rules[] = {
 	rule_link_down,
 	rule_physical_errors,
 	rule_xmit_discards,
+	rule_gid_changed,
 	rule_retries_exceeded,
 	rule_packet_loss,
 	rule_rdma_timeouts,
@@ -437,6 +519,8 @@ static const port_rule port_rules[] = {
 	rule_out_of_buffer,
 	rule_adaptive_retrans,
 	rule_ecn_reaction_disabled,
+	rule_ecn_np_silent,
+	rule_pauses_without_ecn,
 	rule_congestion,
 	rule_pfc,
 };

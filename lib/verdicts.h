@@ -18,6 +18,14 @@
 
 /* Average PFC pause frames per second on one priority above which we call it a storm. */
 #define ROCE_PAUSE_STORM_RATE 10000.0
+/* PFC pause frames received on the RoCE priority during a job from which
+ * zero ECN marks means the switch does not mark (pauses_without_ecn).  A
+ * switch queue pauses at its PFC threshold, above the ECN marking
+ * threshold, so a switch that marks shows marks long before this many
+ * pauses; a few pauses alone (link start, one brief incast) prove nothing.
+ * A thousand, each up to a few milliseconds of a stopped link, is a
+ * congested job, not noise. */
+#define ROCE_PAUSES_WITHOUT_ECN_FRAMES 1000
 
 enum roce_severity { ROCE_SEV_INFO = 0, ROCE_SEV_WARN, ROCE_SEV_FAIL };
 /* "info", "warn", "fail" (the fragment's and the report's spelling). */

@@ -16,6 +16,7 @@
 #include "report_json.h"
 #include "report_prometheus.h"
 #include "report_text.h"
+#include "report_verdicts.h"
 #include "reportdir.h"
 #include "safefile.h"
 #include "slurmnodes.h"
@@ -325,6 +326,10 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 		return EXIT_NONE;
 	}
 	roce_report_sort(r);
+	if (roce_report_verdicts(r) < 0) {
+		fprintf(stderr, "roce-report: out of memory merging the report for job %s\n", a->job_id);
+		return EXIT_NONE;
+	}
 	return EXIT_OK;
 }
 

@@ -24,7 +24,7 @@ LAYERS=(
 	"collectors: rdma pcie gdr nl nlmsg rtlink dcb dcb_pfc dcb_app verbs netclass topo collect"
 	"pure: finding check check_drain check_link check_fw check_ecn pciecheck plan locality gpuset choice json"
 	"pipeline: pipeline snapshot snapshot_json delta"
-	"report: verdicts ranwith fragment report reportdir report_text report_json report_prometheus report_metric report_heatmap report_html report_ranwith"
+	"report: verdicts ranwith fragment report reportdir report_text report_json report_prometheus report_metric report_heatmap report_html report_ranwith report_verdicts"
 	"processes: worker stuck slurmver"
 	"agreement: fingerprint agree shareddir"
 	"job: job"

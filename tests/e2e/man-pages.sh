@@ -76,8 +76,8 @@ for v in $(grep -ho '"NCCL_[A-Z_]*"' "$top_srcdir/lib/plan.c" | tr -d '"' | sort
 	ok "spank-roce.8 documents $v" mentions spank-roce.8 "$v"
 done
 
-# --- report verdicts: every code lib/verdicts.c can give is in roce-report(1)
-codes=$(grep -o '"[a-z_]*", ROCE_SEV_' "$top_srcdir/lib/verdicts.c" | sed 's/", ROCE_SEV_//; s/"//' | sort -u)
+# --- report verdicts: every code lib/verdicts.c and lib/report_verdicts.c can give is in roce-report(1)
+codes=$(grep -ho '"[a-z_]*", ROCE_SEV_' "$top_srcdir/lib/verdicts.c" "$top_srcdir/lib/report_verdicts.c" | sed 's/", ROCE_SEV_//; s/"//' | sort -u)
 ok "lib/verdicts.c has verdict codes" test "$(echo "$codes" | wc -w)" -ge 10
 for c in $codes; do
 	ok "roce-report.1 documents the verdict $c" grep -qE "^\.BR? .*\b$c\b" "$M/roce-report.1"

@@ -190,6 +190,43 @@ like "$(jq -r '.nodes[0].verdicts[] | select(.code=="check_failed") | .message' 
 report 401
 like "$out" "fail port_down on 1 node\(s\): nodeE" "text: the job verdicts are not \"none\""
 
+# --- issue 12's report verdicts, job 501 on nodeF and nodeG: nodeF's port
+# received ECN-marked packets and sent no CNP, its GID 3 was readdressed
+# during the job, and it moved no RDMA data; nodeG moved 4 MB each way
+R=$T/f
+mkdir -p "$R"
+fab_example "$R" 1
+job prolog 501 nodeF "$R"
+c mlx5_0 hw_counters np_ecn_marked_roce_packets 500
+fab_roce_ipv4 "$R" mlx5_0 1 eth0 192.0.2.99
+job epilog 501 nodeF "$R"
+is "$rc" 0 "nodeF epilog: exit 0"
+R=$T/g
+mkdir -p "$R"
+fab_example "$R" 1
+job prolog 501 nodeG "$R"
+c mlx5_0 counters port_xmit_data 1000000
+c mlx5_0 counters port_rcv_data 1000000
+c mlx5_0 hw_counters np_ecn_marked_roce_packets 20
+c mlx5_0 hw_counters np_cnp_sent 20
+job epilog 501 nodeG "$R"
+report 501 --format json
+is "$rc" 0 "verdicts: report json exit 0"
+is "$(jq -c '[.nodes[] | .name as $n | .verdicts[] | select(.code | test("ecn_np_silent|gid_changed|no_rdma_traffic")) | [$n, .subject, .code, .severity]]' <<<"$out")" \
+	'[["nodeF","mlx5_0:1","gid_changed","fail"],["nodeF","mlx5_0:1","ecn_np_silent","warn"],["nodeF","node","no_rdma_traffic","warn"]]' \
+	"json: ecn_np_silent, gid_changed and no_rdma_traffic on nodeF only"
+is "$(jq -r '.nodes[0].verdicts[] | select(.code=="gid_changed") | .message' <<<"$out")" \
+	"the RoCE v2 GID was index 3 (192.0.2.10) at job start and index 3 (192.0.2.99) at job end" "gid_changed: both addresses"
+report 501
+like "$out" "warn nodeF mlx5_0:1 ecn_np_silent: 500 ECN-marked RoCE packets received but no congestion notification" "text: ecn_np_silent names the node, port and count"
+like "$out" "fail gid_changed on 1 node\(s\): nodeF" "text: gid_changed among the job verdicts"
+like "$out" "warn nodeF node no_rdma_traffic: a 2-node job whose 1 RoCE port\(s\) on this node moved no RDMA data: 0 bytes sent" "text: no_rdma_traffic, a job-level verdict"
+like "$out" "NCCL_IB_HCA" "text: no_rdma_traffic's fix"
+# one node of the job: nothing to say about RDMA between nodes
+rm "$T/reports/501/nodeG.json"
+report 501 --format json
+is "$(jq -c '[.nodes[0].verdicts[] | select(.code=="no_rdma_traffic")] | length' <<<"$out")" 0 "one fragment: no no_rdma_traffic"
+
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "usage: no SLURM_JOB_ID -> 2"

@@ -119,6 +119,7 @@ void fx_delta(struct roce_delta *d, size_t n_ports, double seconds)
 		p->port = 1;
 		snprintf(p->netdev, sizeof(p->netdev), "eth%u", (unsigned)(i % 1000)); /* i < 1000: fits */
 		p->gid_index = 3;
+		p->gid_index_start = 3;
 		p->active_mtu = 4096;
 		p->netdev_mtu = 9000;
 		p->pfc_status = ROCE_DELTA_OK;

@@ -19,6 +19,7 @@
 #include "collect.h"
 #include "delta.h"
 #include "snapshot.h"
+#include "verdicts.h"
 
 static char root[PATH_MAX];
 
@@ -287,6 +288,136 @@ static void t_pfc_from_model(void **state)
 	roce_snapshot_free(&b);
 }
 
+/* The pauses the node model read (DCB netlink) and the ECN counters of sysfs,
+ * through snapshot and delta to the verdict: 5000 pauses received on the
+ * RoCE priority and no ECN mark. */
+static void t_pauses_without_ecn_chain(void **state)
+{
+	(void)state;
+	struct roce_node n1, n2;
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = { .pfc_priority = 3 };
+	make_port("mlx5_0", 1, "Ethernet");
+	model_with_pfc(&n1, 0, 100, ROCE_OK);
+	model_with_pfc(&n2, 0, 5100, ROCE_OK);
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	assert_int_equal(roce_snapshot_take(&a, root, &n1, NULL), 0);
+	assert_int_equal(roce_snapshot_take(&b, root, &n2, NULL), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	bool found = false;
+	for (size_t i = 0; i < v.n; i++)
+		if (strcmp(v.v[i].code, "pauses_without_ecn") == 0)
+			found = strstr(v.v[i].message, "5000 PFC pause frames received on priority 3") != NULL;
+	assert_true(found);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+
+	/* the switch marked: ECN works, the pauses are PFC backing it up */
+	put_counter("mlx5_0", 1, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS, 40);
+	assert_int_equal(roce_snapshot_take(&b, root, &n2, NULL), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	for (size_t i = 0; i < v.n; i++)
+		assert_string_not_equal(v.v[i].code, "pauses_without_ecn");
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+	roce_node_free(&n1);
+	roce_node_free(&n2);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+}
+
+/* The GID the check chose, with its address as the model read it. */
+static void set_gid(struct roce_node *n, struct roce_port_result *pr, int index, uint8_t last_octet)
+{
+	struct roce_port *p = &n->devices[0].ports[0];
+	if (!p->gids)
+		p->gids = calloc(1, sizeof(*p->gids));
+	p->n_gids = 1;
+	memset(&p->gids[0], 0, sizeof(p->gids[0]));
+	p->gids[0].index = index;
+	const uint8_t raw[16] = { [10] = 0xff, [11] = 0xff, [12] = 192, [13] = 0, [14] = 2, [15] = last_octet };
+	memcpy(p->gids[0].raw, raw, sizeof(raw));
+	p->gids[0].type = ROCE_GID_TYPE_ROCE_V2;
+	roce_reading_set(&p->gids[0].read, ROCE_OK, 0, NULL);
+	memset(pr, 0, sizeof(*pr));
+	snprintf(pr->device, sizeof(pr->device), "mlx5_0");
+	pr->port = 1;
+	pr->roce = pr->healthy = true;
+	pr->gid_index = index;
+}
+
+/* The prolog's GID and the epilog's reach the delta (the report's
+ * gid_changed); a state file written before gid_addr still loads. */
+static void t_gid_addr(void **state)
+{
+	(void)state;
+	struct roce_node n;
+	struct roce_port_result pr;
+	struct roce_check_result cr = { .ports = &pr, .n_ports = 1, .gid_index = 3, .traffic_class = -1 };
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	struct roce_error err;
+	make_port("mlx5_0", 1, "Ethernet");
+	model_with_pfc(&n, 0, 0, ROCE_OK);
+	roce_snapshot_init(&a);
+	roce_snapshot_init(&b);
+	set_gid(&n, &pr, 3, 5);
+	assert_int_equal(roce_snapshot_take(&a, root, &n, &cr), 0);
+	assert_int_equal(a.ports[0].gid_index, 3);
+	assert_string_equal(a.ports[0].gid_addr, "192.0.2.5");
+	set_gid(&n, &pr, 4, 6);   /* an address added in front: the GID moved */
+	assert_int_equal(roce_snapshot_take(&b, root, &n, &cr), 0);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_int_equal(d.ports[0].gid_index_start, 3);
+	assert_int_equal(d.ports[0].gid_index, 4);
+	assert_string_equal(d.ports[0].gid_addr_start, "192.0.2.5");
+	assert_string_equal(d.ports[0].gid_addr_end, "192.0.2.6");
+	roce_delta_free(&d);
+
+	/* through the state file, both ways */
+	json_object *o = roce_snapshot_to_json(&a);
+	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
+	json_object *p0 = json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(p0, "gid_addr")), "192.0.2.5");
+	roce_snapshot_free(&a);
+	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_string_equal(a.ports[0].gid_addr, "192.0.2.5");
+	/* written before gid_addr existed: loads, the address unknown, the index still compared */
+	json_object_object_del(p0, "gid_addr");
+	roce_snapshot_free(&a);
+	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_string_equal(a.ports[0].gid_addr, "");
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_string_equal(d.ports[0].gid_addr_start, "");
+	assert_int_equal(d.ports[0].gid_index_start, 3);
+	roce_delta_free(&d);
+	/* not an address: refused, naming the key */
+	json_object_object_add(p0, "gid_addr", json_object_new_string("192.0.2.5\n\033[2J"));
+	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "gid_addr"));
+	json_object_object_add(p0, "gid_addr", json_object_new_int(5));
+	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), -1);
+	assert_non_null(strstr(err.msg, "gid_addr"));
+	/* a snapshot without the entry read: no address, none written */
+	roce_reading_set(&n.devices[0].ports[0].gids[0].read, ROCE_UNREADABLE, EIO, "gids/4: EIO");
+	assert_int_equal(roce_snapshot_take(&b, root, &n, &cr), 0);
+	assert_string_equal(b.ports[0].gid_addr, "");
+	json_object_put(o);
+	o = roce_snapshot_to_json(&b);
+	assert_false(json_object_object_get_ex(json_object_array_get_idx(json_object_object_get(o, "ports"), 0),
+	                                       "gid_addr", NULL));
+	json_object_put(o);
+	json_object_put(parsed);
+	roce_node_free(&n);
+	roce_snapshot_free(&a);
+	roce_snapshot_free(&b);
+}
+
 static void t_json_round_trip(void **state)
 {
 	(void)state;
@@ -372,6 +503,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_snapshot_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_refused_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_pauses_without_ecn_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gid_addr, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_json_round_trip, setup, teardown),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

@@ -227,6 +227,147 @@ static void t_unread_fix(void **state)
 	roce_delta_free(&d);
 }
 
+/* Counters that must be zero are read, not just 0: an unread one is unknown. */
+static void unread(struct roce_port_delta *p, enum roce_counter_id id)
+{
+	p->c[id].status = ROCE_DELTA_UNREAD;
+	snprintf(p->c[id].why, ROCE_WHY_MAX, "end: missing: no hw_counters");
+}
+
+/* ECN marks received, no CNP sent: the notification point is off. */
+static void t_ecn_np_silent(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = fx_meta("n1");
+	const struct roce_job_verdict *x;
+	fx_delta(&d, 4, 10);
+	d.ports[0].c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].value = 4711;   /* fires */
+	d.ports[1].c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].value = 4711;   /* CNPs sent: fine */
+	d.ports[1].c[ROCE_C_NP_CNP_SENT].value = 4000;
+	d.ports[2].c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].value = 4711;   /* np_cnp_sent unread: unknown */
+	unread(&d.ports[2], ROCE_C_NP_CNP_SENT);
+	d.ports[3].c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].status = ROCE_DELTA_UNREAD;   /* marks unread */
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "ecn_np_silent"));
+	assert_string_equal(x->subject, "mlx5_0:1");
+	assert_int_equal(x->severity, ROCE_SEV_WARN);
+	assert_string_equal(x->message, "4711 ECN-marked RoCE packets received but no congestion notification (CNP) "
+	                                "sent: the senders were never told to slow down");
+	assert_non_null(strstr(x->fix, "/sys/class/net/eth0/ecn/roce_np/enable/<prio>"));
+	assert_non_null(strstr(x->fix, "mlnx_qos"));
+	size_t n = 0;
+	for (size_t i = 0; i < v.n; i++)
+		n += strcmp(v.v[i].code, "ecn_np_silent") == 0;
+	assert_int_equal(n, 1);
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+/* Many pauses received on the RoCE priority and no ECN mark at all. */
+static void t_pauses_without_ecn(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_fragment_meta m = fx_meta("n1");
+	const struct roce_job_verdict *x;
+	fx_delta(&d, 1, 10);
+	struct roce_port_delta *p = &d.ports[0];
+	p->pfc_indications[3] = ROCE_PAUSES_WITHOUT_ECN_FRAMES;
+	p->pfc_indications[5] = 1u << 20;   /* not the RoCE priority */
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "pauses_without_ecn"));
+	assert_string_equal(x->subject, "mlx5_0:1");
+	assert_int_equal(x->severity, ROCE_SEV_FAIL);
+	assert_string_equal(x->message, "1000 PFC pause frames received on priority 3 and not one ECN mark "
+	                                "(np_ecn_marked_roce_packets 0, rp_cnp_handled 0)");
+	assert_non_null(strstr(x->fix, "enable ECN"));
+	assert_non_null(strstr(x->fix, "priority 3"));
+	roce_verdict_list_free(&v);
+
+	/* no policy priority: the PFC-enabled one */
+	assert_int_equal(roce_verdicts_from_delta(&d, NULL, &v), 0);
+	assert_non_null(x = find(&v, "pauses_without_ecn"));
+	assert_non_null(strstr(x->message, "on priority 3"));
+	roce_verdict_list_free(&v);
+
+	/* below the threshold; marks seen; CNPs handled; a counter unread; PFC unread */
+	p->pfc_indications[3] = ROCE_PAUSES_WITHOUT_ECN_FRAMES - 1;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	p->pfc_indications[3] = 50000;
+	p->c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].value = 1;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	p->c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].value = 0;
+	p->c[ROCE_C_RP_CNP_HANDLED].value = 7;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	p->c[ROCE_C_RP_CNP_HANDLED].value = 0;
+	unread(p, ROCE_C_RP_CNP_HANDLED);
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	p->c[ROCE_C_RP_CNP_HANDLED].status = ROCE_DELTA_OK;
+	unread(p, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS);
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	p->c[ROCE_C_NP_ECN_MARKED_ROCE_PACKETS].status = ROCE_DELTA_OK;
+	p->pfc_status = ROCE_DELTA_UNREAD;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	/* back to what fires: the last case changed one thing only */
+	p->pfc_status = ROCE_DELTA_OK;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(find(&v, "pauses_without_ecn"));
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
+/* The GID the prolog recorded and the epilog's. */
+static void t_gid_changed(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	const struct roce_job_verdict *x;
+	fx_delta(&d, 5, 10);
+	for (size_t i = 0; i < d.n_ports; i++) {
+		snprintf(d.ports[i].gid_addr_start, ROCE_GID_ADDR_MAX, "192.0.2.%zu", i + 1);
+		snprintf(d.ports[i].gid_addr_end, ROCE_GID_ADDR_MAX, "192.0.2.%zu", i + 1);
+	}
+	d.ports[0].gid_index = 4;                                          /* the index moved */
+	snprintf(d.ports[1].gid_addr_end, ROCE_GID_ADDR_MAX, "198.51.100.7"); /* readdressed at index 3 */
+	d.ports[2].gid_index_start = -1;                                   /* unknown at start */
+	d.ports[2].gid_index = 5;
+	d.ports[3].gid_addr_end[0] = '\0';                                 /* address not read at end */
+	d.ports[4].presence = ROCE_PORT_VANISHED;                          /* its own verdict */
+	d.ports[4].gid_index = 7;
+	assert_int_equal(roce_verdicts_from_delta(&d, NULL, &v), 0);
+	size_t n = 0;
+	for (size_t i = 0; i < v.n; i++)
+		n += strcmp(v.v[i].code, "gid_changed") == 0;
+	assert_int_equal(n, 2);
+	assert_non_null(x = find(&v, "gid_changed"));
+	assert_string_equal(x->subject, "mlx5_0:1");
+	assert_int_equal(x->severity, ROCE_SEV_FAIL);
+	assert_string_equal(x->message, "the RoCE v2 GID was index 3 (192.0.2.1) at job start and index 4 (192.0.2.1) at job end");
+	assert_non_null(strstr(x->fix, "NCCL_IB_GID_INDEX"));
+	for (size_t i = 0; i < v.n; i++)
+		if (strcmp(v.v[i].code, "gid_changed") == 0 && strcmp(v.v[i].subject, "mlx5_1:1") == 0)
+			assert_string_equal(v.v[i].message, "the RoCE v2 GID was index 3 (192.0.2.2) at job start and "
+			                                    "index 3 (198.51.100.7) at job end");
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
 static void t_severity_names(void **state)
 {
 	(void)state;
@@ -244,6 +385,9 @@ int main(void)
 		cmocka_unit_test(t_order),
 		cmocka_unit_test(t_no_start),
 		cmocka_unit_test(t_unread_fix),
+		cmocka_unit_test(t_ecn_np_silent),
+		cmocka_unit_test(t_pauses_without_ecn),
+		cmocka_unit_test(t_gid_changed),
 		cmocka_unit_test(t_severity_names),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
