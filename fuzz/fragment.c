@@ -12,6 +12,7 @@
 #include "report_json.h"
 #include "report_prometheus.h"
 #include "report_text.h"
+#include "report_verdicts.h"
 
 #define JOB "4242"
 
@@ -56,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += len + 1;
 	}
 	roce_report_sort(&r);
+	FUZZ_CHECK(roce_report_verdicts(&r) == 0, "job verdicts failed");
 	(void)roce_report_job_uid(&r);
 	roce_report_text_print(null, &r, NULL);
 	roce_report_prometheus_print(null, &r);
