@@ -178,6 +178,12 @@ static void t_nccl_format_refused(void **state)
 
 int main(void)
 {
+	/* t_cache loads this machine's topology; what it tests is the cache, not
+	 * PCI discovery.  Trixie's hwloc does PCI discovery in its hwloc_pci
+	 * plugin, which leaks 1 KB per load (9 callocs) and is unloaded before
+	 * LeakSanitizer looks, so the report names no module and cannot be
+	 * suppressed: leave the plugin out (a built-in "pci" elsewhere, same name). */
+	setenv("HWLOC_COMPONENTS", "-pci", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_load_errors),
 		cmocka_unit_test(t_cache),
