@@ -589,7 +589,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 		goto nomem;
 	/* Node-wide checks of their own files, then MTU: the GID index is then
 	 * chosen among the ports that stay. */
-	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0)
+	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0 ||
+	    roce_check_ets(out, node, pol) < 0)
 		goto nomem;
 	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0 ||
 	    roce_pciecheck(out, node, pol) < 0)

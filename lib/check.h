@@ -37,6 +37,13 @@ int roce_check_fw(struct roce_check_result *r, const struct roce_node *node);
  * between ports warn.  -1 on ENOMEM. */
 int roce_check_ecn(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
 
+/* check_ets.c: the PFC priority's traffic class at 0 % under ETS, or its
+ * receive buffer shared with a lossy priority, warns (Ets=fail fails and
+ * leaves the port out, ignore skips); ETS or buffers the driver does not
+ * report are unknown, said as a warning; a garbled attribute is unknown.
+ * -1 on ENOMEM. */
+int roce_check_ets(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
 /* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is

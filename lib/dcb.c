@@ -7,6 +7,8 @@
 #include "config.h"
 #include "dcb.h"
 #include "dcb_app.h"
+#include "dcb_buffer.h"
+#include "dcb_ets.h"
 #include "dcb_pfc.h"
 #include "nlmsg.h"
 #include "printable.h"
@@ -22,6 +24,8 @@ void roce_dcb_set_all(struct roce_netdev *nd, enum roce_status s, int err, const
 {
 	roce_reading_set(&nd->pfc.read, s, err, "%s", why);
 	roce_reading_set(&nd->dscp.read, s, err, "%s", why);
+	roce_reading_set(&nd->ets.read, s, err, "%s", why);
+	roce_reading_set(&nd->buffer.read, s, err, "%s", why);
 }
 
 static int dcb_error(struct roce_netdev *nd, int err, const char *what)
@@ -89,7 +93,11 @@ int roce_dcb_parse(const struct nlmsghdr *nlh, struct roce_netdev *nd)
 	 * table readable, and the other way round. */
 	int pfc_rc = roce_dcb_pfc_parse(ieee[DCB_ATTR_IEEE_PFC], &nd->pfc, what);
 	int app_rc = roce_dcb_app_parse(ieee[DCB_ATTR_IEEE_APP_TABLE], &nd->dscp, what);
-	return pfc_rc == 0 && app_rc == 0 ? 0 : -1;
+	/* ETS and the buffers are optional objects: absent is not reported
+	 * (not -1), only a garbled one counts. */
+	int ets_rc = roce_dcb_ets_parse(ieee[DCB_ATTR_IEEE_ETS], &nd->ets, what);
+	int buf_rc = roce_dcb_buffer_parse(ieee[DCB_ATTR_DCB_BUFFER], &nd->buffer, what);
+	return pfc_rc == 0 && app_rc == 0 && ets_rc == 0 && buf_rc == 0 ? 0 : -1;
 malformed:
 	roce_dcb_set_all(nd, ROCE_MALFORMED, EPROTO, why);
 	return -1;

@@ -4,15 +4,16 @@
  * DCB_CMD_IEEE_GET request answers for every DCB object (what iproute2's
  * `dcb pfc show` and `dcb app show` read); this file checks the reply and
  * hands each attribute of its DCB_ATTR_IEEE nest to the object's parser:
- * dcb_pfc.c (PFC), dcb_app.c (the DSCP APP table).
+ * dcb_pfc.c (PFC), dcb_app.c (the DSCP APP table), dcb_ets.c (ETS),
+ * dcb_buffer.c (the receive buffers).
  *
- * A new object (ETS, the port buffer) is a new dcb_X.c beside them: its
+ * A new object is a new dcb_X.c beside them: its
  * reading in struct roce_netdev, one call in roce_dcb_parse(), one line in
  * roce_dcb_set_all(), and tests/unit/test_dcb_X.c.
  *
  * Every function records its outcome in the netdev's DCB readings; the
- * return value only summarises it (0 = all ROCE_OK, -1 = look at the
- * readings).  A driver without DCB is ROCE_UNSUPPORTED ("unknown"), never
+ * return value only summarises it (0 = all ROCE_OK, ETS and the buffers
+ * also when not reported; -1 = look at the readings).  A driver without DCB is ROCE_UNSUPPORTED ("unknown"), never
  * "PFC disabled".
  */
 #ifndef ROCE_DCB_H
@@ -22,7 +23,7 @@
 #include "model.h"
 #include "nl.h"
 
-/* Ask the kernel (nl.c) and fill nd->pfc and nd->dscp for nd->name. */
+/* Ask the kernel (nl.c) and fill nd->pfc, dscp, ets and buffer for nd->name. */
 int roce_dcb_get(struct roce_nl *nl, struct roce_netdev *nd);
 /* The reply alone, for byte-exact tests and fuzzing: nlh must point at a
  * whole message of nlh->nlmsg_len bytes (the RTM_GETDCB reply or an

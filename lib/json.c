@@ -98,6 +98,42 @@ static json_object *json_u64_array(const uint64_t *v, size_t n)
 	return a;
 }
 
+static json_object *json_u8_array(const uint8_t *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+/* "ets": {"prio_tc", "tc_tx_bw", "tc_tsa"} and "buffer": {"prio2buffer",
+ * "buffer_size", "total_size"} where the driver reports them; a driver
+ * that does not (UNSUPPORTED) leaves them out, as does a reading that
+ * failed (said under "errors"). */
+static void put_dcb_ets(json_object *o, json_object **errors, const struct roce_netdev *nd)
+{
+	if (roce_reading_ok(&nd->ets.read)) {
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "prio_tc", json_u8_array(nd->ets.prio_tc, ROCE_PRIOS));
+		json_object_object_add(e, "tc_tx_bw", json_u8_array(nd->ets.tc_tx_bw, ROCE_PRIOS));
+		json_object_object_add(e, "tc_tsa", json_u8_array(nd->ets.tc_tsa, ROCE_PRIOS));
+		json_object_object_add(o, "ets", e);
+	}
+	if (roce_reading_ok(&nd->buffer.read)) {
+		json_object *b = json_object_new_object(), *sz = json_object_new_array();
+		json_object_object_add(b, "prio2buffer", json_u8_array(nd->buffer.prio2buffer, ROCE_PRIOS));
+		for (int i = 0; i < ROCE_PRIOS; i++)
+			json_object_array_add(sz, json_object_new_int64(nd->buffer.buffer_size[i]));
+		json_object_object_add(b, "buffer_size", sz);
+		put_int(b, "total_size", nd->buffer.total_size);
+		json_object_object_add(o, "buffer", b);
+	}
+	if (nd->ets.read.status != ROCE_UNSUPPORTED)
+		put_reading(errors, "ets", &nd->ets.read);
+	if (nd->buffer.read.status != ROCE_UNSUPPORTED)
+		put_reading(errors, "buffer", &nd->buffer.read);
+}
+
 static json_object *json_netdev(const struct roce_netdev *nd)
 {
 	json_object *o = json_object_new_object(), *errors = NULL;
@@ -152,6 +188,7 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 		json_object_object_add(o, "dscp_prio", m);
 	}
 	put_reading(&errors, "dscp", &nd->dscp.read);
+	put_dcb_ets(o, &errors, nd);
 	if (errors)
 		json_object_object_add(o, "errors", errors);
 	return o;

@@ -174,6 +174,24 @@ struct roce_dscp_map {
 	int8_t prio[ROCE_DSCP_MAX];         /* -1 = no entry for that DSCP */
 };
 
+/* ETS (IEEE 802.1Qaz) from DCB_ATTR_IEEE_ETS: which traffic class each
+ * priority goes to, and how the classes share the link. */
+struct roce_ets {
+	struct roce_reading read;           /* UNSUPPORTED: the reply has no ETS (driver without ieee_getets) */
+	uint8_t prio_tc[ROCE_PRIOS];        /* priority -> traffic class, 0-7 */
+	uint8_t tc_tx_bw[ROCE_PRIOS];       /* per traffic class, % of the link under TSA ETS */
+	uint8_t tc_tsa[ROCE_PRIOS];         /* per traffic class, IEEE_8021QAZ_TSA_* */
+};
+
+/* The port's receive buffers from DCB_ATTR_DCB_BUFFER (struct dcbnl_buffer,
+ * what `dcb buffer show` and mlnx_qos --prio2buffer read). */
+struct roce_dcb_buffer {
+	struct roce_reading read;           /* UNSUPPORTED: the reply has none (kernel < 4.18 or driver without dcbnl_getbuffer) */
+	uint8_t prio2buffer[ROCE_PRIOS];    /* priority -> receive buffer, 0-7 */
+	uint32_t buffer_size[ROCE_PRIOS];   /* bytes, per buffer (DCBX_MAX_BUFFERS is 8) */
+	uint32_t total_size;                /* bytes */
+};
+
 /* ECN/DCQCN as MLNX_OFED shows it (class/net/<if>/ecn/): the notification
  * point (roce_np: answers ECN marks with CNPs) and the reaction point
  * (roce_rp: slows down on CNPs), enabled per priority. */
@@ -194,6 +212,8 @@ struct roce_netdev {
 	char operstate[16];                 /* "UP", "DOWN", "UNKNOWN", ... */
 	struct roce_pfc pfc;
 	struct roce_dscp_map dscp;
+	struct roce_ets ets;
+	struct roce_dcb_buffer buffer;
 	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
 	struct roce_reading speed_read;
 	struct roce_ecn ecn;

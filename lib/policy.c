@@ -41,6 +41,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->pcie_degraded = ROCE_ACTION_WARN;
 	p->acs = ROCE_ACTION_WARN;
 	p->iommu = ROCE_ACTION_WARN;
+	p->ets = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
@@ -250,6 +251,7 @@ const char *roce_action_name(enum roce_action a)
 static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
 static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
 static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
+static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v, &p->ets); }
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -333,6 +335,7 @@ static const struct {
 	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
 	{ "Ecn", set_ecn, "require, warn or ignore" },
+	{ "Ets", set_ets, "warn, fail or ignore" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },

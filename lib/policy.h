@@ -17,7 +17,7 @@ enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };
 enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
-/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=). */
+/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 
 #define ROCE_GID_AUTO (-1)
@@ -41,6 +41,7 @@ struct roce_policy {
 	enum roce_action pcie_degraded; /* a PCIe link below what both ends can do */
 	enum roce_action acs;           /* ACS redirect on a GPUDirect path */
 	enum roce_action iommu;         /* IOMMU DMA translation on a GPUDirect path */
+	enum roce_action ets;           /* the PFC priority's TC at 0 % under ETS, or its buffer shared with lossy priorities */
 	int timeout_ms;                 /* deadline for all collectors together */
 	char topology_file[256];        /* hwloc XML, "" = live topology (cached) */
 	char topology_cache[256];       /* where the live topology's XML export is cached */

@@ -57,6 +57,24 @@ probe eopnotsupp 300
 is "$(val link)/$(val pfc)/$(val dscp)" "ok/not supported/not supported" "EOPNOTSUPP from DCB: UNSUPPORTED, link still read"
 like "$(val pfc_why)" "driver has no DCB support \(Operation not supported\)" "EOPNOTSUPP: the why says unknown, not disabled"
 
+# ETS and receive buffers (issue 12) come in the same DCB reply, through the real transport
+probe etsbuf 300
+is "$(val pfc)/$(val dscp)/$(val ets)/$(val buffer)" "ok/ok/ok/ok" "ETS and buffers in the DCB reply: every object read"
+is "$(val prio_tc)|$(val tc_tx_bw)|$(val tc_tsa)" "0,0,0,3,0,0,0,0|50,0,0,50,0,0,0,0|2,2,2,2,2,2,2,2" \
+	"ETS: priority 3 on TC 3, 50 % each for TC 0 and 3, TSA ETS"
+is "$(val prio2buffer)|$(val buffer_size)|$(val total_size)" "0,0,0,1,0,0,0,0|130944,130944,0,0,0,0,0,0|524288" \
+	"buffers: priority 3 alone in buffer 1, sizes and total as sent"
+probe shortets 300
+is "$(val pfc)/$(val dscp)/$(val ets)/$(val buffer)" "ok/ok/malformed/malformed" "ETS and buffers cut short: MALFORMED, PFC and APP still read"
+like "$(val ets_why)" "RTM_GETDCB eth0: DCB_ATTR_IEEE_ETS has [0-9]+ bytes, struct ieee_ets is [0-9]+" "short ETS: netdev and attribute named"
+like "$(val buffer_why)" "RTM_GETDCB eth0: DCB_ATTR_DCB_BUFFER has [0-9]+ bytes, struct dcbnl_buffer is [0-9]+" "short buffers: netdev and attribute named"
+probe overrun 300
+is "$(val ets)/$(val buffer)" "malformed/malformed" "garbled reply: ETS and buffers MALFORMED too"
+probe eopnotsupp 300
+is "$(val ets)/$(val buffer)" "not supported/not supported" "no DCB: ETS and buffers not reported"
+probe wrongname 300
+is "$(val ets)" "malformed" "reply about another netdev: ETS not taken"
+
 probe late 300
 is "$(val link)/$(val pfc)" "timed out/timed out" "answer after the deadline: TIMEOUT, and the stale answer is not taken for the next request"
 

@@ -41,6 +41,11 @@ is "$(jq -r '.node.devices[1].pci_addr' <<<"$out")" "0000:51:00.0" "json: PCI ad
 is "$(jq -r '.node.devices[0].ports[0].gids|length' <<<"$out")" 1 "json: lazy GID read (one entry per port)"
 is "$(jq -r '.node.netdevs[0].mtu' <<<"$out")" 9000 "json: netdev MTU from rtnetlink"
 is "$(jq -r '.plan.env.NCCL_IB_GID_INDEX' <<<"$out")" 3 "json: plan env"
+# veth has no DCB: ETS and buffers are not reported (no keys, no errors), and
+# with PFC unknown the ets check says nothing (the pfc finding speaks)
+is "$(jq -c '.node.netdevs[0]|[has("ets"), has("buffer"), (.errors // {}|has("ets")), (.errors // {}|has("buffer"))]' <<<"$out")" \
+	"[false,false,false,false]" "json: no DCB on veth: ets and buffer left out, not errors"
+is "$(jq -r '[.check.findings[]|select(.check=="ets")]|length' <<<"$out")" 0 "no DCB: no ets finding"
 run "$R" --format json --gids
 is "$(jq -r '.node.devices[0].ports[0].gids|length' <<<"$out")" 4 "--gids: every non-empty entry"
 run "$R" --set PfcUnknown=fail

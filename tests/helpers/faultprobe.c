@@ -16,7 +16,12 @@
  *         wrongname   a well-formed reply about another netdev
  *         eopnotsupp  NLMSG_ERROR -EOPNOTSUPP (a driver without DCB)
  *         late        the right reply, after the deadline
- *       Prints link=STATUS link_why=... dcb=STATUS dcb_why=... ms=ELAPSED.
+ *         etsbuf      a well-formed reply with ETS and receive buffers
+ *         shortets    ETS 4 bytes and the buffers 8 bytes short
+ *       Prints link=STATUS link_why=... pfc=STATUS pfc_why=... dscp=STATUS
+ *       ets=STATUS ets_why=... buffer=STATUS buffer_why=... (with the values
+ *       read: prio_tc=, tc_tx_bw=, tc_tsa=, prio2buffer=, buffer_size=,
+ *       total_size=) ms=ELAPSED.
  *   faultprobe opt VALUE...
  *       The SPANK option value check: per value, mode=<name>|refused and
  *       token=ok|refused (roce_mode_parse, roce_token_ok with 16 bytes).
@@ -55,6 +60,48 @@ static struct nlmsghdr *good_reply(char *buf, uint16_t req_type, uint32_t seq, c
 	if (req_type == RTM_GETLINK)
 		return nlreply_link(buf, seq, name, 7, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
 	return nlreply_dcb_sample(buf, seq, name, NLREPLY_IEEE | NLREPLY_PFC);
+}
+
+/* A driver with ETS and receive buffers (mlx5): the sample objects, or
+ * with ETS and the buffers cut short. */
+static struct nlmsghdr *dcb_reply(char *buf, uint16_t req_type, uint32_t seq, bool cut)
+{
+	if (req_type == RTM_GETLINK || !cut)
+		return req_type == RTM_GETLINK ? good_reply(buf, req_type, seq, "eth0")
+		       : nlreply_dcb_sample(buf, seq, "eth0", NLREPLY_IEEE | NLREPLY_ETS | NLREPLY_PFC | NLREPLY_BUFFER | NLREPLY_APP);
+	struct ieee_ets ets = nlreply_sample_ets();
+	struct ieee_pfc pfc = nlreply_sample_pfc();
+	struct dcbnl_buffer b = nlreply_sample_buffer();
+	return nlreply_dcb(buf, seq, &(struct nlreply_dcb){ .name = "eth0", .ieee = true, .ets = &ets,
+	                                                     .ets_len = sizeof(ets) - 4, .pfc = &pfc, .buffer = &b,
+	                                                     .buffer_len = sizeof(b) - 8, .app_table = true });
+}
+
+static void print_u8s(const char *key, const uint8_t *v)
+{
+	printf("%s=", key);
+	for (int i = 0; i < ROCE_PRIOS; i++)
+		printf("%s%u", i ? "," : "", v[i]);
+	printf("\n");
+}
+
+/* The ETS and buffer readings, with their values when read. */
+static void print_ets(const struct roce_netdev *nd)
+{
+	printf("ets=%s\nets_why=%s\n", roce_status_name(nd->ets.read.status), nd->ets.read.why);
+	if (roce_reading_ok(&nd->ets.read)) {
+		print_u8s("prio_tc", nd->ets.prio_tc);
+		print_u8s("tc_tx_bw", nd->ets.tc_tx_bw);
+		print_u8s("tc_tsa", nd->ets.tc_tsa);
+	}
+	printf("buffer=%s\nbuffer_why=%s\n", roce_status_name(nd->buffer.read.status), nd->buffer.read.why);
+	if (roce_reading_ok(&nd->buffer.read)) {
+		print_u8s("prio2buffer", nd->buffer.prio2buffer);
+		printf("buffer_size=");
+		for (int i = 0; i < ROCE_PRIOS; i++)
+			printf("%s%u", i ? "," : "", nd->buffer.buffer_size[i]);
+		printf("\ntotal_size=%u\n", nd->buffer.total_size);
+	}
 }
 
 /* The misbehaving kernel: answer each request on fd as mode says, until EOF. */
@@ -96,6 +143,9 @@ static void fake_kernel(int fd, const char *mode, int timeout_ms)
 				nlh = good_reply(out.b, rq->nlmsg_type, seq, "eth0");
 			else
 				nlh = nlreply_error(out.b, seq, -EOPNOTSUPP, rq->nlmsg_type);
+			len = nlh->nlmsg_len;
+		} else if (!strcmp(mode, "etsbuf") || !strcmp(mode, "shortets")) {
+			nlh = dcb_reply(out.b, rq->nlmsg_type, seq, !strcmp(mode, "shortets"));
 			len = nlh->nlmsg_len;
 		} else if (!strcmp(mode, "late")) {
 			usleep((useconds_t)(timeout_ms + 200) * 1000);
@@ -146,6 +196,7 @@ static int cmd_nl(const char *mode, int timeout_ms)
 	printf("mtu=%u\n", nd.mtu);
 	printf("pfc=%s\npfc_why=%s\n", roce_status_name(nd.pfc.read.status), nd.pfc.read.why);
 	printf("dscp=%s\n", roce_status_name(nd.dscp.read.status));
+	print_ets(&nd);
 	printf("ms=%ld\n", ms);
 	return 0;
 }

@@ -89,9 +89,11 @@ static void put_ieee(struct nlmsghdr *nlh, const struct nlreply_dcb *d)
 {
 	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	if (d->ets)
-		mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(*d->ets), d->ets);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, d->ets_len ? d->ets_len : sizeof(*d->ets), d->ets);
 	if (d->pfc)
 		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, d->pfc_len ? d->pfc_len : sizeof(*d->pfc), d->pfc);
+	if (d->buffer)
+		mnl_attr_put(nlh, DCB_ATTR_DCB_BUFFER, d->buffer_len ? d->buffer_len : sizeof(*d->buffer), d->buffer);
 	if (d->app_table)
 		put_app_table(nlh, d->app, d->n_app);
 	mnl_attr_nest_end(nlh, ieee);
@@ -127,6 +129,30 @@ struct ieee_pfc nlreply_sample_pfc(void)
 	return pfc;
 }
 
+struct ieee_ets nlreply_sample_ets(void)
+{
+	struct ieee_ets ets;
+	memset(&ets, 0, sizeof(ets));
+	ets.ets_cap = 8;
+	for (int i = 0; i < 8; i++)
+		ets.tc_tsa[i] = IEEE_8021QAZ_TSA_ETS;
+	ets.tc_tx_bw[0] = 50;
+	ets.tc_tx_bw[3] = 50;
+	ets.prio_tc[3] = 3;
+	return ets;
+}
+
+struct dcbnl_buffer nlreply_sample_buffer(void)
+{
+	struct dcbnl_buffer b;
+	memset(&b, 0, sizeof(b));
+	b.prio2buffer[3] = 1;
+	b.buffer_size[0] = 130944;
+	b.buffer_size[1] = 130944;
+	b.total_size = 524288;
+	return b;
+}
+
 const struct dcb_app nlreply_sample_app[NLREPLY_SAMPLE_APPS] = {
 	{ .selector = IEEE_8021QAZ_APP_SEL_ETHERTYPE, .priority = 4, .protocol = 0x8906 },
 	{ .selector = IEEE_8021QAZ_APP_SEL_DSCP, .priority = 3, .protocol = 26 },
@@ -140,14 +166,18 @@ struct nlmsghdr *nlreply_dcb_sample(void *buf, uint32_t seq, const char *name, u
 {
 	struct ieee_ets ets;
 	struct ieee_pfc pfc = nlreply_sample_pfc();
+	struct dcbnl_buffer buffer = nlreply_sample_buffer();
 	memset(&ets, 0, sizeof(ets));
 	ets.ets_cap = 8;
+	if (parts & NLREPLY_ETS)
+		ets = nlreply_sample_ets();
 	struct nlreply_dcb d = {
 		.name = name,
 		.ieee = parts & NLREPLY_IEEE,
 		.ets = &ets,
 		.pfc = parts & (NLREPLY_PFC | NLREPLY_SHORT_PFC) ? &pfc : NULL,
 		.pfc_len = parts & NLREPLY_SHORT_PFC ? sizeof(pfc) - 8 : 0,
+		.buffer = parts & NLREPLY_BUFFER ? &buffer : NULL,
 		.app_table = parts & NLREPLY_APP,
 		.app = nlreply_sample_app,
 		.n_app = parts & NLREPLY_APP ? NLREPLY_SAMPLE_APPS : 0,

@@ -49,8 +49,11 @@ struct nlreply_dcb {
 	const char *name;             /* DCB_ATTR_IFNAME */
 	bool ieee;                    /* the DCB_ATTR_IEEE nest */
 	const struct ieee_ets *ets;
+	size_t ets_len;               /* 0 = sizeof(struct ieee_ets); less cuts it short */
 	const struct ieee_pfc *pfc;
 	size_t pfc_len;               /* 0 = sizeof(struct ieee_pfc); less cuts it short */
+	const struct dcbnl_buffer *buffer;   /* DCB_ATTR_DCB_BUFFER (driver with dcbnl_getbuffer) */
+	size_t buffer_len;            /* 0 = sizeof(struct dcbnl_buffer); less cuts it short */
 	bool app_table;               /* the nest, also when n_app is 0 */
 	const struct dcb_app *app;
 	size_t n_app;
@@ -65,14 +68,23 @@ struct nlattr *nlreply_attr(struct nlmsghdr *nlh, size_t hdrlen, uint16_t type);
 struct nlattr *nlreply_nested(struct nlattr *nest, uint16_t type);
 
 /* The sample DCB reply of a ConnectX-like driver, parts as asked:
- * NLREPLY_IEEE the nest (ets_cap 8), NLREPLY_PFC nlreply_sample_pfc() (or
- * NLREPLY_SHORT_PFC: 8 bytes short), NLREPLY_APP nlreply_sample_app; IFNAME
- * and DCBX always. */
-enum { NLREPLY_IEEE = 1, NLREPLY_PFC = 2, NLREPLY_SHORT_PFC = 4, NLREPLY_APP = 8 };
+ * NLREPLY_IEEE the nest with an ETS of ets_cap 8 and nothing set (every
+ * priority on TC 0, strict), or NLREPLY_ETS nlreply_sample_ets();
+ * NLREPLY_PFC nlreply_sample_pfc() (or NLREPLY_SHORT_PFC: 8 bytes short),
+ * NLREPLY_BUFFER nlreply_sample_buffer(), NLREPLY_APP nlreply_sample_app;
+ * IFNAME and DCBX always. */
+enum { NLREPLY_IEEE = 1, NLREPLY_PFC = 2, NLREPLY_SHORT_PFC = 4, NLREPLY_APP = 8, NLREPLY_ETS = 16,
+       NLREPLY_BUFFER = 32 };
 struct nlmsghdr *nlreply_dcb_sample(void *buf, uint32_t seq, const char *name, unsigned parts);
 /* PFC on priority 3 (pfc_en 0x08) of 8, delay 0x1234, requests[i]
  * 0x100000000 * i + 1000 + i (high words used), indications[i] 2000 + i. */
 struct ieee_pfc nlreply_sample_pfc(void);
+/* mlnx_qos's RoCE setup: priority 3 on TC 3, the others on TC 0; TSA ETS
+ * on every TC, TC 0 and TC 3 50 % each, the others 0 %. */
+struct ieee_ets nlreply_sample_ets(void);
+/* Priority 3 alone in buffer 1 (lossless), the others in buffer 0;
+ * buffers 0 and 1 of 130944 bytes, total 524288. */
+struct dcbnl_buffer nlreply_sample_buffer(void);
 /* DSCP 26 -> 3 and 48 -> 6 among entries of other selectors that share
  * numbers with real protocols (FCoE ethertype, RoCE v2 UDP port 4791). */
 #define NLREPLY_SAMPLE_APPS 6
