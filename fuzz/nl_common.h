@@ -23,6 +23,25 @@ static void check_reading(const struct roce_reading *r)
 	FUZZ_CHECK(r->status == ROCE_OK || r->why[0], "status %s without text", roce_status_name(r->status));
 }
 
+/* ETS and the buffers: set; absent (UNSUPPORTED) does not fail the reply;
+ * what was read indexes only within the TC and buffer arrays. */
+static void check_ets(const struct roce_netdev *nd, int rc)
+{
+	check_reading(&nd->ets.read);
+	check_reading(&nd->buffer.read);
+	FUZZ_CHECK(rc != 0 || ((nd->ets.read.status == ROCE_OK || nd->ets.read.status == ROCE_UNSUPPORTED) &&
+	                       (nd->buffer.read.status == ROCE_OK || nd->buffer.read.status == ROCE_UNSUPPORTED)),
+	           "rc 0 but ETS %s, buffer %s", roce_status_name(nd->ets.read.status),
+	           roce_status_name(nd->buffer.read.status));
+	for (int i = 0; i < ROCE_PRIOS; i++) {
+		if (nd->ets.read.status == ROCE_OK)
+			FUZZ_CHECK(nd->ets.prio_tc[i] < ROCE_PRIOS && nd->ets.tc_tx_bw[i] <= 100, "prio_tc %u bw %u",
+			           nd->ets.prio_tc[i], nd->ets.tc_tx_bw[i]);
+		if (nd->buffer.read.status == ROCE_OK)
+			FUZZ_CHECK(nd->buffer.prio2buffer[i] < ROCE_PRIOS, "prio2buffer %u", nd->buffer.prio2buffer[i]);
+	}
+}
+
 static inline void nl_feed(const uint8_t *data, size_t size, nl_parser parse, int dcb)
 {
 	char *buf = malloc(size ? size : 1);
@@ -45,6 +64,7 @@ static inline void nl_feed(const uint8_t *data, size_t size, nl_parser parse, in
 			if (nd.dscp.read.status == ROCE_OK)
 				for (int i = 0; i < ROCE_DSCP_MAX; i++)
 					FUZZ_CHECK(nd.dscp.prio[i] >= -1 && nd.dscp.prio[i] < ROCE_PRIOS, "prio %d", nd.dscp.prio[i]);
+			check_ets(&nd, rc);
 		} else {
 			check_reading(&nd.link_read);
 			FUZZ_CHECK((rc == 0) == (nd.link_read.status == ROCE_OK), "rc %d status %s", rc,

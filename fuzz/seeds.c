@@ -122,6 +122,13 @@ static void parser_seeds(void)
 	put_msg("netlink_dcb", "no-app", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_PFC));
 	put_msg("netlink_dcb", "no-pfc", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_APP));
 	put_msg("netlink_dcb", "eopnotsupp", nlreply_error(mb.b, 2, -EOPNOTSUPP, RTM_GETDCB));
+	put_msg("netlink_dcb", "ets-buffer", nlreply_dcb_sample(mb.b, 2, "eth0",
+	                                                      NLREPLY_IEEE | NLREPLY_ETS | NLREPLY_PFC | NLREPLY_BUFFER | NLREPLY_APP));
+	struct ieee_ets ets = nlreply_sample_ets();
+	struct dcbnl_buffer buf = nlreply_sample_buffer();
+	put_msg("netlink_dcb", "short-ets-buffer",
+	        nlreply_dcb(mb.b, 2, &(struct nlreply_dcb){ .name = "eth0", .ieee = true, .ets = &ets, .ets_len = sizeof(ets) - 1,
+	                                                    .buffer = &buf, .buffer_len = sizeof(buf) - 4 }));
 	/* two messages in one datagram: a stale reply first (odd seq ends the walk) */
 	struct nlmsghdr *a = link_msg(mb.b, 2, IF_OPER_UP, IFF_UP);
 	struct nlmsghdr *b = link_msg(mb2.b, 3, IF_OPER_DORMANT, IFF_UP);
