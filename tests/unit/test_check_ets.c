@@ -193,6 +193,9 @@ static void t_shared_one_lossy(void **state)
 	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
 	want(fd, "shares receive buffer 1 of eth1 with lossy priority 6:");
 	want(fd, "--prio2buffer 0,0,0,1,0,0,0,0`");
+	f->node.netdevs[1].pfc.enabled |= 1u << 6;   /* priority 6 lossless too: the buffer is all lossless */
+	fx_check_run(f);
+	want(find(&f->check, "mlx5_1:1", ROCE_PASS), "receive buffer 1 holds no lossy priority");
 }
 
 /* Both at once: two warnings. */
