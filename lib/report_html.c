@@ -433,3 +433,13 @@ int roce_report_html_print(FILE *out, const struct roce_job_report *r, roce_node
 	fprintf(out, "<script>%s</script>\n</body></html>\n", SCRIPT);
 	return rc < 0 || ferror(out) ? -1 : 0;
 }
+
+const char *roce_report_html_style(void)
+{
+	return STYLE;
+}
+
+const char *roce_report_html_script(void)
+{
+	return SCRIPT;
+}

@@ -15,4 +15,10 @@
 /* The page to out; -1 on an output error or ENOMEM (the page may then be partial). */
 int roce_report_html_print(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
 
+/* The page's inline CSS and its script, for other pages in the same look
+ * (nodehealth_html.c).  The script sorts the table with id "ports" by the
+ * heading clicked (th data-key; numbers by the cells' data-v). */
+const char *roce_report_html_style(void);
+const char *roce_report_html_script(void);
+
 #endif

@@ -140,3 +140,13 @@ int roce_report_prometheus_print(FILE *out, const struct roce_job_report *r)
 	verdicts(out, r);
 	return ferror(out) ? -1 : 0;
 }
+
+void roce_report_prometheus_label(char *buf, size_t len, const char *name, const char *value, bool first)
+{
+	label(buf, len, name, value, first);
+}
+
+void roce_report_prometheus_family(FILE *out, const char *name, const char *help)
+{
+	family(out, name, help);
+}

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,4 +87,27 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 			load_one(r, dirfd(d), e->d_name);
 	closedir(d);
 	return 0;
+}
+
+int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err)
+{
+	int dfd = roce_safefile_open_dir(NULL, report_dir, 0, 0, err);
+	if (dfd < 0)
+		return -1;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		roce_error_set(err, "cannot list %s: %s", report_dir, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	struct stat st;
+	int rc = 0;
+	/* Only ReportDir/<job id>/: JOBID.earlier-INODE and the rest are not a job's current report. */
+	while (rc == 0 && (e = readdir(d)))
+		if (roce_fragment_job_id_ok(e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(st.st_mode))
+			rc = fn(e->d_name, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec, arg);
+	closedir(d);
+	return rc < 0 ? -1 : 0;
 }

@@ -22,4 +22,12 @@
  * (err says why). */
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err);
 
+/* Every job directory of ReportDir (a name that is a job id, a directory,
+ * not a link), in directory order: fn gets the job id and the directory's
+ * mtime (ns; no fragment in it was written later, so none ended later).
+ * fn returns 0 to go on, -1 to stop (then this returns -1 too).  -1 with
+ * err when report_dir cannot be read. */
+typedef int (*roce_reportdir_job_fn)(const char *job_id, int64_t mtime_ns, void *arg);
+int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err);
+
 #endif

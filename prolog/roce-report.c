@@ -5,11 +5,18 @@
  *
  *   roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus|html]
  *               [--output FILE]
+ *   roce-report --nodes [--since TIME] [the same options]: node ports ranked
+ *               by the jobs that saw a problem there (lib/nodehealth.h)
  *
  * Exit 0 report printed, 1 no fragment for the job (or none readable),
  * 2 usage error, 3 refused (another user's job).
  */
 #include "config.h"
+#include "nodehealth.h"
+#include "nodehealth_html.h"
+#include "nodehealth_json.h"
+#include "nodehealth_prometheus.h"
+#include "nodehealth_text.h"
 #include "policy.h"
 #include "report.h"
 #include "report_html.h"
@@ -21,6 +28,7 @@
 #include "safefile.h"
 #include "slurmnodes.h"
 #include "slurmver.h"
+#include "timearg.h"
 #include "worker.h"
 
 #include <errno.h>
@@ -34,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_NONE = 1, EXIT_USAGE = 2, EXIT_REFUSED = 3 };
@@ -43,7 +52,13 @@ static void usage(FILE *out)
 	fprintf(out,
 	        "usage: roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus|html]\n"
 	        "                   [--output FILE]\n"
+	        "       roce-report --nodes [--since TIME] [--report-dir DIR] [--config FILE] [--format FMT]\n"
+	        "                   [--output FILE]\n"
 	        "  JOBID                  the job's numeric id (for array tasks: squeue -o %%A)\n"
+	        "  -n, --nodes            node health across every job in ReportDir: node ports ranked by the\n"
+	        "                         jobs that saw loss, RDMA timeouts, pause storms, link downs or a slow link\n"
+	        "  -s, --since TIME       with --nodes: only jobs that ended since TIME (2026-11-30,\n"
+	        "                         2026-11-30T12:00[:00][Z], now-7days, -7d, -36h)\n"
 	        "  -d, --report-dir DIR   fragments are in DIR/JOBID/ (default: ReportDir of roce.conf)\n"
 	        "  -c, --config FILE      roce.conf (default %s)\n"
 	        "  -f, --format FMT       text (default), json, prometheus (node_exporter textfile),\n"
@@ -56,7 +71,8 @@ static void usage(FILE *out)
 	        "owns ReportDir (the admins: chgrp it to your Slurm admin group).  The epilog\n"
 	        "makes each fragment readable by exactly these (mode 0440, group = ReportDir's\n"
 	        "group, plus an ACL entry for the job's user); roce-report refuses other users\n"
-	        "with a clear message instead of a permission error.\n"
+	        "with a clear message instead of a permission error.  With --nodes, root and\n"
+	        "that group count every job; any other user counts their own jobs only.\n"
 	        "For node_exporter's textfile collector write to a temporary file in its\n"
 	        "directory and rename it to <name>.prom (the collector reads *.prom only).\n"
 	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
@@ -122,17 +138,21 @@ static int print_html(FILE *out, const struct roce_job_report *r)
 static const struct format {
 	const char *name;
 	int (*print)(FILE *out, const struct roce_job_report *r);
+	int (*print_nodes)(FILE *out, const struct roce_nodehealth *h);   /* --nodes */
 	bool errors_to_stderr;       /* also list unusable fragments on stderr: a program reads the output */
 } formats[] = {
-	{ "text", print_text, false },
-	{ "json", print_json, true },
-	{ "prometheus", print_prometheus, true },
-	{ "html", print_html, true },
+	{ "text", print_text, roce_nodehealth_text_print, false },
+	{ "json", print_json, roce_nodehealth_json_print, true },
+	{ "prometheus", print_prometheus, roce_nodehealth_prometheus_print, true },
+	{ "html", print_html, roce_nodehealth_html_print, true },
 };
 
 struct args {
 	const char *job_id, *report_dir, *config, *output;
 	const struct format *format;
+	bool nodes;
+	bool since_set;
+	time_t since;
 };
 
 static const struct format *format_named(const char *name)
@@ -150,13 +170,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "config", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "nodes", no_argument, NULL, 'n' },
+		{ "since", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	struct roce_error err = { "" };
 	a->format = &formats[0];
-	while ((c = getopt_long(argc, argv, "d:c:f:o:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:f:o:ns:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->report_dir = optarg; break;
 		case 'c': a->config = optarg; break;
@@ -168,11 +191,29 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			break;
 		case 'o': a->output = optarg; break;
+		case 'n': a->nodes = true; break;
+		case 's':
+			if (roce_timearg_parse(optarg, time(NULL), &a->since, &err) < 0) {
+				fprintf(stderr, "roce-report: --since: %s\n", err.msg);
+				return -1;
+			}
+			a->since_set = true;
+			break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': roce_slurmver_print_version("roce-report"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
 	}
+	if (a->since_set && !a->nodes) {
+		fprintf(stderr, "roce-report: --since goes with --nodes (a job report is of one job)\n");
+		return -1;
+	}
+	if (a->nodes && optind != argc) {
+		fprintf(stderr, "roce-report: --nodes reads every job: give no JOBID (\"%s\")\n", argv[optind]);
+		return -1;
+	}
+	if (a->nodes)
+		return 0;
 	if (optind != argc - 1) {
 		usage(stderr);
 		return -1;
@@ -288,6 +329,15 @@ static void explain_unreadable(const struct roce_job_report *r, const char *dir)
 		                "chgrp of ReportDir, chgrp its job directories' fragments too (chgrp -R)\n");
 }
 
+/* What of a job this user sees: the files' permissions are the real guard;
+ * this also covers fragments a user could read but should not (e.g. copied,
+ * or left by an earlier job with the same id): a user sees their fragments
+ * only, an admin those of the job's user. */
+static void keep_visible(struct roce_job_report *r, bool admin)
+{
+	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
+}
+
 /* The job's fragments into r, and whether this user may see them: EXIT_OK,
  * or the exit status after saying why not. */
 static int load(const struct args *a, const char *report_dir, struct roce_job_report *r)
@@ -307,12 +357,9 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 			fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
 		return EXIT_NONE;
 	}
-	/* The files' permissions are the real guard; this says it plainly and
-	 * also covers fragments a user could read but should not (e.g. copied,
-	 * or left by an earlier job with the same id): a user's report holds
-	 * their fragments only, an admin's those of the job's user. */
+	/* Say it plainly rather than list permission errors. */
 	bool any = r->n_nodes > 0 || r->n_errors > 0;
-	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
+	keep_visible(r, admin);
 	if (!admin && any && r->n_nodes == 0) {
 		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
 		                "and members of group %s only\n", a->job_id, group);
@@ -360,14 +407,20 @@ static int write_output(const struct args *a, const char *data, size_t len)
 	return rc;
 }
 
-static int print(const struct args *a, const struct roce_job_report *r)
+/* The job's report (h NULL) or node health (r NULL) in the chosen format. */
+static int emit(const struct args *a, FILE *out, const struct roce_job_report *r, const struct roce_nodehealth *h)
+{
+	return h ? a->format->print_nodes(out, h) : a->format->print(out, r);
+}
+
+static int print(const struct args *a, const struct roce_job_report *r, const struct roce_nodehealth *h)
 {
 	int rc;
 	if (a->output) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
-		bool ok = mem && a->format->print(mem, r) == 0;
+		bool ok = mem && emit(a, mem, r, h) == 0;
 		ok = mem && fclose(mem) == 0 && ok;
 		rc = ok && write_output(a, buf, len) == 0 ? EXIT_OK : EXIT_USAGE;
 		if (!ok)
@@ -375,10 +428,90 @@ static int print(const struct args *a, const struct roce_job_report *r)
 		free(buf);
 	} else {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		rc = a->format->print(stdout, r) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
+		rc = emit(a, stdout, r, h) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
 	}
-	for (size_t i = 0; (a->format->errors_to_stderr || a->output) && i < r->n_errors; i++)
+	for (size_t i = 0; r && (a->format->errors_to_stderr || a->output) && i < r->n_errors; i++)
 		fprintf(stderr, "roce-report: fragment %s\n", r->errors[i]);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- --nodes */
+
+struct walk {
+	const char *report_dir;
+	bool admin;
+	int64_t since_ns;
+	struct roce_nodehealth *h;
+};
+
+/* Unusable fragments of a job on stderr and counted: an admin's all, a
+ * user's only in their own jobs (the first n: those of loading, not of
+ * other users' nodes). */
+static void job_errors(struct walk *w, const struct roce_job_report *r, size_t n)
+{
+	if (!w->admin && r->n_nodes == 0)
+		return;
+	if (w->admin)
+		n = r->n_errors;
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "roce-report: job %s: fragment %s\n", r->job_id, r->errors[i]);
+	w->h->unusable += n;
+}
+
+/* One job folded in and dropped: memory holds one job at a time. */
+static int walk_job(const char *job_id, int64_t mtime_ns, void *arg)
+{
+	struct walk *w = arg;
+	struct roce_error err = { "" };
+	struct roce_job_report r;
+	char dir[PATH_MAX];
+	int rc = 0;
+	/* no fragment in it was written since: none of its nodes ended since */
+	if (w->since_ns && mtime_ns < w->since_ns)
+		return 0;
+	if (snprintf(dir, sizeof(dir), "%s/%s", w->report_dir, job_id) >= (int)sizeof(dir))
+		return 0;
+	roce_report_init(&r, job_id);
+	if (roce_reportdir_load(&r, dir, &err) < 0) {
+		if (w->admin)
+			fprintf(stderr, "roce-report: job %s: %s\n", job_id, err.msg);
+		roce_report_free(&r);
+		return 0;
+	}
+	size_t loading = r.n_errors;
+	keep_visible(&r, w->admin);
+	roce_report_sort(&r);
+	if (r.n_nodes && (!w->since_ns || roce_nodehealth_job_end(&r) >= w->since_ns) &&
+	    (roce_report_verdicts(&r) < 0 || roce_nodehealth_add(w->h, &r) < 0)) {
+		fprintf(stderr, "roce-report: out of memory adding job %s\n", job_id);
+		rc = -1;
+	}
+	job_errors(w, &r, loading);
+	roce_report_free(&r);
+	return rc;
+}
+
+static int nodes_main(const struct args *a, const char *report_dir)
+{
+	struct roce_error err = { "" };
+	struct roce_nodehealth h;
+	char group[64];
+	struct walk w = { report_dir, is_admin(report_dir, group, sizeof(group)), 0, &h };
+	roce_nodehealth_init(&h);
+	if (a->since_set)
+		w.since_ns = h.since_ns = (int64_t)a->since * 1000000000;
+	if (!w.admin)
+		h.uid = (long)getuid();
+	int rc = EXIT_OK;
+	if (roce_reportdir_jobs(report_dir, walk_job, &w, &err) < 0) {
+		if (err.msg[0])
+			fprintf(stderr, "roce-report: %s\n", err.msg);
+		rc = EXIT_NONE;
+	} else {
+		roce_nodehealth_rank(&h);
+		rc = print(a, NULL, &h);
+	}
+	roce_nodehealth_free(&h);
 	return rc;
 }
 
@@ -390,10 +523,12 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a) < 0 || find_report_dir(&a, report_dir, sizeof(report_dir)) < 0)
 		return EXIT_USAGE;
+	if (a.nodes)
+		return nodes_main(&a, report_dir);
 	roce_report_init(&r, a.job_id);
 	int rc = load(&a, report_dir, &r);
 	if (rc == EXIT_OK)
-		rc = print(&a, &r);
+		rc = print(&a, &r, NULL);
 	roce_report_free(&r);
 	return rc;
 }

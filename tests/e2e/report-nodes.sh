@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# roce-report --nodes over the reports of 40 jobs x 8 nodes: node ports
+# ranked by the jobs that saw a problem, the known sick port first; --since;
+# who counts what (an admin every job, a user their own only); every format
+# parses.  The fragments are the real prolog's and epilog's (reportjob.sh),
+# filed again under other jobs, nodes, users and end times.
+set -u
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/fabric.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/lib/reportjob.sh"
+. "$top_srcdir/tests/lib/jobfiles.sh"   # as_user
+
+command -v jq >/dev/null || skip_all "needs jq"
+command -v setpriv >/dev/null || skip_all "needs setpriv"
+netns_setup nodes 2
+rj_conf
+ADMINS=4242
+ok "template: a healthy node" rj_node 9001 fine 2 mlx5_0 counters port_xmit_data 5000000
+ok "template: packets lost on mlx5_1" rj_node 9002 sick 2 mlx5_1 hw_counters out_of_sequence 40
+ok "template: a link down on mlx5_0" rj_node 9003 down 2 mlx5_0 counters link_downed 1
+mkdir "$T/tmpl"
+for t in fine:9001 sick:9002 down:9003; do cp "$T/reports/${t#*:}/${t%:*}.json" "$T/tmpl/${t%:*}.json"; done
+rm -rf "$T/reports"/900?
+chgrp "$ADMINS" "$T/reports"
+
+# job JOB UID END_S NODE=TEMPLATE...: the job's fragments, each as the epilog
+# files it for a system without ACLs (the job's user owns it, mode 0440,
+# ReportDir's group); nodes not named are healthy.
+NOW=$(date +%s)
+job() {
+	local id=$1 uid=$2 end=$3 n t d=$T/reports/$1
+	shift 3
+	mkdir -p "$d"
+	for n in gpu01 gpu02 gpu03 gpu04 gpu05 gpu06 gpu07 gpu08; do
+		t=fine
+		for a in "$@"; do [ "${a%=*}" = "$n" ] && t=${a#*=}; done
+		jq --arg j "$id" --arg n "$n" --argjson u "$uid" --argjson e "${end}000000000" \
+			'.job_id = $j | .name = $n | .job_uid = $u | .end_ns = $e | .start_ns = ($e - 10000000000)' \
+			"$T/tmpl/$t.json" >"$d/$n.json"
+		chown "$uid:$ADMINS" "$d/$n.json" && chmod 440 "$d/$n.json"
+	done
+}
+# Jobs 100..139 end an hour apart, the last half an hour ago; even ones are
+# user 4001's (gpu05's mlx5_1 loses packets in each), odd ones 4002's
+# (gpu02's mlx5_0 went down in job 101).
+end_of() { echo $((NOW - (140 - $1) * 3600 + 1800)); }
+for i in $(seq 100 139); do
+	if ((i % 2 == 0)); then job "$i" 4001 "$(end_of "$i")" gpu05=sick
+	elif ((i == 101)); then job "$i" 4002 "$(end_of "$i")" gpu02=down
+	else job "$i" 4002 "$(end_of "$i")"; fi
+done
+# A fragment user 4002 could read (world-readable) but that is 4001's job.
+chmod 444 "$T/reports/100/gpu05.json"
+# Not a job's current report: never read.
+mkdir "$T/reports/100.earlier-7" && cp "$T/reports/100/gpu05.json" "$T/reports/100.earlier-7/"
+
+R=$top_builddir/prolog/roce-report
+nodes() { out=$("$R" --nodes --config "$T/roce.conf" "$@" 2>"$T/err"); rc=$?; }
+first_row() { sed -n '/^NODE /{n;p;q}' <<<"$out"; }
+
+# --- an admin (root): every job, the sick port first
+nodes
+is "$rc" 0 "text: exit 0"
+like "$out" "^RoCE node health across 40 job\(s\) \(21 with a problem\)" "text: 40 jobs read, 21 with a problem"
+like "$(first_row)" "^gpu05 +mlx5_1:1 +40 +20 +20 +0 +0 +0 +0 +job 138, " "text: gpu05 mlx5_1:1 first, lost packets in 20 of its 40 jobs, last in job 138"
+like "$out" "gpu02 +mlx5_0:1 +40 +1 +0 +0 +0 +1 +0 +job 101, " "text: gpu02 mlx5_0:1's one link down"
+like "$out" "14 other node port\(s\): no problem in any job" "text: the 14 healthy ports counted"
+is "$(cat "$T/err")" "" "text: no fragment refused"
+
+nodes --format json
+is "$rc" 0 "json: exit 0"
+parses() { jq -e . >/dev/null <<<"$1"; }
+ok "json: parses" parses "$out"
+is "$(jq -r '[.jobs, .jobs_with_problem, .uid] | @tsv' <<<"$out")" "40	21	" "json: 40 jobs, 21 with a problem, every user's"
+is "$(jq -r '.ports[0] | [.node, .device, .port, .jobs_seen, .problems.loss, .last_problem.job_id] | @tsv' <<<"$out")" \
+	"gpu05	mlx5_1	1	40	20	138" "json: the sick port first"
+is "$(jq '.ports | length' <<<"$out")" 16 "json: every node port"
+
+nodes --format prometheus
+is "$rc" 0 "prometheus: exit 0"
+bad=$(grep -v '^#' <<<"$out" | grep -vE '^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*")*\})? [0-9]+$')
+is "$bad" "" "prometheus: every sample line is well formed"
+is "$(grep -c '^# TYPE' <<<"$out")" "$(grep '^# TYPE' <<<"$out" | sort -u | wc -l)" "prometheus: each family announced once"
+like "$out" '^roce_node_port_problem_jobs\{node="gpu05",device="mlx5_1",port="1",problem="loss"\} 20$' "prometheus: gpu05's loss in 20 jobs"
+like "$out" '^roce_node_port_last_problem_timestamp_seconds\{node="gpu02",device="mlx5_0",port="1",slurm_job_id="101"\} [0-9]+$' "prometheus: the last job with a problem and when"
+
+rm -f "$T/nodes.html"
+nodes --format html -o "$T/nodes.html"
+is "$rc" 0 "html: exit 0, written to -o FILE"
+ok "html: parses (python3 html.parser, strict nesting of table rows)" python3 - "$T/nodes.html" <<'PY'
+import sys, html.parser
+class P(html.parser.HTMLParser):
+    def __init__(s): super().__init__(); s.rows = []; s.cell = None; s.cur = None
+    def handle_starttag(s, t, a):
+        if t == "tr": s.cur = []
+        if t == "td": s.cell = ""
+    def handle_endtag(s, t):
+        if t == "td": s.cur.append(s.cell); s.cell = None
+        if t == "tr" and s.cur: s.rows.append(s.cur)
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+p = P(); p.feed(open(sys.argv[1]).read()); p.close()
+sys.exit(0 if p.rows and p.rows[0][:4] == ["gpu05", "mlx5_1:1", "40", "20"] else 1)
+PY
+
+# --- --since
+nodes --since -20h
+like "$out" "across 20 job\(s\) \(10 with a problem\)" "since -20h: the 20 jobs that ended in the last 20 hours"
+like "$(first_row)" "^gpu05 +mlx5_1:1 +20 +10 +10 " "since -20h: gpu05 in 20 jobs, 10 with loss"
+since=$(date -u -d "@$(($(end_of 130) - 60))" +%Y-%m-%dT%H:%M:%SZ)
+nodes --since "$since" --format json
+is "$(jq -r '[.jobs, .since] | @tsv' <<<"$out")" "10	$since" "since $since (ISO, UTC): 10 jobs, and says since when"
+unlike "$out" '"gpu02","device":"mlx5_0","port":1,"jobs_seen":10,"jobs_with_problem":1' "since: job 101's link down left out"
+nodes --since yesterday
+is "$rc" 2 "since: a bad value is a usage error"
+like "$(cat "$T/err")" '--since: "yesterday" is not a time' "since: naming the value"
+out=$("$R" 100 --since -1d --config "$T/roce.conf" 2>&1); rc=$?
+is "$rc" 2 "since without --nodes: a usage error"
+
+# --- who counts what
+out=$(as_user 4001 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
+is "$rc" 0 "user 4001: exit 0"
+like "$out" "across 20 job\(s\) \(20 with a problem\), yours only \(uid 4001\)" "user 4001: their 20 jobs only"
+like "$(first_row)" "^gpu05 +mlx5_1:1 +20 +20 " "user 4001: gpu05's loss in their jobs"
+unlike "$out" "gpu02 +mlx5_0:1" "user 4001: not 4002's link down"
+is "$(cat "$T/err")" "" "user 4001: other users' unreadable fragments are not their errors"
+out=$(as_user 4002 "" "$R" --nodes --config "$T/roce.conf" --format json 2>"$T/err"); rc=$?
+is "$(jq -r '[.jobs, .jobs_with_problem, .uid] | @tsv' <<<"$out")" "20	1	4002" "user 4002: their 20 jobs (not 4001's readable fragment's job)"
+is "$(jq -r '.ports[0] | [.node, .device, .problems.link_down] | @tsv' <<<"$out")" "gpu02	mlx5_0	1" "user 4002: their link down first"
+is "$(jq '[.ports[] | select(.node == "gpu05" and .device == "mlx5_1")][0].jobs_with_problem' <<<"$out")" 0 \
+	"user 4002: 4001's loss on gpu05 not counted"
+out=$(as_user 5000 "$ADMINS" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
+like "$out" "across 40 job\(s\) \(21 with a problem\)" "a member of ReportDir's group: every job"
+unlike "$out" "yours only" "a member of ReportDir's group: not limited to their own"
+out=$(as_user 65534 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
+is "$rc" 0 "another user: exit 0"
+like "$out" "across 0 job\(s\)" "another user: no job counted"
+
+# --- a fragment that cannot be used is named, for an admin
+echo '{' >"$T/reports/139/gpu09.json"
+nodes
+like "$(cat "$T/err")" "job 139: fragment gpu09.json: " "a broken fragment is named with its job"
+like "$out" "1 fragment\(s\) could not be used" "and counted in the report"
+like "$out" "across 40 job\(s\)" "the job's other fragments still count"
+done_testing
