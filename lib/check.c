@@ -506,9 +506,10 @@ static int check_node(struct roce_check_result *r, const struct roce_node *node,
 	return 0;
 }
 
-static void tally(struct roce_check_result *r, const struct roce_policy *pol)
+void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol)
 {
 	size_t healthy = 0;
+	r->n_pass = r->n_warn = r->n_unknown = r->n_fail = 0;
 	for (size_t i = 0; i < r->n_ports; i++)
 		healthy += r->ports[i].healthy;
 	for (size_t i = 0; i < r->n_findings; i++) {
@@ -597,7 +598,7 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
 		out->traffic_class = pol->traffic_class;
-	tally(out, pol);
+	roce_check_tally(out, pol);
 	return 0;
 nomem:
 	roce_check_result_free(out);

@@ -55,6 +55,11 @@ bool roce_check_reason_is_others(const char *reason);
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);
 
+/* Count r's findings again and decide r->failed under pol's mode: for a
+ * later pipeline step that added findings with roce_finding_addf (the job
+ * GPUs' PCIe paths).  roce_check() ends with it. */
+void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol);
+
 /* Append a finding (for later pipeline steps such as locality); -1 on ENOMEM. */
 int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                    enum roce_verdict status, const char *message);

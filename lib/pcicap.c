@@ -18,17 +18,42 @@
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-int roce_pcicap_find_ext(const uint8_t *cfg, size_t len, uint16_t id, size_t *off, char *why, size_t whylen)
+/* Copies from a buffer: the source of the buffer versions below. */
+struct mem {
+	const uint8_t *cfg;
+	size_t len;
+};
+
+static size_t mem_read(void *ctx, size_t off, uint8_t *buf, size_t len)
+{
+	const struct mem *m = ctx;
+	if (off >= m->len)
+		return 0;
+	size_t n = m->len - off < len ? m->len - off : len;
+	memcpy(buf, m->cfg + off, n);
+	return n;
+}
+
+/* len bytes (at most 8) at off; -1 (why) when the source has fewer. */
+static int src_bytes(const struct roce_pcicap_src *src, size_t off, uint8_t *buf, size_t len, char *why, size_t whylen)
+{
+	size_t got = src->read(src->ctx, off, buf, len);
+	if (got >= len)
+		return 0;
+	snprintf(why, whylen, "only %zu of %d bytes of config space readable (the rest needs root)", off + got,
+	         ROCE_PCICAP_SPACE);
+	return -1;
+}
+
+int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen)
 {
 	/* One bit per dword of the extended space: a list that visits one twice loops. */
 	bool seen[ROCE_PCICAP_SPACE / 4] = { false };
-	if (len < ROCE_PCICAP_SPACE) {
-		snprintf(why, whylen, "only %zu of %d bytes of config space readable (the rest needs root)", len,
-		         ROCE_PCICAP_SPACE);
-		return -1;
-	}
+	uint8_t b[4];
 	size_t pos = EXT_START;
-	uint32_t h = le32(cfg + pos);
+	if (src_bytes(src, pos, b, 4, why, whylen) < 0)
+		return -1;
+	uint32_t h = le32(b);
 	/* No extended capabilities: all zeros, or all ones (no extended space). */
 	if (h == 0 || h == 0xffffffffu)
 		return 0;
@@ -38,6 +63,7 @@ int roce_pcicap_find_ext(const uint8_t *cfg, size_t len, uint16_t id, size_t *of
 			*off = pos;
 			return 1;
 		}
+		/* next <= 0xffc: its dword lies inside the 4 KiB space */
 		size_t next = (h >> 20) & 0xffc;
 		if (next == 0)
 			return 0;
@@ -50,23 +76,53 @@ int roce_pcicap_find_ext(const uint8_t *cfg, size_t len, uint16_t id, size_t *of
 			return -1;
 		}
 		pos = next;
-		h = le32(cfg + pos);
+		if (src_bytes(src, pos, b, 4, why, whylen) < 0)
+			return -1;
+		h = le32(b);
 	}
 }
 
-int roce_pcicap_acs(const uint8_t *cfg, size_t len, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen)
+int roce_pcicap_acs_src(const struct roce_pcicap_src *src, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen)
 {
 	size_t off;
-	int rc = roce_pcicap_find_ext(cfg, len, ROCE_PCICAP_ACS, &off, why, whylen);
+	uint8_t b[4];
+	int rc = roce_pcicap_find_ext_src(src, ROCE_PCICAP_ACS, &off, why, whylen);
 	if (rc <= 0)
 		return rc;
 	if (off + 8 > ROCE_PCICAP_SPACE) {
 		snprintf(why, whylen, "the ACS capability at 0x%zx runs past the end of the config space", off);
 		return -1;
 	}
-	*cap = le16(cfg + off + 4);
-	*ctrl = le16(cfg + off + 6);
+	if (src_bytes(src, off + 4, b, 4, why, whylen) < 0)
+		return -1;
+	*cap = le16(b);
+	*ctrl = le16(b + 2);
 	return 1;
+}
+
+/* A buffer shorter than the whole space is unknown before any walk (what
+ * the walk would find depends on bytes it does not have). */
+static int whole_space(size_t len, char *why, size_t whylen)
+{
+	if (len >= ROCE_PCICAP_SPACE)
+		return 0;
+	snprintf(why, whylen, "only %zu of %d bytes of config space readable (the rest needs root)", len,
+	         ROCE_PCICAP_SPACE);
+	return -1;
+}
+
+int roce_pcicap_find_ext(const uint8_t *cfg, size_t len, uint16_t id, size_t *off, char *why, size_t whylen)
+{
+	struct mem m = { cfg, len };
+	struct roce_pcicap_src src = { mem_read, &m };
+	return whole_space(len, why, whylen) < 0 ? -1 : roce_pcicap_find_ext_src(&src, id, off, why, whylen);
+}
+
+int roce_pcicap_acs(const uint8_t *cfg, size_t len, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen)
+{
+	struct mem m = { cfg, len };
+	struct roce_pcicap_src src = { mem_read, &m };
+	return whole_space(len, why, whylen) < 0 ? -1 : roce_pcicap_acs_src(&src, cap, ctrl, why, whylen);
 }
 
 int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen)

@@ -56,6 +56,19 @@ int roce_pcicap_find_ext(const uint8_t *cfg, size_t len, uint16_t id, size_t *of
  * function has no ACS, -1 unknown (why). */
 int roce_pcicap_acs(const uint8_t *cfg, size_t len, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen);
 
+/* The same walks over a config space read piece by piece (pcie.c preads
+ * sysfs's config file: the headers of the list and the ACS registers, a
+ * few dozen bytes instead of 4 KiB, each dword of which is a config cycle
+ * on real hardware).  read() copies up to len bytes at off into buf and
+ * returns how many it copied: fewer is the end of what can be read (a
+ * reader without root gets 64 bytes), said as unknown. */
+struct roce_pcicap_src {
+	size_t (*read)(void *ctx, size_t off, uint8_t *buf, size_t len);
+	void *ctx;
+};
+int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen);
+int roce_pcicap_acs_src(const struct roce_pcicap_src *src, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen);
+
 /* "Source Validation, P2P Request Redirect" for the bits of ctrl in mask. */
 void roce_pcicap_acs_names(uint16_t ctrl, uint16_t mask, char *out, size_t len);
 

@@ -106,29 +106,49 @@ static void read_link(const char *root, struct roce_pcie_fn *fn)
 	roce_reading_set(&fn->link_read, ROCE_OK, 0, NULL);
 }
 
-/* The port type and ACS registers of a bridge from its config space (root
- * only: a short read is unknown, never "no ACS"). */
+/* pread from a config file: the source of pcicap.h's walk. */
+static size_t pread_config(void *ctx, size_t off, uint8_t *buf, size_t len)
+{
+	int fd = *(const int *)ctx;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/* The port type (the standard list, in the first 256 bytes) and the ACS
+ * registers of a bridge from its config space, reading only what the walks
+ * need (root only: a short read is unknown, never "no ACS"). */
 static void read_config(const char *root, struct roce_pcie_fn *fn)
 {
 	char path[PATH_MAX], why[160];
-	uint8_t cfg[ROCE_PCICAP_SPACE + 1];
-	struct roce_reading r = { 0 };
+	uint8_t std[ROCE_PCICAP_STD_SPACE];
 	if (roce_path(path, sizeof(path), "%s/" PCI_DEVICES "/%s/config", root, fn->bdf) < 0) {
 		roce_reading_set(&fn->acs_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", path);
 		return;
 	}
-	ssize_t n = roce_readfile_buf(AT_FDCWD, NULL, path, (char *)cfg, sizeof(cfg), 0, &r);
-	if (n < 0) {
-		fn->acs_read = r;
+	int fd = roce_readfile_open(AT_FDCWD, NULL, path, 0, &fn->acs_read);
+	if (fd < 0)
 		return;
+	/* The first 256 bytes (the standard list) first: a reader without root
+	 * gets 64, said as the count it got. */
+	struct roce_pcicap_src src = { pread_config, &fd };
+	size_t got = pread_config(&fd, 0, std, sizeof(std));
+	int rc = -1;
+	if (got < sizeof(std))
+		snprintf(why, sizeof(why), "only %zu of %d bytes of config space readable (the rest needs root)", got,
+		         ROCE_PCICAP_SPACE);
+	else if ((rc = roce_pcicap_acs_src(&src, &fn->acs_cap, &fn->acs_ctrl, why, sizeof(why))) >= 0) {
+		fn->acs_present = rc == 1;
+		rc = roce_pcicap_port_type(std, got, &fn->port_type, why, sizeof(why));
 	}
-	int rc = roce_pcicap_acs(cfg, (size_t)n, &fn->acs_cap, &fn->acs_ctrl, why, sizeof(why));
-	if (rc < 0) {
-		roce_reading_set(&fn->acs_read, ROCE_MALFORMED, 0, "%s: %s", path, why);
-		return;
-	}
-	fn->acs_present = rc == 1;
-	rc = roce_pcicap_port_type(cfg, (size_t)n, &fn->port_type, why, sizeof(why));
+	close(fd);
 	if (rc < 0) {
 		roce_reading_set(&fn->acs_read, ROCE_MALFORMED, 0, "%s: %s", path, why);
 		return;
@@ -202,7 +222,26 @@ static int parse_link(const char *root, const char *bdf, const char *target, str
 	return 0;
 }
 
-void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path)
+/* A bridge of an earlier path, or NULL. */
+static const struct roce_pcie_fn *seen_bridge(const struct roce_pcie_seen *seen, const char *bdf)
+{
+	for (size_t k = 0; seen && k < seen->n; k++)
+		if (!strcmp(seen->fn[k]->bdf, bdf))
+			return seen->fn[k];
+	return NULL;
+}
+
+void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_path *path)
+{
+	if (!roce_reading_ok(&path->read))
+		return;
+	for (size_t i = 1; i < path->n && seen->n < ROCE_PCIE_SEEN_MAX; i++)
+		if (!seen_bridge(seen, path->fn[i].bdf))
+			seen->fn[seen->n++] = &path->fn[i];
+}
+
+void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path,
+                            struct roce_pcie_seen *seen)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	memset(path, 0, sizeof(*path));
@@ -221,16 +260,26 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 	if (parse_link(root, bdf, target, path) < 0)
 		return;
 	read_iommu(root, path);
-	for (size_t i = 0; i < path->n; i++) {
+	read_link(root, &path->fn[0]);
+	/* The bridges: one another path already read is copied (a switch's
+	 * ports are shared by its GPUs and HCAs), the others read. */
+	for (size_t i = 1; i < path->n; i++) {
+		const struct roce_pcie_fn *known = seen_bridge(seen, path->fn[i].bdf);
+		if (known) {
+			path->fn[i] = *known;
+			continue;
+		}
 		read_link(root, &path->fn[i]);
-		if (i > 0)
-			read_config(root, &path->fn[i]);
+		read_config(root, &path->fn[i]);
 	}
 	roce_reading_set(&path->read, ROCE_OK, 0, NULL);
+	if (seen)
+		roce_pcie_seen_path(seen, path);
 }
 
 void roce_pcie_collect_node(struct roce_node *node, const char *root)
 {
+	struct roce_pcie_seen seen = { 0 };
 	for (size_t d = 0; d < node->n_devices; d++) {
 		struct roce_device *dev = &node->devices[d];
 		struct roce_pciaddr a;
@@ -239,6 +288,6 @@ void roce_pcie_collect_node(struct roce_node *node, const char *root)
 		if (!roce_reading_ok(&dev->pci_read) || roce_pciaddr_parse(dev->pci_addr, &a) < 0)
 			continue;
 		roce_pciaddr_format(&a, bdf, sizeof(bdf));
-		roce_pcie_collect_path(root, bdf, &dev->pcie);
+		roce_pcie_collect_path(root, bdf, &dev->pcie, &seen);
 	}
 }

@@ -14,12 +14,27 @@
 #include <stdbool.h>
 #include "model.h"
 
+/* The bridges already read in one run, so that a bridge on several paths
+ * (a switch's ports, shared by its GPUs and HCAs; a root port) is read
+ * once: pointers into paths the caller keeps while it uses this. */
+#define ROCE_PCIE_SEEN_MAX 256
+struct roce_pcie_seen {
+	size_t n;
+	const struct roce_pcie_fn *fn[ROCE_PCIE_SEEN_MAX];
+};
+/* Remember path's bridges (fn[1..n-1]) in seen (beyond its size: not remembered). */
+void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_path *path);
+
 /* The path of bdf (a canonical PCI address) under root: the functions named
  * by the bus/pci/devices/<bdf> link (the kernel's
  * "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0"), each one's link
- * attributes read.  Every outcome is a reading in path. */
-void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path);
-/* The same for every device of the model whose PCI address was read. */
+ * attributes read, and each bridge's config space; a bridge in seen (may be
+ * NULL) is copied from there, not read again, and path's bridges are added
+ * to it.  Every outcome is a reading in path. */
+void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path,
+                            struct roce_pcie_seen *seen);
+/* The same for every device of the model whose PCI address was read, each
+ * shared bridge read once. */
 void roce_pcie_collect_node(struct roce_node *node, const char *root);
 
 /* sysfs link attribute formats.  Speed: "16.0 GT/s PCIe", older kernels

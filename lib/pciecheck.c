@@ -39,14 +39,32 @@ static void mark_unhealthy(struct roce_check_result *r, const char *device)
 			r->ports[i].healthy = false;
 }
 
-/* Which link of the path: the device's own, or one further up. */
-static void link_name(const struct roce_device *d, size_t i, char *out, size_t len)
+/* Whose PCIe path a check looks at: an RDMA device (a failing link takes
+ * its ports out of NCCL_IB_HCA) or one of the job's GPUs (issue 13: a GPU
+ * at x8 slows every transfer it makes, GPUDirect RDMA's included). */
+struct subject {
+	const char *device;                 /* the finding's device: "mlx5_1", "GPU3" */
+	const char *name;                   /* in messages: "mlx5_1", "GPU 3" */
+	const char *bdf;                    /* its PCI address, for a path that could not be read */
+	const char *traffic;                /* what a slow link limits */
+	const struct roce_pcie_path *path;
+	bool hca;
+};
+
+static struct subject hca_subject(const struct roce_device *d)
 {
-	const struct roce_pcie_path *p = &d->pcie;
+	return (struct subject){ .device = d->name, .name = d->name, .bdf = d->pci_addr, .path = &d->pcie,
+	                         .traffic = "RDMA and GPUDirect traffic", .hca = true };
+}
+
+/* Which link of the path: the subject's own, or one further up. */
+static void link_name(const struct subject *s, size_t i, char *out, size_t len)
+{
+	const struct roce_pcie_path *p = s->path;
 	if (i == 0)
-		snprintf(out, len, "%s (%s)", d->name, p->fn[0].bdf);
+		snprintf(out, len, "%s (%s)", s->name, p->fn[0].bdf);
 	else
-		snprintf(out, len, "%s: the link %s - %s on its path", d->name, p->fn[i + 1].bdf, p->fn[i].bdf);
+		snprintf(out, len, "%s: the link %s - %s on its path", s->name, p->fn[i + 1].bdf, p->fn[i].bdf);
 }
 
 /* Is the link above fn[i] of p known to run below both ends' maxima? */
@@ -120,52 +138,53 @@ unsigned roce_pciecheck_pair(const struct roce_pcie_path *gpu, const struct roce
 }
 
 /* One link: 1 degraded or unknown (a finding added), 0 fine, -1 ENOMEM. */
-static int check_link(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_device *d, size_t i)
+static int check_link(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s, size_t i)
 {
-	const struct roce_pcie_fn *lo = &d->pcie.fn[i], *up = &d->pcie.fn[i + 1];
+	const struct roce_pcie_fn *lo = &s->path->fn[i], *up = &s->path->fn[i + 1];
 	char what[160], cur[24], cap[24];
-	link_name(d, i, what, sizeof(what));
+	link_name(s, i, what, sizeof(what));
 	const struct roce_pcie_fn *bad = !roce_reading_ok(&lo->link_read) ? lo : !roce_reading_ok(&up->link_read) ? up : NULL;
 	if (bad)
-		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s: link state unknown (%s)", what,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, "%s: link state unknown (%s)", what,
 		                       bad->link_read.why) < 0 ? -1 : 1;
 	if (lo->cur_speed == 0 || lo->cur_width == 0 || lo->max_speed == 0 || up->max_speed == 0)
-		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
 		                       "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
 		                       "the link is down or in training)", what) < 0 ? -1 : 1;
 	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
 	if (lo->cur_speed >= speed && lo->cur_width >= width)
 		return 0;
 	enum roce_verdict v = pol->pcie_degraded == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	if (v == ROCE_FAIL)
-		mark_unhealthy(r, d->name);
+	if (v == ROCE_FAIL && s->hca)
+		mark_unhealthy(r, s->device);
 	roce_pciecheck_speed(lo->cur_speed, cur, sizeof(cur));
 	roce_pciecheck_speed(speed, cap, sizeof(cap));
 	char fix[200];
 	snprintf(fix, sizeof(fix), link_fix, lo->bdf);
-	return roce_finding_addf(r, "pcie_link", d->name, 0, v, true,
+	return roce_finding_addf(r, "pcie_link", s->device, 0, v, true,
 	                       "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
-	                       "RDMA and GPUDirect traffic is limited to that rate; %s",
-	                       what, cur, lo->cur_width, cap, width, fix) < 0 ? -1 : 1;
+	                       "%s is limited to that rate; %s",
+	                       what, cur, lo->cur_width, cap, width, s->traffic, fix) < 0 ? -1 : 1;
 }
 
-static int check_device_links(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_device *d)
+static int check_path_links(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s)
 {
-	const struct roce_pcie_path *p = &d->pcie;
+	const struct roce_pcie_path *p = s->path;
 	/* Not a PCI function (rxe, siw), or a sysfs view without bus/pci (a
-	 * container's, the test lab's): no PCIe path to check. */
+	 * container's, the test lab's, a TopologyFile's GPU this host does not
+	 * have): no PCIe path to check. */
 	if (p->read.status == ROCE_NOT_READ || p->read.status == ROCE_MISSING)
 		return 0;
 	if (!roce_reading_ok(&p->read))
-		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_UNKNOWN, false, "%s (%s): PCIe path unknown (%s)",
-		                       d->name, d->pci_addr, p->read.why);
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, "%s (%s): PCIe path unknown (%s)",
+		                       s->name, s->bdf, p->read.why);
 	int bad = 0;
 	size_t links = 0;
 	for (size_t i = 0; i + 1 < p->n; i++) {
 		if (!roce_pcie_link_above(p, i))
 			continue;
 		links++;
-		int rc = check_link(r, pol, d, i);
+		int rc = check_link(r, pol, s, i);
 		if (rc < 0)
 			return -1;
 		bad += rc;
@@ -175,10 +194,10 @@ static int check_device_links(struct roce_check_result *r, const struct roce_pol
 	char cur[24];
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	if (links == 0)
-		return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
-		                       "%s (%s) is on the host bridge: no PCIe link to check", d->name, p->fn[0].bdf);
-	return roce_finding_addf(r, "pcie_link", d->name, 0, ROCE_PASS, false,
-	                       "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", d->name,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
+		                       "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
+	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
+	                       "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", s->name,
 	                       p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
 }
 
@@ -235,34 +254,34 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
  * bandwidth and, with ACS on (Linux turns it on with the IOMMU), sends
  * GPU-NIC traffic up to the root complex; identity (passthrough) or no
  * IOMMU is what GPUDirect RDMA wants. */
-static int check_device_iommu(struct roce_check_result *r, const struct roce_policy *pol, const char *root,
-                              const struct roce_device *d)
+static int check_path_iommu(struct roce_check_result *r, const struct roce_policy *pol, const char *root,
+                              const struct subject *s)
 {
-	const struct roce_pcie_path *p = &d->pcie;
+	const struct roce_pcie_path *p = s->path;
 	if (!roce_reading_ok(&p->read))
 		return 0;    /* said by pcie_link, or not a PCI function */
 	const char *bdf = p->fn[0].bdf, *t = p->iommu_type;
 	if (!roce_reading_ok(&p->iommu_read))
-		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_UNKNOWN, false, "%s (%s): IOMMU group type unknown (%s)",
-		                         d->name, bdf, p->iommu_read.why);
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, "%s (%s): IOMMU group type unknown (%s)",
+		                         s->name, bdf, p->iommu_read.why);
 	if (!p->iommu_group[0])
-		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_PASS, false,
-		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", d->name, bdf);
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false,
+		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", s->name, bdf);
 	if (!strcmp(t, "identity") || !strcmp(t, "unmanaged"))
-		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s", d->name,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s", s->name,
 		                         bdf, p->iommu_group, t, t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
 	if (strcmp(t, "DMA") && strcmp(t, "DMA-FQ") && strcmp(t, "blocked")) {
 		char shown[40];
-		return roce_finding_addf(r, "iommu", d->name, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false,
 		                         "%s (%s): IOMMU group %s has type \"%s\", not one the kernel writes "
-		                         "(%s/kernel/iommu_groups/%s/type)", d->name, bdf, p->iommu_group,
+		                         "(%s/kernel/iommu_groups/%s/type)", s->name, bdf, p->iommu_group,
 		                         roce_printable(t, shown, sizeof(shown)), root, p->iommu_group);
 	}
 	enum roce_verdict v = pol->iommu == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_finding_addf(r, "iommu", d->name, 0, v, false,
+	return roce_finding_addf(r, "iommu", s->device, 0, v, false,
 	                         "%s (%s): IOMMU group %s has type %s: %s; boot with iommu=pt (Intel: "
 	                         "`intel_iommu=on iommu=pt`, AMD: `iommu=pt`) so that the IOMMU passes device DMA "
-	                         "through, or disable the IOMMU in the BIOS", d->name, bdf, p->iommu_group, t,
+	                         "through, or disable the IOMMU in the BIOS", s->name, bdf, p->iommu_group, t,
 	                         t[0] == 'b' ? "the IOMMU blocks the device's DMA"
 	                                     : "the IOMMU translates every DMA, GPUDirect RDMA's peer accesses "
 	                                       "included (lower bandwidth, and NCCL may hang or fall back)");
@@ -329,12 +348,28 @@ int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, co
 	if (check_gdr(r, node, pol) < 0)
 		return -1;
 	for (size_t d = 0; d < node->n_devices; d++) {
-		if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_device_links(r, pol, &node->devices[d]) < 0)
+		struct subject s = hca_subject(&node->devices[d]);
+		if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_path_links(r, pol, &s) < 0)
 			return -1;
 		if (pol->acs != ROCE_ACTION_IGNORE && check_device_acs(r, pol, &node->devices[d]) < 0)
 			return -1;
-		if (pol->iommu != ROCE_ACTION_IGNORE && check_device_iommu(r, pol, node->sysfs_root, &node->devices[d]) < 0)
+		if (pol->iommu != ROCE_ACTION_IGNORE && check_path_iommu(r, pol, node->sysfs_root, &s) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
+                       const char *bdf, const struct roce_pcie_path *path)
+{
+	char device[16], name[16];
+	snprintf(device, sizeof(device), "GPU%u", index);
+	snprintf(name, sizeof(name), "GPU %u", index);
+	struct subject s = { .device = device, .name = name, .bdf = bdf, .path = path, .hca = false,
+	                     .traffic = "every transfer of the GPU (GPUDirect RDMA, peer and host copies)" };
+	if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_path_links(r, pol, &s) < 0)
+		return -1;
+	if (pol->iommu != ROCE_ACTION_IGNORE && check_path_iommu(r, pol, root, &s) < 0)
+		return -1;
 	return 0;
 }

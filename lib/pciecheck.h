@@ -12,6 +12,9 @@
  *              switch_port() in pciecheck.c)
  *   iommu      the RDMA device's IOMMU group does not translate DMA
  *              (identity or no IOMMU; Iommu=)
+ *
+ * roce_pciecheck_gpu() judges a GPU's own path the same way (pcie_link and
+ * iommu; the pipeline calls it for the job's GPUs once a topology names them).
  */
 #ifndef ROCE_PCIECHECK_H
 #define ROCE_PCIECHECK_H
@@ -22,6 +25,15 @@
 
 /* Append the PCIe findings of node to r.  0, or -1 on ENOMEM. */
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+
+/* pcie_link and iommu for GPU index (its Slurm index, = its CUDA index in
+ * PCI bus order) at bdf whose path pcie.c read: findings with device
+ * "GPU<index>", messages naming "GPU <index> (<bdf>)".  A path sysfs does
+ * not have (MISSING: a TopologyFile from another host) adds nothing.  Not
+ * counted in r's tally: the caller recounts (roce_check_tally).  0, or -1
+ * on ENOMEM. */
+int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
+                       const char *bdf, const struct roce_pcie_path *path);
 
 /* What on the PCIe path between a GPU and an HCA keeps GPUDirect RDMA from
  * going peer to peer: ROCE_LOCALITY_BLOCK_ACS (ACS redirect on a bridge

@@ -3,9 +3,9 @@
  * pipeline.c - collect -> check -> locality -> plan for one node.
  *
  * The locality step is all here, in the order it runs: load the topology,
- * compute its path types, read the job's GPUs, choose their HCAs.  Its
- * troubles are the node's (warn findings, every healthy HCA is used) except
- * what the caller named and asked to be strict about.
+ * compute its path types, read the job's GPUs, their PCIe paths, choose
+ * their HCAs.  Its troubles are the node's (warn findings, every healthy
+ * HCA is used) except what the caller named and asked to be strict about.
  */
 #include "config.h"
 #include "pipeline.h"
@@ -74,24 +74,42 @@ static int load_locality(const struct roce_policy *p, const struct roce_pipeline
 	return cache_warning(out, err);
 }
 
-/* The PCIe facts of every GPU-HCA pair (ACS redirect, degraded links) into
- * the locality, for the choice's GDR level and the matrix: the GPUs' paths
- * are read here, the HCAs' came with the node.  A GPU of the topology that
- * sysfs does not have (a TopologyFile from elsewhere) gets no marks. */
-static int pcie_pairs(const struct roce_policy *p, const struct roce_pipeline_opts *o, struct roce_pipeline *out,
-                      struct roce_error *err)
+/* Is GPU g one whose own PCIe path is judged: the job's, or with no job
+ * GPUs known (roce-check without a list, a list that cannot be mapped)
+ * every GPU of the topology. */
+static bool judged_gpu(const struct roce_gpuset *gpus, size_t g)
+{
+	if (gpus->status != ROCE_GPUS_OK)
+		return true;
+	for (size_t i = 0; i < gpus->n; i++)
+		if (gpus->idx[i] == g)
+			return true;
+	return false;
+}
+
+/* Every GPU's PCIe path (each bridge the HCAs' paths share read once):
+ * the facts of every GPU-HCA pair (ACS redirect, degraded links) into the
+ * locality, for the choice's GDR level and the matrix, and pcie_link and
+ * iommu findings for the judged GPUs.  A GPU of the topology that sysfs
+ * does not have (a TopologyFile from elsewhere) gets no marks and no
+ * findings. */
+static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opts *o, const struct roce_gpuset *gpus,
+                     struct roce_pipeline *out, struct roce_error *err)
 {
 	struct roce_locality *loc = out->loc;
 	if (!loc || loc->n_gpus == 0)
 		return 0;
 	const char *root = o->collect.sysfs_root ? o->collect.sysfs_root : p->sysfs_root;
-	struct roce_pcie_path *gp = malloc(sizeof(*gp));
-	if (!gp) {
-		roce_error_set(err, "out of memory");
-		return -1;
-	}
+	struct roce_pcie_path *paths = calloc(loc->n_gpus, sizeof(*paths));
+	struct roce_pcie_seen *seen = calloc(1, sizeof(*seen));
+	int rc = -1;
+	if (!paths || !seen)
+		goto nomem;
+	for (size_t d = 0; d < out->node.n_devices; d++)
+		roce_pcie_seen_path(seen, &out->node.devices[d].pcie);
 	for (size_t g = 0; g < loc->n_gpus; g++) {
-		roce_pcie_collect_path(root, loc->gpus[g].pci_addr, gp);
+		struct roce_pcie_path *gp = &paths[g];
+		roce_pcie_collect_path(root, loc->gpus[g].pci_addr, gp, seen);
 		for (size_t h = 0; h < loc->n_hcas; h++) {
 			const struct roce_device *dev = roce_node_find_device(&out->node, loc->hcas[h].name);
 			const char *bridge = NULL;
@@ -99,9 +117,18 @@ static int pcie_pairs(const struct roce_policy *p, const struct roce_pipeline_op
 			if (bits)
 				roce_locality_block(loc, g, h, bits, bridge);
 		}
+		if (judged_gpu(gpus, g) &&
+		    roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr, gp) < 0)
+			goto nomem;
 	}
-	free(gp);
-	return 0;
+	roce_check_tally(&out->check, p);
+	rc = 0;
+nomem:
+	if (rc < 0)
+		roce_error_set(err, "out of memory");
+	free(seen);
+	free(paths);
+	return rc;
 }
 
 /* The job's GPUs against the node's (out->loc may be NULL). */
@@ -128,7 +155,7 @@ static int locality(const struct roce_policy *p, const struct roce_pipeline_opts
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
-	if (load_locality(p, o, out, err) < 0 || pcie_pairs(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0)
+	if (load_locality(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0 || pcie_gpus(p, o, &gpus, out, err) < 0)
 		return -1;
 	return roce_choice_for_check(&out->check, p, out->loc, &gpus, out->choice, err);
 }

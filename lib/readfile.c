@@ -195,6 +195,18 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
 	return (ssize_t)got;
 }
 
+int roce_readfile_open(int dfd, const char *dir, const char *path, int flags, struct roce_reading *r)
+{
+	struct name file;
+	file.dir = dir;
+	file.path = path;
+	struct stat st;
+	int fd = open_regular(dfd, &file, flags, &st, r);
+	if (fd >= 0)
+		roce_reading_set(r, ROCE_OK, 0, NULL);
+	return fd;
+}
+
 /* Read the open fd to its end into a growing buffer of at most max bytes. */
 static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
 {

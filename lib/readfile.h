@@ -36,6 +36,11 @@
 ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
                           struct roce_reading *r);
 
+/* The file examined and opened as roce_readfile_buf() does, for a reader
+ * that wants only parts of it (pread: a config space's capability
+ * headers, not its 4 KiB).  The descriptor (the caller closes it), or -1
+ * (r set, errno). */
+int roce_readfile_open(int dfd, const char *dir, const char *path, int flags, struct roce_reading *r);
 /* The whole file (at most max bytes) in malloc'd memory, NUL-terminated;
  * *len (may be NULL) gets its length.  NULL on failure (r set). */
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,

@@ -122,7 +122,7 @@ static void t_path_and_links(void **state)
 	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0", "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
 	fn("pci0000:c0/0000:c0:01.0/0000:c1:00.0/0000:c2:01.0/0000:c3:00.0", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
 	struct roce_pcie_path p;
-	roce_pcie_collect_path(root, "0000:c3:00.0", &p);
+	roce_pcie_collect_path(root, "0000:c3:00.0", &p, NULL);
 	assert_int_equal(p.read.status, ROCE_OK);
 	assert_int_equal(p.n, 4);
 	assert_string_equal(p.fn[0].bdf, "0000:c3:00.0");
