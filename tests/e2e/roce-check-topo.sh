@@ -78,6 +78,39 @@ is "$(grep '^GPU2' <<<"$out")" "$(printf 'GPU2\tSYS\tSYS\t X \tPHB\tSYS\tPHB\tPI
 is "$(grep '^GPU3' <<<"$out")" "$(printf 'GPU3\tSYS\tSYS\tPHB\t X \tSYS~\tPIX~\tPHB~\t1\t1')" "matrix: GPU3's own x8 link marks its NIC paths"
 run -r "$A" -t "$X" --matrix --format json
 is "$(jq -c '.locality.gpu_hca_blocked[2]' <<<"$out")" '[[],[],["acs"]]' "json: GPU2 blocked by ACS toward mlx5_3"
+# The GPUs' own PCIe paths (issue 13): pcie_link and iommu name the GPU by
+# its Slurm/CUDA index and bus id.  GPU 3 (87:00.0) is at x8 above: with no
+# --gpus every GPU of the topology is judged; GPUs 0 and 1 are not in this
+# sysfs tree (no findings for them).
+run -r "$A" -t "$X"
+like "$out" "WARN +pcie_link +GPU3 +GPU 3 \(0000:87:00.0\) at 16.0 GT/s x8, capable of 16.0 GT/s x16" "GPU x8 under an x16 port: warned, naming the GPU"
+like "$out" "PASS +pcie_link +GPU2 +GPU 2 \(0000:83:00.0\): 2 PCIe link\(s\) up to root port 0000:80:01.0 at full rate" "no --gpus: every GPU judged (GPU 2 passes)"
+unlike "$out" "pcie_link +GPU[01] " "a GPU sysfs does not have: no finding"
+run -r "$A" -t "$X" --gpus 2
+unlike "$out" "pcie_link +GPU3" "--gpus 2: GPU 3's link is not the job's"
+run -r "$A" -t "$X" --gpus 3 --set PcieDegraded=ignore
+unlike "$out" "pcie_link +GPU3" "PcieDegraded=ignore: no GPU link finding"
+run -r "$A" -t "$X" --gpus 2 --set PcieDegraded=fail --set Mode=strict
+is "$rc" 0 "PcieDegraded=fail in strict mode, GPU 2 (full rate): the node passes"
+run -r "$A" -t "$X" --gpus 3 --set PcieDegraded=fail --set Mode=strict
+like "$out" "FAIL +pcie_link +GPU3 " "PcieDegraded=fail: the GPU's link fails"
+is "$rc" 1 "PcieDegraded=fail in strict mode: the node fails on the GPU's link"
+fab_pcie_link "$A" 0000:87:00.0
+fab_pcie_link "$A" 0000:83:00.0 cur="8.0 GT/s PCIe" max="16.0 GT/s PCIe"
+run -r "$A" -t "$X" --gpus 2
+like "$out" "WARN +pcie_link +GPU2 +GPU 2 \(0000:83:00.0\) at 8.0 GT/s x16, capable of 16.0 GT/s x16" "GPU at Gen3 under a Gen4 port: warned"
+fab_pcie_link "$A" 0000:83:00.0 cur="16.0 GT/s PCIe" max="32.0 GT/s PCIe"
+run -r "$A" -t "$X" --gpus 2
+like "$out" "PASS +pcie_link +GPU2 " "Gen5 GPU under a Gen4 port at 16 GT/s: not degraded"
+fab_iommu "$A" 0000:83:00.0 31 DMA
+run -r "$A" -t "$X" --gpus 2
+like "$out" "WARN +iommu +GPU2 +GPU 2 \(0000:83:00.0\): IOMMU group 31 has type DMA" "GPU in an IOMMU group of type DMA: warned"
+run -r "$A" -t "$X" --gpus 2 --set Iommu=ignore
+unlike "$out" "iommu +GPU2" "Iommu=ignore: no GPU IOMMU finding"
+fab_iommu "$A" 0000:83:00.0 31 identity
+run -r "$A" -t "$X" --gpus 2 --format json
+is "$(jq -r '[.check.findings[] | select(.device == "GPU2") | .check + "=" + .status] | join(",")' <<<"$out")" \
+	"pcie_link=pass,iommu=pass" "json: the GPU's findings, device GPU2"
 
 fab_port "$R" mlx5_3 1 state="1: DOWN" phys="3: Disabled"
 run -r "$R" -t "$X" --gpus 2 --set GdrLevel=SYS --format env
@@ -110,6 +143,9 @@ pairs() { # XML -> "name busid" lines of the mlx5 devices
 	awk '/type="PCIDev"/{match($0,/pci_busid="[^"]*"/); b=substr($0,RSTART+11,RLENGTH-12)}
 	     /type="OSDev"/ && /name="mlx5_/{match($0,/name="[^"]*"/); print substr($0,RSTART+6,RLENGTH-7), b}' "$1"
 }
+gpus_of() { # XML -> the bus ids of its NVIDIA GPUs (class 03xx, vendor 10de)
+	grep -o 'pci_busid="[^"]*" pci_type="03[0-9a-f]* \[10de:' "$1" | sed 's/pci_busid="\([^"]*\)".*/\1/'
+}
 # GPU i (PCI order 03, 44, 84, c4) shares a switch with the NIC one bus below it
 # (04, 43, 83, c3); only the names of those NICs differ between the nodes.
 declare -A expect=(
@@ -126,6 +162,15 @@ for f in topo.jwb0001.xml topo.jwb0004.xml; do
 		got="$got $(env_of NCCL_IB_HCA | sed 's/^=//; s/:1$//')/$(env_of NCCL_NET_GDR_LEVEL)"
 	done
 	is "${got# }" "$(printf '%s/PIX ' ${expect[$f]} | sed 's/ $//')" "$f: each GPU gets the NIC on its switch, by PCI address"
+	# The GPUs at the XML's bus ids in sysfs: the one at c4:00.0 (GPU 3 in
+	# PCI order) at x8, in an IOMMU group of type DMA-FQ.
+	for b in $(gpus_of "$SHARED/$f"); do fab_pci_fn "$R" "pci0000:${b:5:2}/0000:${b:5:2}:02.0/$b"; done
+	fab_pcie_link "$R" 0000:c4:00.0 width=8 maxwidth=16
+	fab_iommu "$R" 0000:c4:00.0 40 DMA-FQ
+	run -r "$R" -t "$SHARED/$f"
+	is "$(grep -cE '^PASS +pcie_link +GPU[0-2] ' <<<"$out")" 3 "$f: GPUs 0-2 at full rate"
+	like "$out" "WARN +pcie_link +GPU3 +GPU 3 \(0000:c4:00.0\) at 16.0 GT/s x8, capable of 16.0 GT/s x16" "$f: GPU 3 at x8, named by its index and bus id"
+	like "$out" "WARN +iommu +GPU3 +GPU 3 \(0000:c4:00.0\): IOMMU group 40 has type DMA-FQ" "$f: GPU 3's IOMMU group translates"
 done
 if [ -f "$SHARED/coral-lassen.xml" ]; then
 	R=$T/lassen; mkdir -p "$R"
