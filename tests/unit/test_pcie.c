@@ -572,6 +572,163 @@ static void t_gdr_dmabuf_probe(void **state)
 	done(n, &r);
 }
 
+/* A config space handed over piece by piece, as pcie.c preads it: counts
+ * the bytes the walk asked for. */
+struct counted {
+	const uint8_t *cfg;
+	size_t len, asked;
+};
+
+static size_t counted_read(void *ctx, size_t off, uint8_t *buf, size_t len)
+{
+	struct counted *c = ctx;
+	c->asked += len;
+	if (off >= c->len)
+		return 0;
+	size_t n = c->len - off < len ? c->len - off : len;
+	memcpy(buf, c->cfg + off, n);
+	return n;
+}
+
+/* The source walk finds what the buffer walk finds from the headers and the
+ * ACS registers alone (12 bytes, not 4 KiB), and a space that ends on the
+ * way is unknown, never "no ACS". */
+static void t_pcicap_src(void **state)
+{
+	(void)state;
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	char why[160];
+	uint16_t cap = 0, ctrl = 0;
+	memset(cfg, 0, sizeof(cfg));
+	hdr(cfg, 0x100, 0x0001, 0x148);   /* AER -> ACS */
+	hdr(cfg, 0x148, ROCE_PCICAP_ACS, 0);
+	cfg[0x14c] = 0x5f;
+	cfg[0x14e] = 0x04;
+	struct counted c = { cfg, sizeof(cfg), 0 };
+	struct roce_pcicap_src src = { counted_read, &c };
+	assert_int_equal(roce_pcicap_acs_src(&src, &cap, &ctrl, why, sizeof(why)), 1);
+	assert_int_equal(cap, 0x5f);
+	assert_int_equal(ctrl, 0x04);
+	assert_int_equal(c.asked, 12);
+	/* the space ends at the second header: unknown with the count */
+	c = (struct counted){ cfg, 0x148, 0 };
+	assert_int_equal(roce_pcicap_acs_src(&src, &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "only 328 of 4096 bytes"));
+	/* ... and at the ACS registers */
+	c = (struct counted){ cfg, 0x14a, 0 };
+	assert_int_equal(roce_pcicap_acs_src(&src, &cap, &ctrl, why, sizeof(why)), -1);
+	/* a loop ends the walk as in the buffer version */
+	hdr(cfg, 0x148, 0x0002, 0x100);
+	c = (struct counted){ cfg, sizeof(cfg), 0 };
+	assert_int_equal(roce_pcicap_acs_src(&src, &cap, &ctrl, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "loops"));
+}
+
+static void gpu_check(const char *bdf, const struct roce_pcie_path *p, const char *kv, struct roce_check_result *r)
+{
+	struct roce_policy pol;
+	struct roce_error err;
+	roce_policy_defaults(&pol);
+	if (kv)
+		assert_int_equal(roce_policy_set_kv(&pol, kv, "test", &err), 0);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(roce_pciecheck_gpu(r, &pol, root, 3, bdf, p), 0);
+}
+
+/* A GPU's own path: its link and its IOMMU group, the GPU named by index
+ * and bus id; a GPU sysfs does not have adds nothing. */
+static void t_gpu_path(void **state)
+{
+	(void)state;
+	char msg[2048];
+	struct roce_check_result r;
+	struct roce_pcie_path p;
+	fn("pci0000:40/0000:40:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:40/0000:40:01.0/0000:4f:00.0", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 16.0 GT/s x8, capable of 16.0 GT/s x16"));
+	assert_string_equal(r.findings[0].device, "GPU3");
+	assert_int_equal(findings(&r, "iommu", ROCE_PASS, msg, sizeof(msg)), 1);
+	roce_check_result_free(&r);
+	gpu_check("0000:4f:00.0", &p, "PcieDegraded=fail", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_FAIL, msg, sizeof(msg)), 1);
+	char reason[128];
+	assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: GPU3 pcie_link");
+	roce_check_result_free(&r);
+	/* Gen3 under a Gen4 port */
+	fn("pci0000:40/0000:40:01.0/0000:4f:00.0", "8.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 8.0 GT/s x16, capable of 16.0 GT/s x16"));
+	roce_check_result_free(&r);
+	/* a Gen5 GPU under a Gen4 port at 16 GT/s, in an IOMMU group of type DMA */
+	fn("pci0000:40/0000:40:01.0/0000:4f:00.0", "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+	iommu("pci0000:40/0000:40:01.0/0000:4f:00.0", "9", "DMA\n");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_int_equal(findings(&r, "iommu", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0): IOMMU group 9 has type DMA"));
+	roce_check_result_free(&r);
+	gpu_check("0000:4f:00.0", &p, "Iommu=ignore", &r);
+	assert_int_equal(findings(&r, "iommu", ROCE_WARN, msg, sizeof(msg)), 0);
+	roce_check_result_free(&r);
+	/* not in this sysfs (a TopologyFile from elsewhere) */
+	roce_pcie_collect_path(root, "0000:5f:00.0", &p, NULL);
+	assert_int_equal(p.read.status, ROCE_MISSING);
+	gpu_check("0000:5f:00.0", &p, NULL, &r);
+	assert_int_equal(r.n_findings, 0);
+	roce_check_result_free(&r);
+}
+
+/* A bridge two paths share is read once in a run: the second path copies
+ * it (a config space changed in between is not seen), and without the
+ * record of what was read it is read again. */
+static void t_shared_bridge(void **state)
+{
+	(void)state;
+	char path[512];
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	struct roce_pcie_path *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct roce_pcie_seen *seen = calloc(1, sizeof(*seen));
+	assert_non_null(a);
+	assert_non_null(seen);
+	const char *port = "pci0000:40/0000:40:01.0/0000:41:00.0/0000:42:08.0";
+	fn("pci0000:40/0000:40:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:40/0000:40:01.0/0000:41:00.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn(port, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:40/0000:40:01.0/0000:41:00.0/0000:42:08.0/0000:43:00.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	fn("pci0000:40/0000:40:01.0/0000:41:00.0/0000:42:08.0/0000:43:00.1", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	snprintf(path, sizeof(path), "%s/devices/%s/config", root, port);
+	for (int pass = 0; pass < 2; pass++) {
+		memset(cfg, 0, sizeof(cfg));
+		exp_cap(cfg, ROCE_PCIE_TYPE_DOWNSTREAM);
+		hdr(cfg, 0x100, ROCE_PCICAP_ACS, 0);
+		cfg[0x106] = pass ? 0x04 : 0x00;
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(cfg, 1, sizeof(cfg), f), sizeof(cfg));
+		fclose(f);
+		if (pass == 0)
+			roce_pcie_collect_path(root, "0000:43:00.0", a, seen);
+	}
+	assert_int_equal(a->n, 4);
+	assert_int_equal(seen->n, 3);
+	assert_int_equal(a->fn[1].acs_ctrl, 0);
+	roce_pcie_collect_path(root, "0000:43:00.1", b, seen);
+	assert_true(roce_reading_ok(&b->fn[1].acs_read));
+	assert_int_equal(b->fn[1].acs_ctrl, 0);          /* copied, not read */
+	assert_int_equal(seen->n, 3);
+	roce_pcie_collect_path(root, "0000:43:00.1", b, NULL);
+	assert_int_equal(b->fn[1].acs_ctrl, 0x04);       /* read */
+	free(seen);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +740,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_bad_input, setup, teardown),
 		cmocka_unit_test(t_pcicap),
 		cmocka_unit_test(t_port_type),
+		cmocka_unit_test(t_pcicap_src),
+		cmocka_unit_test_setup_teardown(t_gpu_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_shared_bridge, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_acs_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_gdr_dmabuf_probe, setup, teardown),
