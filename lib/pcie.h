@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pcie.h - the PCIe collector: each RDMA device's path up to its root port
- * and the link attributes of every function on it, from
+ * pcie.h - the PCIe collector: each RDMA device's (and job GPU's) path up to
+ * its root port and the link attributes of every function on it, from
  * /sys/bus/pci/devices/<bdf>/ (current_link_speed, current_link_width,
  * max_link_speed, max_link_width), and the ACS registers of every bridge
  * on it from its config space (pcicap.h walks it), and the device's IOMMU

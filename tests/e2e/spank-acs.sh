@@ -7,13 +7,14 @@
 # 82:08.0 and 82:10.0 down; tests/lib/slurmlab.sh puts the fixture's
 # bus/pci/devices links into the node's /sys).  With ACS redirect on GPU 2's
 # switch port the step still gets mlx5_3, at a GDR level below PIX, and a
-# warning naming the port; with ACS off, PIX.
+# warning naming the port; with ACS off, PIX.  GPU 2's own link at x8:
+# the step's warning names the GPU (issue 13).
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 spank_need_lab
 spank_need_two_socket
 [ -e /sys/devices/pci0000:80 ] && skip_all "this machine has a PCI root pci0000:80 (the fixture's)"
-plan 6
+plan 7
 spank_workdir spank-acs
 FAB=$W/fab
 mkdir -p "$FAB"
@@ -47,6 +48,11 @@ check "ACS: the step's warning names the switch port" \
 	'grep -q "^roce: warning: node1: .*GPU 2 (0000:83:00.0): ACS redirect on bridge 0000:82:08.0 between it and mlx5_3" $W/err'
 nccl --roce --export=ALL,SLURM_STEP_GPUS=3
 check "ACS: GPU 3 behind the other switch keeps PIX" 'grep -qx "HCA==mlx5_2:1 GDR=PIX" $W/out'
+
+fab_pcie_link "$FAB" 0000:83:00.0 width=8 maxwidth=16
+nccl --roce --export=ALL,SLURM_STEP_GPUS=2
+check "GPU 2's own link at x8: the step's warning names the GPU and both widths" \
+	'grep -q "^roce: warning: node1: .*GPU 2 (0000:83:00.0) at 16.0 GT/s x8, capable of 16.0 GT/s x16" $W/err'
 
 spank_sanitizer_check
 done_testing
