@@ -10,6 +10,9 @@
 #include "check.h"
 #include "plan.h"
 #include "fixtures.h"
+#include "nlreply.h"
+#include "rtlink.h"
+#include <linux/if_link.h>
 
 /* Two healthy ports (PFC on 3, APP table DSCP 26 -> 3) whose netdevs show
  * MLNX_OFED's qos/: trust dscp, dscp2prio the default DSCP / 8. */
@@ -144,6 +147,27 @@ static void t_pcp_vlan(void **state)
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
+/* The VLAN as the kernel describes it (byte-exact RTM_NEWLINK with
+ * IFLA_LINKINFO, `ip link add link eth1 name eth1.10 type vlan id 10
+ * egress-qos-map 0:3`): the netdev of the GID, its trust from eth1's qos/. */
+static void t_pcp_vlan_from_netlink(void **state)
+{
+	struct fx_check *f = *state;
+	static union { char b[NLREPLY_BUFSZ]; uint64_t align; } mb;
+	const uint32_t eg[][2] = { { 0, 3 } };
+	for (size_t i = 0; i < f->node.n_netdevs; i++)
+		f->node.netdevs[i].trust.mode = ROCE_TRUST_PCP;
+	struct roce_netdev *nd = &f->node.netdevs[1];
+	struct nlmsghdr *nlh = nlreply_link(mb.b, 1, nd->name, 9, IFF_UP | IFF_RUNNING | IFF_LOWER_UP, 9000, IF_OPER_UP);
+	nlreply_link_vlan(nlh, 10, eg, 1);
+	assert_int_equal(roce_rtlink_parse(nlh, nd), 0);
+	fx_check_run(f);
+	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));   /* eth0 untagged */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_SL"), "3");
+}
+
 /* No qos/trust (upstream driver): inferred from the APP table as before. */
 static void t_absent_falls_back(void **state)
 {
@@ -213,6 +237,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pcp_vlan, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_vlan_from_netlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_no_pfc, setup, teardown),
