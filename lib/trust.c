@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *roce_trust_mode_name(enum roce_trust_mode m)
+const char *roce_trust_mode_name(int m)
 {
 	switch (m) {
 	case ROCE_TRUST_PCP: return "pcp";

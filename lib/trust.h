@@ -22,6 +22,7 @@ int roce_trust_parse_mode(const char *s, enum roce_trust_mode *mode);
  * m->read is left alone.  Exposed for tests and fuzzing. */
 int roce_trust_parse_dscp2prio(const char *s, struct roce_dscp_map *m, char *why, size_t whylen);
 
-const char *roce_trust_mode_name(enum roce_trust_mode m);   /* "pcp", "dscp", "unknown" */
+/* "pcp", "dscp", "unknown" (an int: also roce_jin_enum's name function) */
+const char *roce_trust_mode_name(int m);
 
 #endif
