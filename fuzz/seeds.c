@@ -82,6 +82,11 @@ static void text_seeds(void)
 		put_p("sysfs_value", name, 24, values[i]);
 		put_p("sysfs_read", name, 63, values[i]);
 	}
+	/* MLNX_OFED's qos/: trust words and a dscp2prio (header, "DSCP PRIO" lines) */
+	put_p("sysfs_value", "trust-pcp", 24, "pcp");
+	put_p("sysfs_value", "trust-dscp", 24, "dscp");
+	put_p("sysfs_value", "dscp2prio", 24, "dscp2prio:\n0 0\n8 1\n26 3\n48 6\n63 7");
+	put_p("sysfs_value", "dscp2prio-mlnxqos", 24, "dscp2prio mapping:\n\tprio:3 dscp:31,30,29,28,27,26,25,24,");
 	put_p("sysfs_read", "newline", 63, "4: ACTIVE\n");
 	put_p("sysfs_read", "counter", 63, "18446744073709551615\n");
 	put_p("sysfs_read", "no-pma", 63, "N/A (no PMA)\n");
@@ -116,6 +121,12 @@ static void parser_seeds(void)
 {
 	put_msg("netlink_link", "up", link_msg(mb.b, 2, IF_OPER_UP, IFF_UP | IFF_RUNNING));
 	put_msg("netlink_link", "down", link_msg(mb.b, 2, IF_OPER_DOWN, IFF_UP));
+	{
+		static const uint32_t egress[][2] = { { 0, 3 }, { 5, 5 } };
+		struct nlmsghdr *vlan = link_msg(mb.b, 2, IF_OPER_UP, IFF_UP | IFF_RUNNING);
+		nlreply_link_vlan(vlan, 10, egress, 2);
+		put_msg("netlink_link", "vlan", vlan);
+	}
 	put_msg("netlink_link", "enodev", nlreply_error(mb.b, 2, -ENODEV, RTM_GETLINK));
 	put_msg("netlink_link", "ack", nlreply_error(mb.b, 2, 0, RTM_GETLINK));
 	put_msg("netlink_dcb", "full", nlreply_dcb_sample(mb.b, 2, "eth0", NLREPLY_IEEE | NLREPLY_PFC | NLREPLY_APP));

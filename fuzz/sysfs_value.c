@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs_value - the parsers of single sysfs values (lib/rdma.h): port
- * state, GID, GID type, link layer, rate (and netclass.h's netdev speed), on the input as the NUL-terminated,
+ * state, GID, GID type, link layer, rate (and netclass.h's netdev speed,
+ * trust.h's qos/trust and qos/dscp2prio), on the input as the NUL-terminated,
  * newline-stripped string roce_sysfs_read() hands them.  A parsed GID must
  * print back as the input (lower case), a parsed state as "<n>: <name>".
  */
@@ -10,6 +11,7 @@
 #include "model.h"
 #include "netclass.h"
 #include "rdma.h"
+#include "trust.h"
 
 #include <ctype.h>
 
@@ -44,6 +46,24 @@ static void check_gid(const char *s)
 	FUZZ_CHECK(memchr(addr, '\0', sizeof(addr)), "address text not terminated");
 }
 
+/* A parsed map has 1-64 entries, each priority 0-7, n counting them; a refused one is empty, with a why. */
+static void check_dscp2prio(const char *s)
+{
+	struct roce_dscp_map m;
+	char why[128] = "";
+	int rc = roce_trust_parse_dscp2prio(s, &m, why, sizeof(why));
+	size_t n = 0;
+	for (int d = 0; d < ROCE_DSCP_MAX; d++) {
+		FUZZ_CHECK(m.prio[d] >= -1 && m.prio[d] < ROCE_PRIOS, "DSCP %d -> %d", d, m.prio[d]);
+		n += m.prio[d] >= 0;
+	}
+	FUZZ_CHECK(n == m.n, "%zu entries counted as %zu", n, m.n);
+	if (rc == 0)
+		FUZZ_CHECK(m.n > 0 && why[0] == '\0', "parsed with %zu entries, why \"%s\"", m.n, why);
+	else
+		FUZZ_CHECK(m.n == 0 && why[0] && memchr(why, '\0', sizeof(why)), "refused with %zu entries", m.n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -70,6 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int speed = 0;
 	if (roce_netclass_parse_speed(s, &speed) == 0)
 		FUZZ_CHECK(speed == -1 || (speed > 0 && speed <= ROCE_SPEED_MAX_MBPS), "speed %d Mb/s", speed);
+	enum roce_trust_mode tm = ROCE_TRUST_UNKNOWN;
+	if (roce_trust_parse_mode(s, &tm) == 0)
+		FUZZ_CHECK(tm == ROCE_TRUST_PCP || tm == ROCE_TRUST_DSCP, "trust %d", (int)tm);
+	check_dscp2prio(s);
 	free(s);
 	return 0;
 }

@@ -287,7 +287,7 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 	return ROCE_PASS;
 }
 
-static int dscp_for_priority(const struct roce_dscp_map *m, int prio)
+int roce_check_dscp_for_priority(const struct roce_dscp_map *m, int prio)
 {
 	/* DSCP 26 (AF31) is the common RoCE choice: prefer it when it qualifies. */
 	if (m->prio[26] == prio)
@@ -333,6 +333,14 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 		return ROCE_FAIL;
 	}
 	const struct roce_dscp_map *m = &nd->dscp;
+	if ((!roce_reading_ok(&m->read) || m->n == 0) && roce_reading_ok(&nd->trust.read) &&
+	    nd->trust.mode == ROCE_TRUST_DSCP) {
+		/* MLNX_OFED's DSCP trust with its map in qos/dscp2prio: check_trust.c judges it. */
+		*tc_out = pol->traffic_class;
+		add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC is on for priority %d on %s (DSCP trust: see trust)",
+		    prio, nd->name);
+		return ROCE_PASS;
+	}
 	if (!roce_reading_ok(&m->read) || m->n == 0) {
 		add(r, "pfc", d->name, p->num, pol->traffic_class == ROCE_TC_AUTO ? ROCE_WARN : ROCE_PASS, false,
 		    "PFC is on for priority %d on %s; no DSCP-to-priority table (PCP trust)%s", prio, nd->name,
@@ -355,7 +363,7 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 		    prio, dscp, nd->name);
 		return ROCE_PASS;
 	}
-	int dscp = dscp_for_priority(m, prio);
+	int dscp = roce_check_dscp_for_priority(m, prio);
 	if (dscp < 0) {
 		add(r, "pfc", d->name, p->num, ROCE_FAIL, false,
 		    "no DSCP maps to PFC priority %d on %s: RoCE traffic will not be lossless; "
@@ -591,7 +599,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	/* Node-wide checks of their own files, then MTU: the GID index is then
 	 * chosen among the ports that stay. */
 	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0 ||
-	    roce_check_ets(out, node, pol) < 0)
+	    roce_check_ets(out, node, pol) < 0 ||
+	    roce_check_trust(out, node, pol) < 0)
 		goto nomem;
 	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0 ||
 	    roce_pciecheck(out, node, pol) < 0)

@@ -43,6 +43,13 @@ int roce_check_ecn(struct roce_check_result *r, const struct roce_node *node, co
  * report are unknown, said as a warning; a garbled attribute is unknown.
  * -1 on ENOMEM. */
 int roce_check_ets(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+/* check_trust.c: the priority RoCE really lands on.  DSCP trust: the traffic
+ * class's DSCP must map (qos/dscp2prio, else the APP table) to PfcPriority;
+ * PCP trust: the GID's netdev must be a VLAN whose egress map reaches it
+ * (untagged RoCE is priority 0).  Sets r->trust.  -1 on ENOMEM. */
+int roce_check_trust(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+/* The DSCP a map sends to prio (26, AF31, when it qualifies), -1 none.  (check.c) */
+int roce_check_dscp_for_priority(const struct roce_dscp_map *m, int prio);
 
 /* Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "

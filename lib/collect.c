@@ -12,6 +12,7 @@
 #include "pcie.h"
 #include "rdma.h"
 #include "rtlink.h"
+#include "trust.h"
 #include "verbs.h"
 
 #include <errno.h>
@@ -37,8 +38,10 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	roce_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_collect_verbs(node);
-	if (add_port_netdevs(node) == 0)
+	if (add_port_netdevs(node) == 0) {
 		roce_netclass_collect(node, root);
+		roce_trust_collect(node, root);
+	}
 	if (!opts || opts->netlink) {
 		/* sysfs reads cannot be interrupted; netlink gets what is left. */
 		int64_t left = policy->timeout_ms - (roce_clock_ms() - start);

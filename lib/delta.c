@@ -155,6 +155,7 @@ int roce_delta_compute(const struct roce_snapshot *start, const struct roce_snap
 	memset(out, 0, sizeof(*out));
 	out->gid_index = end->gid_index;
 	out->traffic_class = end->traffic_class;
+	out->trust = end->trust;
 	worse_check(start->check, start->check_why, end->check, end->check_why, &out->check, out->check_why);
 	out->seconds = end->time_ns >= start->time_ns ? (double)(end->time_ns - start->time_ns) / 1e9 : -1.0;
 	size_t cap = start->n_ports + end->n_ports;

@@ -66,6 +66,7 @@ struct roce_delta {
 	size_t n_ports;
 	int gid_index;
 	int traffic_class;
+	enum roce_trust_mode trust;
 	int check;               /* as a port's, for the findings about no port */
 	char check_why[ROCE_WHY_MAX];
 };

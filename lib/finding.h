@@ -47,6 +47,7 @@ struct roce_check_result {
 	size_t n_ports;
 	int gid_index;           /* the node's GID index for NCCL, -1 = none */
 	int traffic_class;       /* policy value or derived from DSCP/PFC, -1 = none */
+	enum roce_trust_mode trust;   /* the RoCE ports' priority trust (check_trust.c); PCP: NCCL_IB_SL */
 	enum roce_mode mode;
 	bool failed;             /* the node fails under the policy's mode */
 	size_t n_pass, n_warn, n_fail, n_unknown;

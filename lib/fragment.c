@@ -4,6 +4,7 @@
 #include "fragment.h"
 #include "jsonin.h"
 #include "printable.h"
+#include "trust.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -198,6 +199,8 @@ json_object *roce_fragment_to_json(const struct roce_fragment *n, const char *jo
 	json_object_object_add(o, "gid_index", json_object_new_int(n->gid_index));
 	json_object_object_add(o, "traffic_class", json_object_new_int(n->traffic_class));
 	json_object_object_add(o, "pfc_priority", json_object_new_int(n->pfc_priority));
+	if (n->trust != ROCE_TRUST_UNKNOWN)
+		json_object_object_add(o, "trust", json_object_new_string(roce_trust_mode_name(n->trust)));
 	if (n->note)
 		json_object_object_add(o, "note", json_object_new_string(n->note));
 	check_json(o, n->check, n->check_why);
@@ -266,6 +269,7 @@ static void node_from_meta(struct roce_fragment *n, const struct roce_fragment_m
 	n->n_shared = m->n_shared;
 	n->gid_index = d->gid_index;
 	n->traffic_class = d->traffic_class;
+	n->trust = d->trust;
 	n->pfc_priority = m->pfc_priority;
 	n->note = (char *)m->note;
 	n->check = (int8_t)d->check;
@@ -582,6 +586,12 @@ static int parse_node(json_object *o, struct roce_fragment *n, struct roce_error
 	n->gid_index = (int)gid;
 	n->traffic_class = (int)tc;
 	n->pfc_priority = (int)prio;
+	/* optional: written only when known, and absent from files of older releases */
+	int trust = ROCE_TRUST_UNKNOWN;
+	if (json_object_object_get_ex(o, "trust", NULL) &&
+	    roce_jin_enum(o, "trust", roce_trust_mode_name, ROCE_TRUST_PCP, ROCE_TRUST_DSCP, &trust, err) < 0)
+		return -1;
+	n->trust = (enum roce_trust_mode)trust;
 	if ((m = roce_jin_get(o, "note", json_type_string)) && keep(&n->note, json_object_get_string(m), err) < 0)
 		return -1;
 	if (parse_check(o, &n->check, &n->check_why, err) < 0)

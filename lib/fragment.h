@@ -62,6 +62,7 @@ struct roce_fragment {
 	char **shared;               /* job ids */
 	size_t n_shared;
 	int gid_index, traffic_class, pfc_priority;
+	enum roce_trust_mode trust;  /* UNKNOWN also for fragments written before trust was */
 	char *note;                  /* NULL when none */
 	int8_t check;                /* as a port's, for the findings about no port */
 	char *check_why;

@@ -8,6 +8,7 @@
 #include "json.h"
 #include "pcicap.h"
 #include "pciecheck.h"
+#include "trust.h"
 
 #include <stdio.h>
 
@@ -134,6 +135,37 @@ static void put_dcb_ets(json_object *o, json_object **errors, const struct roce_
 		put_reading(errors, "buffer", &nd->buffer.read);
 }
 
+/* MLNX_OFED's qos/ (trust, dscp2prio as 64 priorities, -1 unmapped) and a VLAN's id and egress PCPs. */
+static void json_trust(json_object *o, json_object **errors, const struct roce_netdev *nd)
+{
+	if (roce_reading_ok(&nd->trust.read)) {
+		json_object *t = json_object_new_object();
+		put_str(t, "mode", roce_trust_mode_name(nd->trust.mode));
+		put_str(t, "from", nd->trust.from);
+		if (roce_reading_ok(&nd->trust.dscp2prio.read)) {
+			json_object *m = json_object_new_array();
+			for (int d = 0; d < ROCE_DSCP_MAX; d++)
+				json_object_array_add(m, json_object_new_int(nd->trust.dscp2prio.prio[d]));
+			json_object_object_add(t, "dscp2prio", m);
+		}
+		json_object_object_add(o, "trust", t);
+	}
+	/* MISSING is not MLNX_OFED: no error, the trust is inferred from the APP table */
+	if (nd->trust.read.status != ROCE_MISSING)
+		put_reading(errors, "trust", &nd->trust.read);
+	if (nd->trust.dscp2prio.read.status != ROCE_MISSING)
+		put_reading(errors, "dscp2prio", &nd->trust.dscp2prio.read);
+	if (nd->vlan.is_vlan) {
+		json_object *v = json_object_new_object(), *eg = json_object_new_array();
+		put_int(v, "id", (int)nd->vlan.id);
+		for (int i = 0; i < ROCE_PRIOS; i++)
+			if (nd->vlan.egress_pcps & (1u << i))
+				json_object_array_add(eg, json_object_new_int(i));
+		json_object_object_add(v, "egress_pcps", eg);
+		json_object_object_add(o, "vlan", v);
+	}
+}
+
 static json_object *json_netdev(const struct roce_netdev *nd)
 {
 	json_object *o = json_object_new_object(), *errors = NULL;
@@ -161,6 +193,7 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 		json_object_object_add(o, "ecn", ecn);
 	}
 	put_reading(&errors, "ecn", &nd->ecn.read);
+	json_trust(o, &errors, nd);
 	put_reading(&errors, "link", &nd->link_read);
 	json_object *pfc = json_object_new_object();
 	put_str(pfc, "status", roce_status_name(nd->pfc.read.status));

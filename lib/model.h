@@ -203,6 +203,26 @@ struct roce_ecn {
 	int cnp_prio;                       /* roce_np/cnp_802p_prio 0-7, -1 not read */
 };
 
+/* The priority trust of the port (MLNX_OFED class/net/<if>/qos/): which
+ * header field picks an incoming packet's priority.  PCP: the VLAN tag's
+ * priority bits (untagged traffic is priority 0); DSCP: the IP header's
+ * DSCP through dscp2prio. */
+enum roce_trust_mode { ROCE_TRUST_UNKNOWN = 0, ROCE_TRUST_PCP, ROCE_TRUST_DSCP };
+
+struct roce_trust {
+	struct roce_reading read;           /* qos/trust: MISSING = not MLNX_OFED (infer from the APP table) */
+	enum roce_trust_mode mode;          /* when read is OK */
+	char from[IF_NAMESIZE];             /* the netdev whose qos/ was read (a VLAN's lower device) */
+	struct roce_dscp_map dscp2prio;     /* qos/dscp2prio; its read says why not */
+};
+
+/* A VLAN netdev (rtnetlink IFLA_LINKINFO kind "vlan"), where the GID is on one. */
+struct roce_vlan {
+	bool is_vlan;
+	unsigned id;
+	uint8_t egress_pcps;                /* bitmap of the PCPs the egress QoS map sends to */
+};
+
 struct roce_netdev {
 	char name[IF_NAMESIZE];
 	struct roce_reading link_read;      /* rtnetlink RTM_GETLINK */
@@ -217,6 +237,8 @@ struct roce_netdev {
 	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
 	struct roce_reading speed_read;
 	struct roce_ecn ecn;
+	struct roce_trust trust;            /* trust.c */
+	struct roce_vlan vlan;              /* rtlink.c, with link_read */
 };
 
 /* GPUDirect RDMA readiness (gdr.c): a peer-memory client, or DMA-BUF. */

@@ -100,6 +100,10 @@ int roce_plan_build(const struct roce_policy *policy, const struct roce_check_re
 		goto overflow;
 	if (check->traffic_class >= 0 && set_var(out, "NCCL_IB_TC", "%d", check->traffic_class) < 0)
 		goto overflow;
+	/* PCP trust: the VLAN tag's priority is the service level NCCL puts in its address handles. */
+	if (check->trust == ROCE_TRUST_PCP && policy->pfc_priority != ROCE_PFC_NONE &&
+	    set_var(out, "NCCL_IB_SL", "%d", policy->pfc_priority) < 0)
+		goto overflow;
 	out->valid = true;
 	return 0;
 overflow:

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "printable.h"
 #include "sysfs.h"
+#include "trust.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,12 @@ static void tc_value(const struct roce_fragment *n, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+/* "pcp", "dscp", or "unknown" (not read, or a fragment of an older release). */
+static void trust_value(const struct roce_fragment *n, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", roce_trust_mode_name(n->trust));
+}
+
 /* "3", "3+4", "none", or "unknown" when PFC was not read. */
 static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 {
@@ -333,6 +340,7 @@ static const struct {
 	[ROCE_CONS_RATE] = { "link_rate", "Link rate (Gb/s)", rate_values },
 	[ROCE_CONS_FW] = { "firmware", "Firmware", fw_values },
 	[ROCE_CONS_TC] = { "traffic_class", "Traffic class", tc_value },
+	[ROCE_CONS_TRUST] = { "trust", "Priority trust", trust_value },
 };
 
 const char *roce_report_consistency_name(enum roce_report_consistency k)

@@ -86,7 +86,7 @@ const char *roce_report_verdict_fix(const struct roce_job_report *r, const char 
 
 /* What must be the same on every node of a job for RDMA to work across them. */
 enum roce_report_consistency { ROCE_CONS_GID, ROCE_CONS_MTU, ROCE_CONS_PFC, ROCE_CONS_RATE, ROCE_CONS_FW, ROCE_CONS_TC,
-                                ROCE_CONS_N };
+                                ROCE_CONS_TRUST, ROCE_CONS_N };
 /* The JSON key ("gid_index") and the text report's title ("RoCE v2 GID index"). */
 const char *roce_report_consistency_name(enum roce_report_consistency k);
 const char *roce_report_consistency_title(enum roce_report_consistency k);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/if.h>
+#include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 
@@ -77,6 +78,50 @@ static int check_attrs(const struct nlattr *const *tb, const struct roce_netdev 
 	return 0;
 }
 
+/* IFLA_VLAN_EGRESS_QOS: IFLA_VLAN_QOS_MAPPING entries {from skb priority, to PCP}. */
+static int egress_cb(const struct nlattr *a, void *data)
+{
+	struct roce_vlan *v = data;
+	if (mnl_attr_get_type(a) != IFLA_VLAN_QOS_MAPPING)
+		return MNL_CB_OK;
+	if (mnl_attr_validate2(a, MNL_TYPE_UNSPEC, sizeof(struct ifla_vlan_qos_mapping)) < 0)
+		return MNL_CB_ERROR;
+	const struct ifla_vlan_qos_mapping *m = mnl_attr_get_payload(a);
+	if (m->to > 7)
+		return MNL_CB_ERROR;
+	v->egress_pcps |= (uint8_t)(1u << m->to);
+	return MNL_CB_OK;
+}
+
+/* IFLA_LINKINFO of a VLAN device (`ip -d link`: "vlan ... id 10 egress-qos-map
+ * { 0:3 }"); any other kind leaves nd->vlan zero.  0, or -1 with why. */
+static int parse_vlan(const struct nlattr *linkinfo, struct roce_vlan *v, const char *what, char *why, size_t whylen)
+{
+	const struct nlattr *info[IFLA_INFO_MAX + 1], *data[IFLA_VLAN_MAX + 1];
+	memset(v, 0, sizeof(*v));
+	if (!linkinfo)
+		return 0;
+	if (roce_nlmsg_table_nest(linkinfo, info, IFLA_INFO_MAX) < 0)
+		goto bad;
+	if (!info[IFLA_INFO_KIND] || mnl_attr_validate(info[IFLA_INFO_KIND], MNL_TYPE_NUL_STRING) < 0)
+		return 0;   /* a physical device carries no kind */
+	if (strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "vlan") != 0)
+		return 0;
+	if (!info[IFLA_INFO_DATA] || roce_nlmsg_table_nest(info[IFLA_INFO_DATA], data, IFLA_VLAN_MAX) < 0 ||
+	    !data[IFLA_VLAN_ID] || mnl_attr_validate(data[IFLA_VLAN_ID], MNL_TYPE_U16) < 0)
+		goto bad;
+	v->is_vlan = true;
+	v->id = mnl_attr_get_u16(data[IFLA_VLAN_ID]);
+	if (data[IFLA_VLAN_EGRESS_QOS] &&
+	    roce_nlmsg_walk_nest(data[IFLA_VLAN_EGRESS_QOS], egress_cb, v) != ROCE_NLMSG_WALKED)
+		goto bad;
+	return 0;
+bad:
+	memset(v, 0, sizeof(*v));
+	snprintf(why, whylen, "%s: IFLA_LINKINFO of a vlan is not id and egress QoS mappings", what);
+	return -1;
+}
+
 int roce_rtlink_parse(const struct nlmsghdr *nlh, struct roce_netdev *nd)
 {
 	char what[ROCE_NLMSG_WHAT_MAX], why[ROCE_WHY_MAX];
@@ -100,6 +145,8 @@ int roce_rtlink_parse(const struct nlmsghdr *nlh, struct roce_netdev *nd)
 		snprintf(why, sizeof(why), "%s: ifindex %d", what, ifi->ifi_index);
 		goto malformed;
 	}
+	if (parse_vlan(tb[IFLA_LINKINFO], &nd->vlan, what, why, sizeof(why)) < 0)
+		goto malformed;
 
 	unsigned oper = mnl_attr_get_u8(tb[IFLA_OPERSTATE]);
 	nd->ifindex = ifi->ifi_index;

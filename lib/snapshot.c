@@ -255,6 +255,7 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 	if (check) {
 		s->gid_index = check->gid_index;
 		s->traffic_class = check->traffic_class;
+		s->trust = check->trust;
 		worst_finding(check, "", 0, &s->check, s->check_why, sizeof(s->check_why));
 	}
 	/* A listing with refused names (MALFORMED) was still read: use the model,

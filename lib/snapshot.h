@@ -63,6 +63,7 @@ struct roce_snapshot {
 	size_t n_ports;
 	int gid_index;                  /* node's GID index for NCCL, -1 unknown */
 	int traffic_class;              /* -1 unknown */
+	enum roce_trust_mode trust;     /* the RoCE ports' priority trust (check_trust.c) */
 	int check;                      /* worst verdict of the findings about no port; -1 = not checked */
 	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message" */
 };

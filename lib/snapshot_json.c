@@ -7,6 +7,7 @@
 #include "snapshot.h"
 #include "json.h"
 #include "jsonin.h"
+#include "trust.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -74,6 +75,8 @@ json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
 	json_object_object_add(o, "devices_read", roce_json_reading(&s->devices_read));
 	json_object_object_add(o, "gid_index", json_object_new_int(s->gid_index));
 	json_object_object_add(o, "traffic_class", json_object_new_int(s->traffic_class));
+	if (s->trust != ROCE_TRUST_UNKNOWN)
+		json_object_object_add(o, "trust", json_object_new_string(roce_trust_mode_name(s->trust)));
 	check_json(o, s->check, s->check_why);
 	for (size_t i = 0; i < s->n_ports; i++)
 		json_object_array_add(ports, port_sample_json(&s->ports[i]));
@@ -247,6 +250,12 @@ int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct ro
 		return -1;
 	s->gid_index = (int)gid;
 	s->traffic_class = (int)tc;
+	/* optional: written only when known, and absent from files of older releases */
+	int trust = ROCE_TRUST_UNKNOWN;
+	if (json_object_object_get_ex(obj, "trust", NULL) &&
+	    roce_jin_enum(obj, "trust", roce_trust_mode_name, ROCE_TRUST_PCP, ROCE_TRUST_DSCP, &trust, err) < 0)
+		return -1;
+	s->trust = (enum roce_trust_mode)trust;
 	if (parse_check(obj, &s->check, s->check_why, sizeof(s->check_why), err) < 0 ||
 	    parse_ports(s, ports, err) < 0) {
 		roce_snapshot_free(s);

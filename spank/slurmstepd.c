@@ -161,7 +161,7 @@ static void export_plan(spank_t sp, const struct roce_policy *policy, const stru
 static void unset_inherited(spank_t sp)
 {
 	static const char *const names[] = { "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_NET_GDR_LEVEL",
-	                                      "NCCL_SOCKET_IFNAME", "NCCL_IB_TC" };
+	                                      "NCCL_SOCKET_IFNAME", "NCCL_IB_TC", "NCCL_IB_SL" };
 	char exported[1024], cur[2048];
 	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
 		return;

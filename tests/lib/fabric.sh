@@ -330,3 +330,14 @@ fab_two_socket_clash() {
 	done
 	return 0
 }
+
+# fab_vlan ROOT LOWER VLAN: a VLAN netdev on LOWER (which must have a
+# class/net entry, e.g. from fab_netdev_file) as the kernel shows it: a
+# virtual device, class/net/VLAN, and its lower_LOWER adjacency link.
+fab_vlan() {
+	local root=$1 lower=$2 vlan=$3 target
+	target=$(readlink "$root/class/net/$lower") || return 1
+	mkdir -p "$root/devices/virtual/net/$vlan"
+	ln -sfn "../../../${target#../../}" "$root/devices/virtual/net/$vlan/lower_$lower"
+	ln -sfn "../../devices/virtual/net/$vlan" "$root/class/net/$vlan"
+}

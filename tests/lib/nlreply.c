@@ -5,6 +5,9 @@
  */
 #include "config.h"
 #include "nlreply.h"
+#include <arpa/inet.h>
+#include <linux/if_link.h>
+#include <linux/if_vlan.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +47,27 @@ struct nlmsghdr *nlreply_link(void *buf, uint32_t seq, const char *name, int ifi
 	mnl_attr_put_u32(nlh, IFLA_MIN_MTU, 68);
 	mnl_attr_put_u32(nlh, IFLA_MAX_MTU, 65535);
 	return nlh;
+}
+
+void nlreply_link_vlan(struct nlmsghdr *nlh, uint16_t id, const uint32_t (*egress)[2], size_t n_egress)
+{
+	struct nlattr *info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "vlan");
+	struct nlattr *data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	mnl_attr_put_u16(nlh, IFLA_VLAN_ID, id);
+	struct ifla_vlan_flags fl = { .flags = VLAN_FLAG_REORDER_HDR, .mask = 0xffffffff };
+	mnl_attr_put(nlh, IFLA_VLAN_FLAGS, sizeof(fl), &fl);
+	mnl_attr_put_u16(nlh, IFLA_VLAN_PROTOCOL, htons(0x8100));
+	if (n_egress) {
+		struct nlattr *eg = mnl_attr_nest_start(nlh, IFLA_VLAN_EGRESS_QOS);
+		for (size_t i = 0; i < n_egress; i++) {
+			struct ifla_vlan_qos_mapping m = { .from = egress[i][0], .to = egress[i][1] };
+			mnl_attr_put(nlh, IFLA_VLAN_QOS_MAPPING, sizeof(m), &m);
+		}
+		mnl_attr_nest_end(nlh, eg);
+	}
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
 }
 
 struct nlmsghdr *nlreply_error(void *buf, uint32_t seq, int error, uint16_t req_type)

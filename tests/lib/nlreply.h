@@ -37,6 +37,13 @@ struct nlmsghdr *nlreply_header(void *buf, uint16_t type, uint32_t seq);
 struct nlmsghdr *nlreply_link(void *buf, uint32_t seq, const char *name, int ifindex, unsigned flags,
                               uint32_t mtu, uint8_t oper);
 
+/* Append to an RTM_NEWLINK the IFLA_LINKINFO a VLAN device carries, as
+ * rtnl_link_info_fill() and vlan_fill_info() put it: KIND "vlan", DATA { ID,
+ * FLAGS, PROTOCOL 802.1Q, EGRESS_QOS { QOS_MAPPING {from, to}... } } (the
+ * EGRESS_QOS nest only when n_egress > 0, as the kernel leaves an empty map out).
+ * egress holds from,to pairs. */
+void nlreply_link_vlan(struct nlmsghdr *nlh, uint16_t id, const uint32_t (*egress)[2], size_t n_egress);
+
 /* NLMSG_ERROR as netlink_ack() sends it under NETLINK_CAP_ACK: the error
  * code and the request's header only (36 bytes). */
 struct nlmsghdr *nlreply_error(void *buf, uint32_t seq, int error, uint16_t req_type);

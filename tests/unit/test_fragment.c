@@ -157,6 +157,40 @@ static int parse_text(const char *text, struct roce_error *err)
 	return rc;
 }
 
+/* The trust mode, both ways; a fragment without it (an older release) loads as unknown. */
+static void t_trust(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_fragment n;
+	struct roce_error err;
+	fx_delta(&d, 1, 10);
+	d.trust = ROCE_TRUST_PCP;
+	json_object *f = fx_fragment("n1", &d, NULL);
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "trust")), "pcp");
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(n.trust, ROCE_TRUST_PCP);
+	roce_fragment_free(&n);
+
+	json_object_object_del(f, "trust");
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(n.trust, ROCE_TRUST_UNKNOWN);
+	roce_fragment_free(&n);
+
+	json_object_object_add(f, "trust", json_object_new_string("vlan"));
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), -1);
+	assert_string_equal(err.msg, "\"trust\": unknown value \"vlan\"");
+	json_object_object_add(f, "trust", json_object_new_int(1));
+	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), -1);
+	json_object_put(f);
+
+	d.trust = ROCE_TRUST_UNKNOWN;   /* not known: not written */
+	f = fx_fragment("n1", &d, NULL);
+	assert_null(json_object_object_get(f, "trust"));
+	json_object_put(f);
+	roce_delta_free(&d);
+}
+
 static void t_refused(void **state)
 {
 	(void)state;
@@ -216,6 +250,7 @@ int main(void)
 		cmocka_unit_test(t_names),
 		cmocka_unit_test(t_fragment_schema),
 		cmocka_unit_test(t_round_trip),
+		cmocka_unit_test(t_trust),
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_escaped),
 	};

@@ -179,6 +179,31 @@ static void t_consistency_rate_fw_tc(void **state)
 	roce_report_free(&r);
 }
 
+/* Issue 12's trust row: one node on PCP trust among DSCP ones, one from an older release. */
+static void t_consistency_trust(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_report_groups gs = { 0 };
+	fx_merged_job(&r);
+	r.nodes[0].trust = ROCE_TRUST_DSCP;
+	r.nodes[1].trust = ROCE_TRUST_PCP;
+	r.nodes[2].trust = ROCE_TRUST_DSCP;
+	r.nodes[3].trust = ROCE_TRUST_UNKNOWN;
+	assert_string_equal(roce_report_consistency_name(ROCE_CONS_TRUST), "trust");
+	assert_string_equal(roce_report_consistency_title(ROCE_CONS_TRUST), "Priority trust");
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_TRUST, &gs), 0);
+	assert_int_equal(gs.n, 3);
+	assert_string_equal(gs.g[0].key, "dscp");
+	assert_int_equal(gs.g[0].n, 2);
+	assert_string_equal(gs.g[1].key, "pcp");
+	assert_string_equal(gs.g[1].names[0], "n2");
+	assert_string_equal(gs.g[2].key, "unknown");
+	assert_string_equal(gs.g[2].names[0], "n10");
+	roce_report_groups_free(&gs);
+	roce_report_free(&r);
+}
+
 /* Per-port values: distinct, in port order; vanished ports have none. */
 static void t_port_values(void **state)
 {
@@ -232,6 +257,7 @@ int main(void)
 		cmocka_unit_test(t_verdict_groups),
 		cmocka_unit_test(t_consistency_groups),
 		cmocka_unit_test(t_consistency_rate_fw_tc),
+		cmocka_unit_test(t_consistency_trust),
 		cmocka_unit_test(t_port_values),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

@@ -13,6 +13,7 @@
 
 #include "nlreply.h"
 #include "rtlink.h"
+#include <linux/if_link.h>
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 
@@ -176,6 +177,63 @@ static void t_link_hostile_name(void **state)
 	assert_string_equal(nd.link_read.why, "netdev e\\x1b[31mx\\n does not exist in this network namespace");
 }
 
+/* A VLAN device (`ip link add link eth0 name eth0.10 type vlan id 10
+ * egress-qos-map 0:3 5:5`): its id and the PCPs its egress map reaches. */
+static void t_link_vlan(void **state)
+{
+	(void)state;
+	struct roce_netdev nd;
+	const uint32_t eg[][2] = { { 0, 3 }, { 5, 5 } };
+	nlreply_netdev(&nd, "eth0.10");
+	struct nlmsghdr *nlh = nlreply_link(msgbuf.b, 1, "eth0.10", 9, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	nlreply_link_vlan(nlh, 10, eg, 2);
+	assert_int_equal(roce_rtlink_parse(nlh, &nd), 0);
+	assert_true(nd.vlan.is_vlan);
+	assert_int_equal(nd.vlan.id, 10);
+	assert_int_equal(nd.vlan.egress_pcps, (1u << 3) | (1u << 5));
+
+	/* no egress map: the kernel leaves the nest out */
+	nlreply_netdev(&nd, "eth0.10");
+	nlh = nlreply_link(msgbuf.b, 1, "eth0.10", 9, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	nlreply_link_vlan(nlh, 10, NULL, 0);
+	assert_int_equal(roce_rtlink_parse(nlh, &nd), 0);
+	assert_true(nd.vlan.is_vlan);
+	assert_int_equal(nd.vlan.egress_pcps, 0);
+
+	/* a physical device: no IFLA_LINKINFO */
+	nlreply_netdev(&nd, "eth0");
+	nlh = nlreply_link(msgbuf.b, 1, "eth0", 7, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	assert_int_equal(roce_rtlink_parse(nlh, &nd), 0);
+	assert_false(nd.vlan.is_vlan);
+}
+
+/* A mapping to PCP 9 or cut short is not what the kernel sends: malformed, naming the netdev. */
+static void t_link_vlan_malformed(void **state)
+{
+	(void)state;
+	struct roce_netdev nd;
+	const uint32_t eg[][2] = { { 0, 9 } };
+	nlreply_netdev(&nd, "eth0.10");
+	struct nlmsghdr *nlh = nlreply_link(msgbuf.b, 1, "eth0.10", 9, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	nlreply_link_vlan(nlh, 10, eg, 1);
+	assert_int_equal(roce_rtlink_parse(nlh, &nd), -1);
+	assert_int_equal(nd.link_read.status, ROCE_MALFORMED);
+	assert_non_null(strstr(nd.link_read.why, "eth0.10"));
+	assert_non_null(strstr(nd.link_read.why, "IFLA_LINKINFO"));
+	assert_false(nd.vlan.is_vlan);
+
+	const uint32_t ok[][2] = { { 0, 3 } };
+	nlreply_netdev(&nd, "eth0.10");
+	nlh = nlreply_link(msgbuf.b, 1, "eth0.10", 9, IFF_UP | IFF_RUNNING, 9000, IF_OPER_UP);
+	nlreply_link_vlan(nlh, 10, ok, 1);
+	struct nlattr *m = nlreply_nested(nlreply_nested(nlreply_nested(nlreply_attr(nlh, sizeof(struct ifinfomsg), IFLA_LINKINFO),
+	                                                                IFLA_INFO_DATA), IFLA_VLAN_EGRESS_QOS), IFLA_VLAN_QOS_MAPPING);
+	assert_non_null(m);
+	m->nla_len = 4 + 4;   /* a mapping of 4 bytes */
+	assert_int_equal(roce_rtlink_parse(nlh, &nd), -1);
+	assert_int_equal(nd.link_read.status, ROCE_MALFORMED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +242,8 @@ int main(void)
 		cmocka_unit_test(t_link_enodev),
 		cmocka_unit_test(t_link_malformed),
 		cmocka_unit_test(t_link_hostile_name),
+		cmocka_unit_test(t_link_vlan),
+		cmocka_unit_test(t_link_vlan_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

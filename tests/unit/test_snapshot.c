@@ -358,7 +358,8 @@ static void t_gid_addr(void **state)
 	(void)state;
 	struct roce_node n;
 	struct roce_port_result pr;
-	struct roce_check_result cr = { .ports = &pr, .n_ports = 1, .gid_index = 3, .traffic_class = -1 };
+	struct roce_check_result cr = { .ports = &pr, .n_ports = 1, .gid_index = 3, .traffic_class = -1,
+	                                 .trust = ROCE_TRUST_PCP };
 	struct roce_snapshot a, b;
 	struct roce_delta d;
 	struct roce_error err;
@@ -375,6 +376,7 @@ static void t_gid_addr(void **state)
 	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
 	assert_int_equal(d.ports[0].gid_index_start, 3);
 	assert_int_equal(d.ports[0].gid_index, 4);
+	assert_int_equal(d.trust, ROCE_TRUST_PCP);
 	assert_string_equal(d.ports[0].gid_addr_start, "192.0.2.5");
 	assert_string_equal(d.ports[0].gid_addr_end, "192.0.2.6");
 	roce_delta_free(&d);
@@ -387,6 +389,11 @@ static void t_gid_addr(void **state)
 	roce_snapshot_free(&a);
 	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
 	assert_string_equal(a.ports[0].gid_addr, "192.0.2.5");
+	assert_int_equal(a.trust, ROCE_TRUST_PCP);   /* the trust mode, on to the fragment */
+	json_object_object_del(parsed, "trust");     /* a state file of an older release */
+	roce_snapshot_free(&a);
+	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_int_equal(a.trust, ROCE_TRUST_UNKNOWN);
 	/* written before gid_addr existed: loads, the address unknown, the index still compared */
 	json_object_object_del(p0, "gid_addr");
 	roce_snapshot_free(&a);
