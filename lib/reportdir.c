@@ -2,7 +2,7 @@
 /* reportdir.c - read the fragments of ReportDir/<job id>/ (reportdir.h says what is refused). */
 #include "config.h"
 #include "reportdir.h"
-#include "jsonin.h"
+#include "fragment_read.h"
 #include "readfile.h"
 #include "safefile.h"
 
@@ -49,9 +49,9 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 		roce_report_error(r, name, err.msg);
 		return;
 	}
-	json_object *frag = roce_jin_parse(buf, len, &err);
+	int parsed = roce_fragment_read(buf, len, r->job_id, &f, &err);
 	free(buf);
-	if (!frag || roce_fragment_parse(frag, r->job_id, &f, &err) < 0) {
+	if (parsed < 0) {
 		roce_report_error(r, name, err.msg);
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
@@ -67,7 +67,6 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 		if (roce_report_append(r, &f, &err) < 0)
 			roce_report_error(r, name, err.msg);
 	}
-	json_object_put(frag);
 }
 
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
