@@ -2,6 +2,7 @@
 /* jsonpull.c - a strict pull reader of JSON text (jsonpull.h). */
 #include "config.h"
 #include "jsonpull.h"
+#include "jsonin.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -447,15 +448,7 @@ int roce_jsonpull_enum(struct roce_jsonpull *j, const char *key, const char *(*n
 	const char *s;
 	if (roce_jsonpull_str(j, key, 64, &s, err) < 0)
 		return -1;
-	for (int i = lo; i <= hi; i++) {
-		const char *n = name(i);
-		if (n && strcmp(n, s) == 0) {
-			*v = i;
-			return 0;
-		}
-	}
-	roce_error_set(err, "\"%s\": unknown value \"%s\"", key, s);
-	return -1;
+	return roce_jin_enum_text(s, key, name, lo, hi, v, err);
 }
 
 int roce_jsonpull_int(struct roce_jsonpull *j, const char *key, int64_t lo, int64_t hi, int64_t *v,
