@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fragment - per-node report fragments read by roce-report: JSON text ->
- * roce_report_add() into a job report, then every output format (text,
- * JSON, streamed JSON, Prometheus).  The input may hold several fragments
+ * roce_fragment_read() (the reader of ReportDir's files, raw bytes as a
+ * file holds them) and roce_report_append() into a job report, then every
+ * output format (text, JSON, streamed JSON, Prometheus).  The input may hold several fragments
  * separated by NUL bytes (several nodes of one job).  The streamed JSON
  * must be valid JSON.
  */
 #include "config.h"
 #include "fuzz.h"
+#include "fragment_read.h"
 #include "report.h"
 #include "report_json.h"
 #include "report_prometheus.h"
@@ -47,13 +49,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t off = 0; off < size;) {
 		const uint8_t *nul = memchr(data + off, '\0', size - off);
 		size_t len = nul ? (size_t)(nul - data) - off : size - off;
-		json_object *o = parse((const char *)data + off, len);
-		if (o) {
-			err.msg[0] = '\0';
-			if (roce_report_add(&r, o, "fuzz.json", &err) < 0)
-				FUZZ_CHECK(err.msg[0], "refused without a reason");
-			json_object_put(o);
-		}
+		char *text = malloc(len + 1);
+		struct roce_fragment f;
+		if (!text)
+			abort();
+		memcpy(text, data + off, len);
+		err.msg[0] = '\0';
+		if (roce_fragment_read(text, len, JOB, &f, &err) < 0)
+			FUZZ_CHECK(err.msg[0] && !f.name && !f.ports, "refused without a reason, or not emptied");
+		else if (roce_report_append(&r, &f, &err) < 0)
+			FUZZ_CHECK(err.msg[0], "refused without a reason");
+		free(text);
 		off += len + 1;
 	}
 	roce_report_sort(&r);

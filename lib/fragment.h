@@ -81,10 +81,6 @@ json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struc
  * the JSON report's nodes[] (without). */
 json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema);
 
-/* A fragment of job job_id into *f.  -1 with err naming the key and the
- * problem (f is then empty): not an object, another schema or job, a value
- * out of range.  Free f with roce_fragment_free. */
-int roce_fragment_parse(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err);
 void roce_fragment_free(struct roce_fragment *f);
 
 /* A job id as Slurm's prolog gives it: 1-10 digits, no leading zero, <= 4294967295. */

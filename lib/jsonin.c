@@ -140,6 +140,12 @@ int roce_jin_enum(json_object *o, const char *key, const char *(*name)(int), int
 	const char *s;
 	if (roce_jin_str(o, key, 64, &s, err) < 0)
 		return -1;
+	return roce_jin_enum_text(s, key, name, lo, hi, v, err);
+}
+
+int roce_jin_enum_text(const char *s, const char *key, const char *(*name)(int), int lo, int hi, int *v,
+                       struct roce_error *err)
+{
 	for (int i = lo; i <= hi; i++) {
 		const char *n = name(i);
 		if (n && strcmp(n, s) == 0) {

@@ -46,6 +46,9 @@ int roce_jin_strcpy(json_object *o, const char *key, char *buf, size_t len, stru
  * string for every i in the range). */
 int roce_jin_enum(json_object *o, const char *key, const char *(*name)(int), int lo, int hi, int *v,
                   struct roce_error *err);
+/* The same for a string already read (key names it in err). */
+int roce_jin_enum_text(const char *s, const char *key, const char *(*name)(int), int lo, int hi, int *v,
+                       struct roce_error *err);
 
 /* A counter value: an integer >= 0 (json-c keeps those above INT64_MAX as uint64). */
 bool roce_jin_u64_value(json_object *m, uint64_t *v);

@@ -207,26 +207,29 @@ int roce_readfile_open(int dfd, const char *dir, const char *path, int flags, st
 	return fd;
 }
 
-/* Read the open fd to its end into a growing buffer of at most max bytes. */
-static char *read_grow(int fd, size_t hint, size_t max, size_t *got, int *more)
+/* Read the open fd to its end into *buf (*cap bytes, grown by realloc; at
+ * least hint + 2 to start with), at most max bytes. */
+static int read_grow(int fd, char **buf, size_t *cap, size_t hint, size_t max, size_t *got)
 {
 	/* One byte over the hint: a file of that size ends without a realloc. */
-	size_t cap = hint > 0 && hint < max ? hint + 1 : (max < 4096 ? max : 4096);
-	char *buf = malloc(cap + 1);
+	size_t want = hint > 0 && hint < max ? hint + 1 : (max < 4096 ? max : 4096);
 	*got = 0;
-	while (buf) {
-		*more = read_upto(fd, buf, cap, got, cap == max, false);
-		if (*more <= 0 || cap == max)
-			return buf;
-		cap = cap > max / 2 ? max : 2 * cap;
-		char *grown = realloc(buf, cap + 1);
-		if (!grown)
-			free(buf);
-		buf = grown;
+	for (;;) {
+		if (*cap < want + 1) {
+			char *grown = realloc(*buf, want + 1);
+			if (!grown) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*buf = grown;
+			*cap = want + 1;
+		}
+		size_t limit = *cap - 1 < max ? *cap - 1 : max;
+		int more = read_upto(fd, *buf, limit, got, limit == max, false);
+		if (more <= 0 || limit == max)
+			return more;
+		want = limit > max / 2 ? max : 2 * limit;
 	}
-	errno = ENOMEM;
-	*more = -1;
-	return NULL;
 }
 
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
@@ -239,17 +242,27 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
 char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                          struct stat *st, struct roce_reading *r)
 {
+	char *buf = NULL;
+	size_t cap = 0;
+	if (roce_readfile_reuse(dfd, dir, path, max, flags, &buf, &cap, len, st, r))
+		return buf;
+	free(buf);
+	return NULL;
+}
+
+char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf,
+                          size_t *cap, size_t *len, struct stat *st, struct roce_reading *r)
+{
 	struct name file;   /* no initializer: buf is written only when a message needs it */
 	file.dir = dir;
 	file.path = path;
 	size_t got;
-	int more;
 
 	int fd = open_regular(dfd, &file, flags, st, r);
 	if (fd < 0)
 		return NULL;
 	/* st_size is only a hint (0 for /proc files): read to the end, up to max. */
-	char *buf = read_grow(fd, (size_t)st->st_size, max, &got, &more);
+	int more = read_grow(fd, buf, cap, (size_t)st->st_size, max, &got);
 	int e = errno;
 	close(fd);
 	if (more < 0) {
@@ -261,12 +274,11 @@ char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max,
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: grew while being read", shown(&file));
 		errno = EAGAIN;
 	} else {
-		buf[got] = '\0';
+		(*buf)[got] = '\0';
 		if (len)
 			*len = got;
 		roce_reading_set(r, ROCE_OK, 0, NULL);
-		return buf;
+		return *buf;
 	}
-	free(buf);
 	return NULL;
 }

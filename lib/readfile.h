@@ -48,5 +48,11 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
 /* The same, and *st = what the file was when read (its owner, say). */
 char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                          struct stat *st, struct roce_reading *r);
+/* The same into *buf (*cap bytes, NULL and 0 at first), grown with realloc
+ * and kept for the next file: one buffer for the many files of a
+ * directory.  *buf on success; NULL on failure (r set; *buf, still the
+ * caller's to free, may have grown). */
+char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf,
+                          size_t *cap, size_t *len, struct stat *st, struct roce_reading *r);
 
 #endif

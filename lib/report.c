@@ -2,6 +2,7 @@
 /* report.c - the merge of a job's fragments, and the groups its printers show. */
 #include "config.h"
 #include "report.h"
+#include "fragment_read.h"
 #include "printable.h"
 #include "sysfs.h"
 #include "trust.h"
@@ -70,7 +71,7 @@ int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struc
 int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err)
 {
 	struct roce_fragment f;
-	if (roce_fragment_parse(frag, r->job_id, &f, err) < 0) {
+	if (roce_fragment_read_json(frag, r->job_id, &f, err) < 0) {
 		roce_report_error(r, source, err->msg);
 		return -1;
 	}

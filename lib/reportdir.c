@@ -2,7 +2,7 @@
 /* reportdir.c - read the fragments of ReportDir/<job id>/ (reportdir.h says what is refused). */
 #include "config.h"
 #include "reportdir.h"
-#include "jsonin.h"
+#include "fragment_read.h"
 #include "readfile.h"
 #include "safefile.h"
 
@@ -32,14 +32,21 @@ static bool names_agree(const struct roce_fragment *f, const char *file)
 	return strcmp(expect, file) == 0;
 }
 
-static void load_one(struct roce_job_report *r, int dfd, const char *name)
+/* A file's text, in one buffer for them all. */
+struct text {
+	char *buf;
+	size_t cap;
+};
+
+static void load_one(struct roce_job_report *r, int dfd, const char *name, struct text *t)
 {
 	struct roce_error err;
 	struct roce_reading rd;
 	struct roce_fragment f;
 	struct stat st;
 	size_t len = 0;
-	char *buf = roce_readfile_stat(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &len, &st, &rd);
+	char *buf = roce_readfile_reuse(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &t->buf, &t->cap, &len, &st,
+	                                &rd);
 	if (!buf) {
 		/* "<name> is not a regular file (a FIFO)": never opened */
 		if (rd.status == ROCE_MALFORMED && errno == EINVAL && strrchr(rd.why, '('))
@@ -49,9 +56,7 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 		roce_report_error(r, name, err.msg);
 		return;
 	}
-	json_object *frag = roce_jin_parse(buf, len, &err);
-	free(buf);
-	if (!frag || roce_fragment_parse(frag, r->job_id, &f, &err) < 0) {
+	if (roce_fragment_read(buf, len, r->job_id, &f, &err) < 0) {
 		roce_report_error(r, name, err.msg);
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
@@ -67,7 +72,6 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name)
 		if (roce_report_append(r, &f, &err) < 0)
 			roce_report_error(r, name, err.msg);
 	}
-	json_object_put(frag);
 }
 
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
@@ -82,9 +86,11 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 		return -1;
 	}
 	struct dirent *e;
+	struct text t = { NULL, 0 };
 	while ((e = readdir(d)))
 		if (fragment_file_name(e->d_name))
-			load_one(r, dirfd(d), e->d_name);
+			load_one(r, dirfd(d), e->d_name, &t);
+	free(t.buf);
 	closedir(d);
 	return 0;
 }

@@ -20,11 +20,11 @@ cd "$top_srcdir" || exit 1
 # below.  A new lib/ file goes into the layer of what it does.
 LAYERS=(
 	"base: error printable clock timearg hostname pciaddr pcicap counter model nodelist slurmnodes"
-	"readers: readfile safefile jsonin sysfs policy"
+	"readers: readfile safefile jsonin jsonpull sysfs policy"
 	"collectors: rdma pcie gdr nl nlmsg rtlink dcb dcb_pfc dcb_app dcb_ets dcb_buffer verbs netclass trust topo collect"
 	"pure: finding check check_drain check_link check_fw check_ecn check_ets check_trust pciecheck plan locality gpuset choice json"
 	"pipeline: pipeline snapshot snapshot_json delta"
-	"report: verdicts ranwith fragment report reportdir report_text report_json report_prometheus report_metric report_heatmap report_html report_ranwith report_verdicts nodehealth nodehealth_text nodehealth_json nodehealth_prometheus nodehealth_html"
+	"report: verdicts ranwith fragment fragment_read report reportdir report_text report_json report_prometheus report_metric report_heatmap report_html report_ranwith report_verdicts nodehealth nodehealth_text nodehealth_json nodehealth_prometheus nodehealth_html"
 	"processes: worker stuck slurmver"
 	"agreement: fingerprint agree shareddir"
 	"job: job"

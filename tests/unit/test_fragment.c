@@ -9,6 +9,7 @@
 #include "fixtures.h"
 
 #include "fragment.h"
+#include "fragment_read.h"
 
 static void t_names(void **state)
 {
@@ -87,7 +88,7 @@ static void t_round_trip(void **state)
 	d.check = ROCE_WARN;
 	snprintf(d.check_why, ROCE_WHY_MAX, "at job start: pfc: unknown");
 	json_object *f = fx_fragment("n1", &d, &m);
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), 0);
 	assert_string_equal(n.name, "n1");
 	assert_int_equal(n.n_ports, 2);
 	assert_string_equal(n.ports[0].state_start, "DOWN");
@@ -106,22 +107,22 @@ static void t_round_trip(void **state)
 	json_object_object_del(p0, "check");
 	json_object_object_del(p0, "check_why");
 	json_object_object_del(old, "check");
-	assert_int_equal(roce_fragment_parse(old, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), 0);
 	assert_null(n.ports[0].state_start);
 	assert_int_equal(n.ports[0].check, -1);
 	assert_int_equal(n.check, -1);
 	roce_fragment_free(&n);
 	/* hostile text is escaped, as every string kept from a fragment */
 	json_object_object_add(p0, "check_why", json_object_new_string("at job end: \x1b[31mred"));
-	assert_int_equal(roce_fragment_parse(old, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), 0);
 	assert_null(strchr(n.ports[0].check_why, '\x1b'));
 	roce_fragment_free(&n);
 	/* a check that is not a verdict name is refused, naming the key */
 	json_object_object_add(p0, "check", json_object_new_string("bad"));
-	assert_int_equal(roce_fragment_parse(old, "4242", &n, &err), -1);
+	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), -1);
 	assert_non_null(strstr(err.msg, "ports[0]: \"check\": unknown value"));
 	json_object_put(old);
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), 0);
 	assert_int_equal(n.ports[0].rate_mbps, 25000);
 	assert_string_equal(n.ports[0].fw_ver, "20.39.1002");
 	assert_int_equal(n.ports[1].rate_mbps, 0);   /* unknown: not written, read as unknown */
@@ -148,7 +149,7 @@ static int parse_text(const char *text, struct roce_error *err)
 	struct roce_fragment n;
 	json_object *o = json_tokener_parse(text);
 	assert_non_null(o);
-	int rc = roce_fragment_parse(o, "4242", &n, err);
+	int rc = roce_fragment_read_json(o, "4242", &n, err);
 	if (rc == 0)
 		roce_fragment_free(&n);
 	else
@@ -214,6 +215,8 @@ static void t_refused(void **state)
 		{ "\"shared_with\":[]", "\"shared_with\":[\"x\"]", "shared_with[0] is not a job id" },
 		{ "\"netdev_mtu\":9000,", "\"netdev_mtu\":9000,\"rate_mbps\":0,", "ports[0]: " },
 		{ "\"netdev_mtu\":9000,", "\"netdev_mtu\":9000,\"fw_ver\":7,", "ports[0]: " },
+		{ "\"reset\":false", "\"reset\":\"no\"", "ports[0]: \"reset\" missing or not a boolean" },
+		{ "\"requests\":[0,", "\"requests\":[", "ports[0]: \"requests\" must have 8 entries" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[16384];
@@ -223,6 +226,47 @@ static void t_refused(void **state)
 		assert_int_equal(parse_text(text, &err), -1);
 		assert_non_null(strstr(err.msg, bad[i].why));
 	}
+	/* the file reader: JSON's own grammar, errors naming the byte */
+	struct { const char *from, *to, *why; } text_bad[] = {
+		{ "\"seconds\":", "\"seconds\":1e999,\"x\":", "\"seconds\" is not a finite number" },
+		{ "\"job_uid\":1000", "\"job_uid\":1000,\"job_uid\":1000", "\"job_uid\" given twice" },
+		{ "\"counters\":{", "\"counters\":{\"symbol_error\":1,\"x\":{\"y\":[]},", "ports[0]: \"symbol_error\" given twice" },
+		{ "\"seconds\":", "\"seconds\":Infinity,\"x\":", ": expected a value" },
+		{ "\"job_uid\":", "\"job_uid\" ", "not valid JSON at byte" },
+		{ "\"name\":\"n1\"", "\"name\":\"n\\u0031\"", NULL },
+		{ "\"name\":\"n1\"", "\"name\":\"n1\x01\"", "control character in a string" },
+		{ "\"verdicts\":[", "\"verdicts\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "verdicts[0]: verdict is not an object" },
+		{ "\"shared_with\":[]", "\"shared_with\":[],\"deep\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+		  "nested too deep" },
+	};
+	for (size_t i = 0; i < sizeof(text_bad) / sizeof(text_bad[0]); i++) {
+		char text[16384];
+		struct roce_fragment n;
+		const char *at = strstr(good, text_bad[i].from);
+		assert_non_null(at);
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, text_bad[i].to, at + strlen(text_bad[i].from));
+		int rc = roce_fragment_read(text, strlen(text), "4242", &n, &err);
+		if (!text_bad[i].why) {
+			assert_int_equal(rc, 0);
+			assert_string_equal(n.name, "n1");
+			roce_fragment_free(&n);
+			continue;
+		}
+		assert_int_equal(rc, -1);
+		assert_null(n.name);
+		if (!strstr(err.msg, text_bad[i].why))
+			fail_msg("%zu: %s", i, err.msg);
+	}
+	/* trailing text, and no object at all */
+	char *extra = malloc(strlen(good) + 4);
+	struct roce_fragment n;
+	sprintf(extra, "%s {}", good);
+	assert_int_equal(roce_fragment_read(extra, strlen(extra), "4242", &n, &err), -1);
+	assert_non_null(strstr(err.msg, "text after the value"));
+	strcpy(extra, "");
+	assert_int_equal(roce_fragment_read(extra, 0, "4242", &n, &err), -1);
+	assert_string_equal(err.msg, "not valid JSON at byte 0: expected a value");
+	free(extra);
 	free(good);
 }
 
@@ -237,7 +281,7 @@ static void t_escaped(void **state)
 	m.note = "\x1b[2Jcleared\n";
 	fx_delta(&d, 1, 10);
 	json_object *f = fx_fragment("n1", &d, &m);
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), 0);
 	assert_string_equal(n.note, "\\x1b[2Jcleared\\n");
 	roce_fragment_free(&n);
 	json_object_put(f);

@@ -84,7 +84,8 @@ static void t_non_finite(void **state)
 	assert_non_null(f);   /* json-c takes it ... */
 	roce_report_init(&r, "4242");
 	assert_int_equal(roce_report_add(&r, f, "n1.json", &err), -1);   /* ... we do not */
-	assert_non_null(strstr(err.msg, "\"seconds\" is not a finite number"));
+	if (!strstr(err.msg, "not valid JSON at byte"))
+		fail_msg("%s", err.msg);
 	assert_int_equal(r.n_nodes, 0);
 	json_object_put(f);
 	roce_report_free(&r);
