@@ -169,20 +169,20 @@ static void t_trust(void **state)
 	d.trust = ROCE_TRUST_PCP;
 	json_object *f = fx_fragment("n1", &d, NULL);
 	assert_string_equal(json_object_get_string(json_object_object_get(f, "trust")), "pcp");
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), 0);
 	assert_int_equal(n.trust, ROCE_TRUST_PCP);
 	roce_fragment_free(&n);
 
 	json_object_object_del(f, "trust");
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), 0);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), 0);
 	assert_int_equal(n.trust, ROCE_TRUST_UNKNOWN);
 	roce_fragment_free(&n);
 
 	json_object_object_add(f, "trust", json_object_new_string("vlan"));
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), -1);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), -1);
 	assert_string_equal(err.msg, "\"trust\": unknown value \"vlan\"");
 	json_object_object_add(f, "trust", json_object_new_int(1));
-	assert_int_equal(roce_fragment_parse(f, "4242", &n, &err), -1);
+	assert_int_equal(roce_fragment_read_json(f, "4242", &n, &err), -1);
 	json_object_put(f);
 
 	d.trust = ROCE_TRUST_UNKNOWN;   /* not known: not written */
