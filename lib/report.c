@@ -68,6 +68,31 @@ int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struc
 	return 0;
 }
 
+int roce_report_take(struct roce_job_report *r, struct roce_job_report *from, struct roce_error *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < from->n_nodes; i++)
+		if (rc == 0)
+			rc = roce_report_append(r, &from->nodes[i], err);
+		else
+			roce_fragment_free(&from->nodes[i]);
+	from->n_nodes = 0;
+	if (from->n_errors) {
+		char **grown = realloc(r->errors, (r->n_errors + from->n_errors) * sizeof(*grown));
+		if (grown) {
+			r->errors = grown;
+			memcpy(r->errors + r->n_errors, from->errors, from->n_errors * sizeof(*grown));
+			r->n_errors += from->n_errors;
+			from->n_errors = 0;
+		} else if (rc == 0) {
+			roce_error_set(err, "out of memory");
+			rc = -1;
+		}
+	}
+	roce_report_free(from);
+	return rc;
+}
+
 int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err)
 {
 	struct roce_fragment f;

@@ -7,6 +7,9 @@
 #include "safefile.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -74,6 +77,137 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name, struc
 	}
 }
 
+/* The fragment files of the directory, in directory order: names[i] is
+ * at text + at[i]. */
+struct names {
+	char *text;
+	size_t len, cap;
+	size_t *at;
+	size_t n, cap_at;
+};
+
+static int names_add(struct names *ns, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	if (ns->len + len > ns->cap) {
+		size_t cap = ns->cap ? ns->cap * 2 : 4096;
+		while (cap < ns->len + len)
+			cap *= 2;
+		char *grown = realloc(ns->text, cap);
+		if (!grown)
+			return -1;
+		ns->text = grown;
+		ns->cap = cap;
+	}
+	if (ns->n == ns->cap_at) {
+		size_t cap = ns->cap_at ? ns->cap_at * 2 : 256;
+		size_t *grown = realloc(ns->at, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		ns->at = grown;
+		ns->cap_at = cap;
+	}
+	memcpy(ns->text + ns->len, name, len);
+	ns->at[ns->n++] = ns->len;
+	ns->len += len;
+	return 0;
+}
+
+static int list_fragments(DIR *d, const char *dir, struct names *ns, struct roce_error *err)
+{
+	struct dirent *e;
+	errno = 0;
+	while ((e = readdir(d)))
+		if (fragment_file_name(e->d_name) && names_add(ns, e->d_name) < 0) {
+			roce_error_set(err, "cannot list %s: out of memory", dir);
+			return -1;
+		}
+	if (errno) {
+		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Files are taken BATCH at a time: few atomic operations, and the threads
+ * still end together. */
+#define BATCH 32
+#define THREADS_MAX 8
+#define FILES_PER_THREAD 256   /* fewer files than this are not worth a thread */
+
+/* One loading thread: its own report part and read buffer, so that threads
+ * share nothing but the next file's index. */
+struct part {
+	const struct names *ns;
+	int dfd;
+	atomic_size_t *next;
+	struct roce_job_report r;
+	pthread_t tid;
+};
+
+static void *load_part(void *arg)
+{
+	struct part *p = arg;
+	struct text t = { NULL, 0 };
+	size_t i;
+	while ((i = atomic_fetch_add(p->next, BATCH)) < p->ns->n)
+		for (size_t k = i; k < i + BATCH && k < p->ns->n; k++)
+			load_one(&p->r, p->dfd, p->ns->text + p->ns->at[k], &t);
+	free(t.buf);
+	return NULL;
+}
+
+/* The CPUs this process may run on (taskset, a cgroup's cpuset), at most
+ * THREADS_MAX, and one thread per FILES_PER_THREAD files. */
+static size_t threads_for(size_t files)
+{
+	cpu_set_t set;
+	size_t cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (size_t)CPU_COUNT(&set) : 1;
+	size_t n = files / FILES_PER_THREAD;
+	if (n > cpus)
+		n = cpus;
+	if (n > THREADS_MAX)
+		n = THREADS_MAX;
+	return n ? n : 1;
+}
+
+/* Errors in name order: the threads found them in no particular order,
+ * and a listing should read the same on every run. */
+static int error_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read every listed file into r, on several threads when there are many
+ * (the merge of a 16,384-node job is mostly reading and parsing).  A
+ * thread that cannot be started leaves its share to the others: the
+ * calling thread is always one of them. */
+static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, struct roce_error *err)
+{
+	struct part parts[THREADS_MAX];
+	atomic_size_t next = 0;
+	size_t n = threads_for(ns->n), started = 1, first_error = r->n_errors;
+	for (size_t i = 0; i < n; i++) {
+		parts[i] = (struct part){ .ns = ns, .dfd = dfd, .next = &next };
+		roce_report_init(&parts[i].r, r->job_id);
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (pthread_create(&parts[i].tid, NULL, load_part, &parts[i]) != 0)
+			break;
+		started++;
+	}
+	load_part(&parts[0]);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && i < started)
+			pthread_join(parts[i].tid, NULL);
+		if (roce_report_take(r, &parts[i].r, err) < 0)
+			rc = -1;
+	}
+	qsort(r->errors + first_error, r->n_errors - first_error, sizeof(*r->errors), error_cmp);
+	return rc;
+}
+
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
 {
 	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
@@ -85,14 +219,14 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 		close(dfd);
 		return -1;
 	}
-	struct dirent *e;
-	struct text t = { NULL, 0 };
-	while ((e = readdir(d)))
-		if (fragment_file_name(e->d_name))
-			load_one(r, dirfd(d), e->d_name, &t);
-	free(t.buf);
+	struct names ns = { 0 };
+	int rc = list_fragments(d, dir, &ns, err);
+	if (rc == 0)
+		rc = load_all(r, dirfd(d), &ns, err);
+	free(ns.text);
+	free(ns.at);
 	closedir(d);
-	return 0;
+	return rc;
 }
 
 int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err)

@@ -10,7 +10,8 @@
  * What is not a regular file is never opened, and a fragment whose file
  * is owned by neither root nor its job_uid is not used.  A file that fails any of that is recorded in r->errors by name
  * and skipped; nothing else is read (dot files are the epilog's
- * temporaries).
+ * temporaries).  Many files are read on several threads (up to the CPUs
+ * the process may use); the errors are then listed in name order.
  */
 #ifndef ROCE_REPORTDIR_H
 #define ROCE_REPORTDIR_H
@@ -19,7 +20,7 @@
 #include "report.h"
 
 /* Add every fragment in dir to r.  -1 only when dir itself cannot be read
- * (err says why). */
+ * or memory runs out (err says why). */
 int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err);
 
 /* Every job directory of ReportDir (a name that is a job id, a directory,
