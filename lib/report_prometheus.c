@@ -4,6 +4,7 @@
 #include "report_prometheus.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* name="value" with backslash, double quote and newline escaped
@@ -67,19 +68,55 @@ static void node_families(FILE *out, const struct roce_job_report *r)
 	}
 }
 
+/* One family's samples of a port, written line by line without printf:
+ * the exposition of a 16,384-node job is some 5 million lines.  The
+ * prefix (family, labels, the open label of what varies) is built once. */
+#define ROOM (40 + 32 + 20 + 1)   /* what, tail, digits, newline */
+struct sample_line {
+	char buf[LABELS_MAX + 128];
+	size_t prefix;
+};
+
+static void line_start(struct sample_line *l, const char *family, const char *labels, const char *open)
+{
+	int n = snprintf(l->buf, sizeof(l->buf), "%s{%s,%s=\"", family, labels, open);
+	l->prefix = n < 0 ? 0 : (size_t)n < sizeof(l->buf) - ROOM ? (size_t)n : sizeof(l->buf) - ROOM;
+}
+
+/* The sample: prefix, what (at most 40 bytes: a counter or a priority),
+ * then tail (label text closing the braces, at most 32 bytes), then value. */
+static void line_put(FILE *out, struct sample_line *l, const char *what, const char *tail, uint64_t value)
+{
+	char digits[20];
+	size_t n = l->prefix, d = 0;
+	size_t wl = strnlen(what, 40), tl = strnlen(tail, 32);
+	memcpy(l->buf + n, what, wl);
+	n += wl;
+	memcpy(l->buf + n, tail, tl);
+	n += tl;
+	do
+		digits[d++] = (char)('0' + value % 10);
+	while ((value /= 10));
+	while (d)
+		l->buf[n++] = digits[--d];
+	l->buf[n++] = '\n';
+	fwrite(l->buf, 1, n, out);
+}
+
 static void counter_deltas(FILE *out, const struct roce_job_report *r)
 {
 	char lb[LABELS_MAX];
+	struct sample_line l;
 	family(out, "roce_job_port_counter_delta",
 	       "Change of a RoCE port counter during the job; counter is the sysfs name, data counters in bytes.");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
 			const struct roce_fragment_port *p = &r->nodes[i].ports[j];
 			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
+			line_start(&l, "roce_job_port_counter_delta", lb, "counter");
 			for (int c = 0; c < ROCE_N_COUNTERS; c++)
 				if (p->cs[c] != ROCE_DELTA_UNREAD)
-					fprintf(out, "roce_job_port_counter_delta{%s,counter=\"%s\"} %" PRIu64 "\n", lb,
-					        roce_counter_defs[c].report_name, p->c[c]);
+					line_put(out, &l, roce_counter_defs[c].report_name, "\"} ", p->c[c]);
 		}
 }
 
@@ -101,7 +138,9 @@ static void counter_lower_bounds(FILE *out, const struct roce_job_report *r)
 
 static void pause_frames(FILE *out, const struct roce_job_report *r)
 {
+	static const char *const prio[ROCE_PRIOS] = { "0", "1", "2", "3", "4", "5", "6", "7" };
 	char lb[LABELS_MAX];
+	struct sample_line l;
 	family(out, "roce_job_port_pfc_pause_frames", "PFC pause frames during the job per priority; direction rx = received.");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
@@ -109,10 +148,11 @@ static void pause_frames(FILE *out, const struct roce_job_report *r)
 			if (p->pfc_status == ROCE_DELTA_UNREAD)
 				continue;
 			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
-			for (int q = 0; q < ROCE_PRIOS; q++)
-				fprintf(out, "roce_job_port_pfc_pause_frames{%s,priority=\"%d\",direction=\"rx\"} %" PRIu64 "\n"
-				             "roce_job_port_pfc_pause_frames{%s,priority=\"%d\",direction=\"tx\"} %" PRIu64 "\n",
-				        lb, q, p->pfc_ind[q], lb, q, p->pfc_req[q]);
+			line_start(&l, "roce_job_port_pfc_pause_frames", lb, "priority");
+			for (int q = 0; q < ROCE_PRIOS; q++) {
+				line_put(out, &l, prio[q], "\",direction=\"rx\"} ", p->pfc_ind[q]);
+				line_put(out, &l, prio[q], "\",direction=\"tx\"} ", p->pfc_req[q]);
+			}
 		}
 }
 
