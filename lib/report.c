@@ -334,12 +334,17 @@ static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 static void port_values(const struct roce_fragment *n, void (*value)(const struct roce_fragment_port *, char *, size_t),
                         char *buf, size_t len)
 {
+	char last[40] = "";
 	buf[0] = '\0';
 	for (size_t i = 0; i < n->n_ports; i++) {
 		char v[40], probe[48], have[300];
 		if (n->ports[i].presence == ROCE_PORT_VANISHED)
 			continue;
 		value(&n->ports[i], v, sizeof(v));
+		/* ports mostly agree: the last port's value is already there */
+		if (buf[0] && strcmp(v, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", v);
 		snprintf(probe, sizeof(probe), ",%s,", v);
 		snprintf(have, sizeof(have), ",%s,", buf);
 		if (strstr(have, probe))
