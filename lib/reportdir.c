@@ -204,7 +204,8 @@ static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, 
 		if (roce_report_take(r, &parts[i].r, err) < 0)
 			rc = -1;
 	}
-	qsort(r->errors + first_error, r->n_errors - first_error, sizeof(*r->errors), error_cmp);
+	if (r->n_errors - first_error > 1)
+		qsort(r->errors + first_error, r->n_errors - first_error, sizeof(*r->errors), error_cmp);
 	return rc;
 }
 
