@@ -34,40 +34,10 @@ bool roce_fragment_node_name_ok(const char *s)
 
 /* ---------------------------------------------------------------- memory */
 
-static void port_free(struct roce_fragment_port *p)
-{
-	free(p->device);
-	free(p->netdev);
-	free(p->pfc_why);
-	free(p->state_start);
-	free(p->state_end);
-	free(p->check_why);
-	free(p->fw_ver);
-	if (p->why)
-		for (int i = 0; i < ROCE_N_COUNTERS; i++)
-			free(p->why[i]);
-	free(p->why);
-}
-
 void roce_fragment_free(struct roce_fragment *n)
 {
 	free(n->ran_with);
-	free(n->name);
-	free(n->note);
-	free(n->check_why);
-	for (size_t i = 0; i < n->n_shared; i++)
-		free(n->shared[i]);
-	free(n->shared);
-	for (size_t i = 0; i < n->n_ports; i++)
-		port_free(&n->ports[i]);
-	free(n->ports);
-	for (size_t i = 0; i < n->n_verdicts; i++) {
-		free(n->verdicts[i].code);
-		free(n->verdicts[i].subject);
-		free(n->verdicts[i].message);
-		free(n->verdicts[i].fix);
-	}
-	free(n->verdicts);
+	roce_arena_free(&n->arena);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -209,11 +179,16 @@ json_object *roce_fragment_to_json(const struct roce_fragment *n, const char *jo
 
 /* ---------------------------------------------------------------- build */
 
-static int port_from_delta(struct roce_fragment_port *p, const struct roce_port_delta *pd)
+/* A copy of s in a, or NULL for "" when empty_null; false on ENOMEM. */
+static bool copy(struct roce_arena *a, char **dst, const char *s, bool empty_null)
+{
+	*dst = NULL;
+	return (empty_null && !s[0]) || (*dst = roce_arena_strdup(a, s));
+}
+
+static int port_from_delta(struct roce_arena *a, struct roce_fragment_port *p, const struct roce_port_delta *pd)
 {
 	memset(p, 0, sizeof(*p));
-	p->device = strdup(pd->device);
-	p->netdev = strdup(pd->netdev);
 	p->port = pd->port;
 	p->presence = (uint8_t)pd->presence;
 	p->reset = pd->reset;
@@ -221,80 +196,84 @@ static int port_from_delta(struct roce_fragment_port *p, const struct roce_port_
 	p->active_mtu = pd->active_mtu;
 	p->netdev_mtu = pd->netdev_mtu;
 	p->rate_mbps = pd->rate_mbps;
-	if (pd->fw_ver[0] && !(p->fw_ver = strdup(pd->fw_ver)))
-		return -1;
 	p->pfc_status = (uint8_t)pd->pfc_status;
 	p->pfc_enabled = pd->pfc_enabled;
-	p->pfc_why = strdup(pd->pfc_why);
 	memcpy(p->pfc_req, pd->pfc_requests, sizeof(p->pfc_req));
 	memcpy(p->pfc_ind, pd->pfc_indications, sizeof(p->pfc_ind));
-	if (!p->device || !p->netdev || !p->pfc_why)
-		return -1;
 	p->check = (int8_t)pd->check;
-	if ((pd->state_start[0] && !(p->state_start = strdup(pd->state_start))) ||
-	    (pd->state_end[0] && !(p->state_end = strdup(pd->state_end))) ||
-	    (pd->check_why[0] && !(p->check_why = strdup(pd->check_why))))
+	if (!copy(a, &p->device, pd->device, false) || !copy(a, &p->netdev, pd->netdev, false) ||
+	    !copy(a, &p->fw_ver, pd->fw_ver, true) || !copy(a, &p->pfc_why, pd->pfc_why, false) ||
+	    !copy(a, &p->state_start, pd->state_start, true) || !copy(a, &p->state_end, pd->state_end, true) ||
+	    !copy(a, &p->check_why, pd->check_why, true))
 		return -1;
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		p->c[i] = pd->c[i].value;
 		p->cs[i] = (uint8_t)pd->c[i].status;
 		if (pd->c[i].status != ROCE_DELTA_UNREAD)
 			continue;
-		if (!p->why && !(p->why = calloc(ROCE_N_COUNTERS, sizeof(*p->why))))
+		if (!p->why && !(p->why = roce_arena_grow(a, NULL, 0, ROCE_N_COUNTERS * sizeof(*p->why))))
 			return -1;
-		if (!(p->why[i] = strdup(pd->c[i].why)))
+		if (!copy(a, &p->why[i], pd->c[i].why, false))
 			return -1;
 	}
 	return 0;
 }
 
-/* The node's own values; the strings are m's, not copies. */
-static void node_from_meta(struct roce_fragment *n, const struct roce_fragment_meta *m, const struct roce_delta *d)
+/* The node's own values, its strings copied into n's arena. */
+static int node_from_meta(struct roce_fragment *n, const struct roce_fragment_meta *m, const struct roce_delta *d)
 {
+	struct roce_arena *a = &n->arena;
 	memset(n, 0, sizeof(*n));
-	n->name = (char *)m->node;
 	n->uid = (long)m->job_uid;
 	n->start_ns = m->start_ns;
 	n->end_ns = m->end_ns;
 	n->seconds = d->seconds;
-	n->shared = (char **)m->shared_with;
-	n->n_shared = m->n_shared;
 	n->gid_index = d->gid_index;
 	n->traffic_class = d->traffic_class;
 	n->trust = d->trust;
 	n->pfc_priority = m->pfc_priority;
-	n->note = (char *)m->note;
 	n->check = (int8_t)d->check;
-	n->check_why = d->check_why[0] ? (char *)d->check_why : NULL;
+	if (!copy(a, &n->name, m->node, false) || (m->note && !copy(a, &n->note, m->note, false)) ||
+	    !copy(a, &n->check_why, d->check_why, true))
+		return -1;
+	if (m->n_shared && !(n->shared = roce_arena_alloc(a, m->n_shared * sizeof(*n->shared))))
+		return -1;
+	for (; n->n_shared < m->n_shared; n->n_shared++)
+		if (!copy(a, &n->shared[n->n_shared], m->shared_with[n->n_shared], false))
+			return -1;
+	return 0;
+}
+
+static int verdict_copy(struct roce_arena *a, struct roce_fragment_verdict *to, const struct roce_job_verdict *v)
+{
+	to->severity = (uint8_t)v->severity;
+	return copy(a, &to->code, v->code, false) && copy(a, &to->subject, v->subject, false) &&
+	       copy(a, &to->message, v->message, false) && copy(a, &to->fix, v->fix, false) ? 0 : -1;
 }
 
 /* The fragment is written through struct roce_fragment, as the report prints
- * it, so both JSON forms come from one writer.  n borrows m's and v's
- * strings: only what port_from_delta copied is freed here. */
+ * it, so both JSON forms come from one writer.  n owns copies of everything,
+ * as a fragment read from a file does. */
 json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
                                  const struct roce_verdict_list *v)
 {
 	struct roce_fragment n;
+	struct roce_arena *a = &n.arena;
 	json_object *o = NULL;
-	node_from_meta(&n, m, d);
-	if (d->n_ports && !(n.ports = calloc(d->n_ports, sizeof(*n.ports))))
-		return NULL;
-	for (size_t i = 0; i < d->n_ports; i++) {
-		n.n_ports++;
-		if (port_from_delta(&n.ports[i], &d->ports[i]) < 0)
-			goto out;
-	}
-	if (v->n && !(n.verdicts = calloc(v->n, sizeof(*n.verdicts))))
+	if (node_from_meta(&n, m, d) < 0)
 		goto out;
-	for (size_t i = 0; i < v->n; i++)
-		n.verdicts[i] = (struct roce_fragment_verdict){ v->v[i].code, v->v[i].subject, v->v[i].message,
-		                                                v->v[i].fix, (uint8_t)v->v[i].severity };
-	n.n_verdicts = v->n;
+	if (d->n_ports && !(n.ports = roce_arena_alloc(a, d->n_ports * sizeof(*n.ports))))
+		goto out;
+	for (; n.n_ports < d->n_ports; n.n_ports++)
+		if (port_from_delta(a, &n.ports[n.n_ports], &d->ports[n.n_ports]) < 0)
+			goto out;
+	if (v->n && !(n.verdicts = roce_arena_alloc(a, v->n * sizeof(*n.verdicts))))
+		goto out;
+	for (; n.n_verdicts < v->n; n.n_verdicts++)
+		if (verdict_copy(a, &n.verdicts[n.n_verdicts], &v->v[n.n_verdicts]) < 0)
+			goto out;
 	o = roce_fragment_to_json(&n, m->job_id, true);
 out:
-	for (size_t i = 0; i < n.n_ports; i++)
-		port_free(&n.ports[i]);
-	free(n.ports);
-	free(n.verdicts);
+	roce_fragment_free(&n);
 	return o;
 }

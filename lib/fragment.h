@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "arena.h"
 #include "delta.h"
 #include "error.h"
 #include "ranwith.h"
@@ -52,8 +53,13 @@ struct roce_fragment_verdict {
 	uint8_t severity;            /* enum roce_severity */
 };
 
-/* A node's fragment as the report keeps it (its job id is the report's). */
+/* A node's fragment as the report keeps it (its job id is the report's).
+ * Every string and array it points to is in its arena (one malloc per
+ * fragment, usually; all freed at once by roce_fragment_free), but the
+ * string literals a job verdict's code and fix point to (report_verdicts.c);
+ * ran_with is malloc'd.  Nothing in it is freed or replaced on its own. */
 struct roce_fragment {
+	struct roce_arena arena;
 	char *name;
 	long uid;
 	long file_owner;             /* uid owning the fragment's file; -1 not read from a file */

@@ -503,21 +503,3 @@ int roce_jsonpull_array(struct roce_jsonpull *j, const char *key, size_t max,
 	}
 	return rc;
 }
-
-/* Room for entry i of *v (each size bytes, zeroed), grown as entries come. */
-int roce_jsonpull_room(void **v, size_t i, size_t *cap, size_t size, struct roce_error *err)
-{
-	if (i < *cap)
-		return 0;
-	size_t n = *cap ? 2 * *cap : 8;
-	char *grown = realloc(*v, n * size);
-	if (!grown) {
-		roce_error_set(err, "out of memory");
-		return -1;
-	}
-	memset(grown + *cap * size, 0, (n - *cap) * size);
-	*v = grown;
-	*cap = n;
-	return 0;
-}
-

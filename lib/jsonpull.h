@@ -96,8 +96,6 @@ int roce_jsonpull_missing(const struct roce_jsonpull_member *m, struct roce_erro
 int roce_jsonpull_array(struct roce_jsonpull *j, const char *key, size_t max,
                         int (*one)(struct roce_jsonpull *j, size_t i, void *ctx, struct roce_error *err), void *ctx,
                         struct roce_error *err);
-/* Room for entry i of *v (entries of size bytes, zeroed), grown as entries come. */
-int roce_jsonpull_room(void **v, size_t i, size_t *cap, size_t size, struct roce_error *err);
 
 /* The member key's value, as jsonin.h's readers say it ("\"port\" = 300 out of range 1..255"). */
 int roce_jsonpull_str(struct roce_jsonpull *j, const char *key, size_t max, const char **s, struct roce_error *err);

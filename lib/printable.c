@@ -80,16 +80,41 @@ const char *roce_printable(const char *s, char *out, size_t len)
 	return roce_printable_n(s, s ? strlen(s) : 0, out, len);
 }
 
-char *roce_printable_dup(const char *s)
+/* The escaped copy of s in memory from alloc(ctx, bytes): the one body of
+ * roce_printable_dup and roce_printable_dup_in. */
+static char *dup_with(const char *s, void *(*alloc)(void *ctx, size_t size), void *ctx)
 {
-	size_t n = s ? strlen(s) : 0;
-	size_t len = escaped_len(s ? s : "", n) + 1;
-	char *out = malloc(len);
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	size_t len = escaped_len(s, n) + 1;
+	char *out = alloc(ctx, len);
 	if (out && len == n + 1)   /* nothing to escape: the common case */
-		memcpy(out, s ? s : "", len);
+		memcpy(out, s, len);
 	else if (out)
 		roce_printable_n(s, n, out, len);
 	return out;
+}
+
+static void *heap(void *ctx, size_t size)
+{
+	(void)ctx;
+	return malloc(size);
+}
+
+static void *arena(void *ctx, size_t size)
+{
+	return roce_arena_chars(ctx, size);
+}
+
+char *roce_printable_dup(const char *s)
+{
+	return dup_with(s, heap, NULL);
+}
+
+char *roce_printable_dup_in(struct roce_arena *a, const char *s)
+{
+	return dup_with(s, arena, a);
 }
 
 void roce_printable_html(FILE *out, const char *s)

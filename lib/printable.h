@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "arena.h"
 
 /* Escape s (NULL = "") into out (len bytes, always terminated when len > 0).
  * Returns out, for use as a printf argument. */
@@ -24,6 +25,8 @@ const char *roce_printable(const char *s, char *out, size_t len);
 const char *roce_printable_n(const char *s, size_t n, char *out, size_t len);
 /* The whole escaped copy in malloc'd memory (NULL on ENOMEM). */
 char *roce_printable_dup(const char *s);
+/* The same in arena a. */
+char *roce_printable_dup_in(struct roce_arena *a, const char *s);
 /* The escaped copy written to out as HTML text or a double-quoted attribute
  * value: the same rule, and & < > " ' as character references. */
 void roce_printable_html(FILE *out, const char *s);

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Append one verdict to node n.  0, -1 on ENOMEM. */
+/* Append one verdict to node n.  code and fix are the rule's string
+ * literals, kept as they are (a fragment's strings are never freed one by
+ * one: fragment.h); subject and the message are copied.  0, -1 on ENOMEM. */
 static int verdict(struct roce_fragment *n, const char *subject, const char *code, enum roce_severity sev,
                    const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
@@ -27,18 +29,19 @@ static int verdict(struct roce_fragment *n, const char *subject, const char *cod
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	struct roce_fragment_verdict *grown = realloc(n->verdicts, (n->n_verdicts + 1) * sizeof(*grown));
+	/* In the node's arena, as everything a fragment holds (fragment.h).  A
+	 * node gets a few job verdicts: each outgrown array stays in the arena.
+	 * Copying the fix too would cost 16,384 copies of it in a large job. */
+	struct roce_arena *a = &n->arena;
+	struct roce_fragment_verdict *grown =
+		roce_arena_grow(a, n->verdicts, n->n_verdicts * sizeof(*grown), (n->n_verdicts + 1) * sizeof(*grown));
 	if (!grown)
 		return -1;
 	n->verdicts = grown;
-	struct roce_fragment_verdict v = { strdup(code), strdup(subject), strdup(message), strdup(fix), (uint8_t)sev };
-	if (!v.code || !v.subject || !v.message || !v.fix) {
-		free(v.code);
-		free(v.subject);
-		free(v.message);
-		free(v.fix);
+	struct roce_fragment_verdict v = { (char *)code, roce_arena_strdup(a, subject), roce_arena_strdup(a, message),
+	                                   (char *)fix, (uint8_t)sev };
+	if (!v.subject || !v.message)
 		return -1;
-	}
 	n->verdicts[n->n_verdicts++] = v;
 	return 0;
 }

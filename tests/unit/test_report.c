@@ -148,11 +148,10 @@ static void t_consistency_rate_fw_tc(void **state)
 	for (size_t i = 0; i < r.n_nodes; i++)
 		for (size_t j = 0; j < r.nodes[i].n_ports; j++) {
 			r.nodes[i].ports[j].rate_mbps = 100000;
-			r.nodes[i].ports[j].fw_ver = strdup("20.39.1002");
+			r.nodes[i].ports[j].fw_ver = roce_arena_strdup(&r.nodes[i].arena, "20.39.1002");
 		}
 	r.nodes[1].ports[1].rate_mbps = 25000;   /* n2's mlx5_1 */
-	free(r.nodes[3].ports[0].fw_ver);
-	r.nodes[3].ports[0].fw_ver = strdup("20.35.1012");   /* n10's mlx5_0 */
+	r.nodes[3].ports[0].fw_ver = roce_arena_strdup(&r.nodes[3].arena, "20.35.1012");   /* n10's mlx5_0 */
 	r.nodes[2].ports[0].rate_mbps = 0;     /* n3's mlx5_0: a fragment without it */
 	assert_string_equal(roce_report_consistency_name(ROCE_CONS_RATE), "link_rate");
 	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_RATE, &gs), 0);

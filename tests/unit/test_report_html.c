@@ -53,10 +53,8 @@ static void t_hostile(void **state)
 	(void)state;
 	struct roce_job_report r;
 	fx_merged_job(&r);
-	free(r.nodes[1].verdicts[0].message);
-	r.nodes[1].verdicts[0].message = strdup("<script>alert(1)</script>");
-	free(r.nodes[0].ports[0].device);
-	r.nodes[0].ports[0].device = strdup("x\"><img src=y onerror=z>");
+	r.nodes[1].verdicts[0].message = roce_arena_strdup(&r.nodes[1].arena, "<script>alert(1)</script>");
+	r.nodes[0].ports[0].device = roce_arena_strdup(&r.nodes[0].arena, "x\"><img src=y onerror=z>");
 	roce_report_error(&r, "<b>'q'", "&");
 	char *page = page_of(&r);
 	assert_null(strstr(page, "<script>alert"));
