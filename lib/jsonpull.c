@@ -179,11 +179,44 @@ static int unicode(struct roce_jsonpull *j, char **d, struct roce_error *err)
 	return 0;
 }
 
+/* The end of the run of plain string bytes at p (no '"', '\\' or control
+ * character; end when the text ends first).  Most strings are one run: found
+ * by memchr and a check that compilers vectorise, not byte by byte.  *quote
+ * is the next '"' at or after p (end: none), kept between calls so that a
+ * string of many escapes is not searched to its end again at each one. */
+static const char *plain_run(const char *p, const char *end, const char **quote)
+{
+	if (*quote < p) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		*quote = q ? q : end;
+	}
+	const char *b = memchr(p, '\\', (size_t)(*quote - p));
+	const char *stop = b ? b : *quote;
+	unsigned char low = 0x20;
+	for (const char *x = p; x < stop; x++)
+		low = (unsigned char)*x < low ? (unsigned char)*x : low;
+	if (low < 0x20)
+		for (stop = p; (unsigned char)*stop >= 0x20; stop++)
+			;   /* the first control character, to name its byte */
+	return stop;
+}
+
 static int unescape(struct roce_jsonpull *j, char **s, size_t *len, bool write, struct roce_error *err)
 {
-	char sink[8], *d = ++j->p;   /* past the '"'; the text shrinks as escapes are undone */
-	*s = d;
+	/* Past the '"'; the text shrinks as escapes are undone.  When only
+	 * checking, escapes are undone into sink: the text stays as it is. */
+	char sink[8], *start = ++j->p, *d = write ? start : sink;
+	const char *quote = start - 1;   /* the opening '"': none found yet */
+	*s = start;
 	for (;; d = write ? d : sink) {
+		char *run = (char *)plain_run(j->p, j->end, &quote);
+		if (run > j->p) {
+			size_t n = (size_t)(run - j->p);
+			if (write && d != j->p)
+				memmove(d, j->p, n);
+			d += write ? n : 0;
+			j->p = run;
+		}
 		if (j->p == j->end)
 			return bad(j, "unterminated string", err);
 		unsigned char c = (unsigned char)*j->p;
@@ -191,10 +224,6 @@ static int unescape(struct roce_jsonpull *j, char **s, size_t *len, bool write, 
 			break;
 		if (c < 0x20)
 			return bad(j, "control character in a string", err);
-		if (c != '\\') {
-			*d++ = *j->p++;
-			continue;
-		}
 		if (++j->p == j->end)
 			return bad(j, "unterminated string", err);
 		const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t", *e = strchr(from, *j->p);

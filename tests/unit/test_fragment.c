@@ -117,6 +117,17 @@ static void t_round_trip(void **state)
 	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), 0);
 	assert_null(strchr(n.ports[0].check_why, '\x1b'));
 	roce_fragment_free(&n);
+	/* "ran_with" is passed over and read again from its text: a value that
+	 * starts with an escape (a user's quoted NCCL_IB_HCA) is read as written
+	 * (the skip once undid that escape into the text itself). */
+	struct roce_ranwith rw = { .n = 0 };
+	roce_ranwith_set(&rw, "NCCL_IB_HCA", "\"mlx5_0\"", "=mlx5_0:1", true);
+	json_object_object_add(old, "ran_with", roce_ranwith_to_json(&rw));
+	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), 0);
+	assert_non_null(n.ran_with);
+	assert_string_equal(n.ran_with->v[0].value, "\"mlx5_0\"");
+	roce_fragment_free(&n);
+	json_object_object_del(old, "ran_with");
 	/* a check that is not a verdict name is refused, naming the key */
 	json_object_object_add(p0, "check", json_object_new_string("bad"));
 	assert_int_equal(roce_fragment_read_json(old, "4242", &n, &err), -1);
