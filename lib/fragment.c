@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fragment.c - a node's fragment: built from a delta, to JSON, parsed back strictly. */
+/* fragment.c - a node's fragment: its names, its memory, written as JSON, built from a delta. */
 #include "config.h"
 #include "fragment.h"
 #include "trust.h"
 
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,137 +44,350 @@ void roce_fragment_free(struct roce_fragment *n)
 
 /* ---------------------------------------------------------------- JSON out */
 
-static json_object *prio_list(uint8_t bitmap)
-{
-	json_object *a = json_object_new_array();
-	for (int p = 0; p < ROCE_PRIOS; p++)
-		if (bitmap & (1u << p))
-			json_object_array_add(a, json_object_new_int(p));
-	return a;
-}
+/* Written directly, not through a json-c tree: the report writes 16,384 of
+ * these, and a tree per node cost more than the rest of the merge. */
 
-static json_object *u64s(const uint64_t *v)
-{
-	json_object *a = json_object_new_array();
-	for (int i = 0; i < ROCE_PRIOS; i++)
-		json_object_array_add(a, json_object_new_uint64(v[i]));
-	return a;
-}
+/* The writer: text so far, and whether an allocation failed (then every
+ * later write is skipped and roce_fragment_write says so once). */
+struct w {
+	struct roce_fragment_text *t;
+	bool oom;
+};
 
-/* "counters" (null when unread), "counter_status" (only those not "ok")
- * and "counter_why" (only unread ones with a reason) into port object o. */
-static void counters_json(json_object *o, const struct roce_fragment_port *p)
+/* Room for n more bytes and the NUL; NULL once out of memory. */
+static char *room(struct w *w, size_t n)
 {
-	json_object *c = json_object_new_object(), *st = json_object_new_object(), *why = json_object_new_object();
-	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
-		const char *name = roce_counter_defs[i].report_name;
-		if (p->cs[i] == ROCE_DELTA_UNREAD) {
-			json_object_object_add(c, name, NULL);
-			if (p->why && p->why[i])
-				json_object_object_add(why, name, json_object_new_string(p->why[i]));
-		} else {
-			json_object_object_add(c, name, json_object_new_uint64(p->c[i]));
+	struct roce_fragment_text *t = w->t;
+	if (w->oom)
+		return NULL;
+	if (t->cap - t->len <= n) {
+		size_t cap = t->cap ? t->cap : 4096;
+		while (cap - t->len <= n)
+			cap *= 2;
+		char *s = realloc(t->s, cap);
+		if (!s) {
+			w->oom = true;
+			return NULL;
 		}
-		if (p->cs[i] != ROCE_DELTA_OK)
-			json_object_object_add(st, name, json_object_new_string(roce_delta_status_name(p->cs[i])));
+		t->s = s;
+		t->cap = cap;
 	}
-	json_object_object_add(o, "counters", c);
-	json_object_object_add(o, "counter_status", st);
-	json_object_object_add(o, "counter_why", why);
+	return t->s + t->len;
 }
 
-static json_object *pfc_json(const struct roce_fragment_port *p)
+static void raw(struct w *w, const char *s, size_t n)
 {
-	json_object *pfc = json_object_new_object();
-	json_object_object_add(pfc, "status", json_object_new_string(roce_delta_status_name(p->pfc_status)));
-	if (p->pfc_status == ROCE_DELTA_UNREAD) {
-		json_object_object_add(pfc, "why", json_object_new_string(p->pfc_why ? p->pfc_why : ""));
-	} else {
-		json_object_object_add(pfc, "enabled", prio_list(p->pfc_enabled));
-		json_object_object_add(pfc, "requests", u64s(p->pfc_req));
-		json_object_object_add(pfc, "indications", u64s(p->pfc_ind));
-	}
-	return pfc;
+	char *p = room(w, n);
+	if (!p)
+		return;
+	memcpy(p, s, n);
+	w->t->len += n;
+	p[n] = '\0';
 }
 
-/* "check" and "check_why" into o when there was a check. */
-static void check_json(json_object *o, int check, const char *why)
+static void lit(struct w *w, const char *s)
+{
+	raw(w, s, strlen(s));
+}
+
+/* What json-c's json_escape_str writes for byte c (slashes escaped, as
+ * without JSON_C_TO_STRING_NOSLASHESCAPE); 0: the byte as it is (also
+ * DEL and bytes >= 0x80: json-c checks no UTF-8 on output). */
+static int escape(unsigned char c, char out[6])
+{
+	static const char hex[] = "0123456789abcdef";
+	static const char named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+		                      ['"'] = '"', ['\\'] = '\\', ['/'] = '/' };
+	if (c < sizeof(named) && named[c]) {
+		out[0] = '\\';
+		out[1] = named[c];
+		return 2;
+	}
+	if (c >= 0x20)
+		return 0;
+	memcpy(out, "\\u00", 4);
+	out[4] = hex[c >> 4];
+	out[5] = hex[c & 0xf];
+	return 6;
+}
+
+/* s quoted and escaped (NULL as ""); runs of plain bytes copied at once. */
+static void str(struct w *w, const char *s)
+{
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	char *p = room(w, 6 * n + 2), *start = p;
+	if (!p)
+		return;
+	*p++ = '"';
+	for (size_t i = 0, run = 0; i <= n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (i < n && c >= 0x20 && c != '"' && c != '\\' && c != '/')
+			continue;   /* the common byte, without escape()'s lookups */
+		char e[6];
+		int k = i < n ? escape(c, e) : -1;
+		if (k == 0)
+			continue;
+		memcpy(p, s + run, i - run);
+		p += i - run;
+		if (k > 0) {
+			memcpy(p, e, (size_t)k);
+			p += k;
+		}
+		run = i + 1;
+	}
+	*p++ = '"';
+	*p = '\0';
+	w->t->len += (size_t)(p - start);
+}
+
+static void u64(struct w *w, uint64_t v)
+{
+	char d[20], *e = d + sizeof(d), *b = e;
+	do
+		*--b = (char)('0' + v % 10);
+	while (v /= 10);
+	raw(w, b, (size_t)(e - b));
+}
+
+static void i64(struct w *w, int64_t v)
+{
+	if (v < 0) {
+		raw(w, "-", 1);
+		u64(w, -(uint64_t)v);
+	} else {
+		u64(w, (uint64_t)v);
+	}
+}
+
+/* json-c's default double: "%.17g", a locale's ',' as '.', and ".0" after
+ * an integral value so it reads back as a double; NaN and infinities by name. */
+static void dbl(struct w *w, double v)
+{
+	char b[128];
+	if (isnan(v)) {
+		lit(w, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		lit(w, v > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	int n = snprintf(b, sizeof(b) - 2, "%.17g", v);
+	if (n < 0 || n >= (int)sizeof(b) - 2)
+		return;
+	char *comma = strchr(b, ',');
+	if (comma)
+		*comma = '.';
+	bool numeric = (b[0] >= '0' && b[0] <= '9') || (b[0] == '-' && b[1] >= '0' && b[1] <= '9');
+	if (numeric && !strchr(b, '.') && !strchr(b, 'e'))
+		memcpy(b + n, ".0", 3), n += 2;
+	raw(w, b, (size_t)n);
+}
+
+/* ",\"key\":" written by the caller as one literal; these write the value. */
+static void key_str(struct w *w, const char *key, const char *v)
+{
+	lit(w, key);
+	str(w, v);
+}
+
+static void key_int(struct w *w, const char *key, int64_t v)
+{
+	lit(w, key);
+	i64(w, v);
+}
+
+static void check_out(struct w *w, int check, const char *why)
 {
 	if (check < 0)
 		return;
-	json_object_object_add(o, "check", json_object_new_string(roce_verdict_name((enum roce_verdict)check)));
+	key_str(w, ",\"check\":", roce_verdict_name((enum roce_verdict)check));
 	if (why)
-		json_object_object_add(o, "check_why", json_object_new_string(why));
+		key_str(w, ",\"check_why\":", why);
 }
 
-static json_object *port_json(const struct roce_fragment_port *p)
+/* "counters" (null when unread), "counter_status" (only those not "ok")
+ * and "counter_why" (only unread ones with a reason). */
+static void counters_out(struct w *w, const struct roce_fragment_port *p)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "device", json_object_new_string(p->device));
-	json_object_object_add(o, "port", json_object_new_int((int)p->port));
-	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
-	json_object_object_add(o, "presence", json_object_new_string(roce_delta_presence_name(p->presence)));
-	json_object_object_add(o, "reset", json_object_new_boolean(p->reset));
-	json_object_object_add(o, "gid_index", json_object_new_int(p->gid_index));
-	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
-	json_object_object_add(o, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
+	const char *sep = "{";
+	lit(w, ",\"counters\":");
+	for (int i = 0; i < ROCE_N_COUNTERS; i++, sep = ",") {
+		lit(w, sep);
+		str(w, roce_counter_defs[i].report_name);
+		raw(w, ":", 1);
+		if (p->cs[i] == ROCE_DELTA_UNREAD)
+			lit(w, "null");
+		else
+			u64(w, p->c[i]);
+	}
+	lit(w, ROCE_N_COUNTERS ? "}" : "{}");
+	lit(w, ",\"counter_status\":");
+	sep = "{";
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		if (p->cs[i] != ROCE_DELTA_OK) {
+			lit(w, sep);
+			str(w, roce_counter_defs[i].report_name);
+			key_str(w, ":", roce_delta_status_name(p->cs[i]));
+			sep = ",";
+		}
+	lit(w, *sep == '{' ? "{}" : "}");
+	lit(w, ",\"counter_why\":");
+	sep = "{";
+	for (int i = 0; i < ROCE_N_COUNTERS; i++)
+		if (p->cs[i] == ROCE_DELTA_UNREAD && p->why && p->why[i]) {
+			lit(w, sep);
+			str(w, roce_counter_defs[i].report_name);
+			key_str(w, ":", p->why[i]);
+			sep = ",";
+		}
+	lit(w, *sep == '{' ? "{}" : "}");
+}
+
+static void u64s_out(struct w *w, const char *key, const uint64_t *v)
+{
+	lit(w, key);
+	for (int i = 0; i < ROCE_PRIOS; i++) {
+		raw(w, i ? "," : "[", 1);
+		u64(w, v[i]);
+	}
+	lit(w, ROCE_PRIOS ? "]" : "[]");
+}
+
+static void pfc_out(struct w *w, const struct roce_fragment_port *p)
+{
+	key_str(w, ",\"pfc\":{\"status\":", roce_delta_status_name(p->pfc_status));
+	if (p->pfc_status == ROCE_DELTA_UNREAD) {
+		key_str(w, ",\"why\":", p->pfc_why);
+	} else {
+		const char *sep = "[";
+		lit(w, ",\"enabled\":");
+		for (int i = 0; i < ROCE_PRIOS; i++)
+			if (p->pfc_enabled & (1u << i)) {
+				lit(w, sep);
+				i64(w, i);
+				sep = ",";
+			}
+		lit(w, *sep == '[' ? "[]" : "]");
+		u64s_out(w, ",\"requests\":", p->pfc_req);
+		u64s_out(w, ",\"indications\":", p->pfc_ind);
+	}
+	raw(w, "}", 1);
+}
+
+static void port_out(struct w *w, const struct roce_fragment_port *p)
+{
+	key_str(w, "{\"device\":", p->device);
+	key_int(w, ",\"port\":", (int)p->port);
+	key_str(w, ",\"netdev\":", p->netdev);
+	key_str(w, ",\"presence\":", roce_delta_presence_name(p->presence));
+	lit(w, p->reset ? ",\"reset\":true" : ",\"reset\":false");
+	key_int(w, ",\"gid_index\":", p->gid_index);
+	key_int(w, ",\"active_mtu\":", p->active_mtu);
+	key_int(w, ",\"netdev_mtu\":", p->netdev_mtu);
 	if (p->state_start)
-		json_object_object_add(o, "state_start", json_object_new_string(p->state_start));
+		key_str(w, ",\"state_start\":", p->state_start);
 	if (p->state_end)
-		json_object_object_add(o, "state_end", json_object_new_string(p->state_end));
-	check_json(o, p->check, p->check_why);
+		key_str(w, ",\"state_end\":", p->state_end);
+	check_out(w, p->check, p->check_why);
 	if (p->rate_mbps)
-		json_object_object_add(o, "rate_mbps", json_object_new_int64(p->rate_mbps));
+		key_int(w, ",\"rate_mbps\":", p->rate_mbps);
 	if (p->fw_ver)
-		json_object_object_add(o, "fw_ver", json_object_new_string(p->fw_ver));
-	counters_json(o, p);
-	json_object_object_add(o, "pfc", pfc_json(p));
-	return o;
+		key_str(w, ",\"fw_ver\":", p->fw_ver);
+	counters_out(w, p);
+	pfc_out(w, p);
+	raw(w, "}", 1);
 }
 
-static json_object *verdict_json(const struct roce_fragment_verdict *v)
+static void verdict_out(struct w *w, const struct roce_fragment_verdict *v)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "code", json_object_new_string(v->code));
-	json_object_object_add(o, "severity",
-	                       json_object_new_string(roce_verdict_severity_name((enum roce_severity)v->severity)));
-	json_object_object_add(o, "subject", json_object_new_string(v->subject));
-	json_object_object_add(o, "message", json_object_new_string(v->message));
-	json_object_object_add(o, "fix", json_object_new_string(v->fix));
-	return o;
+	key_str(w, "{\"code\":", v->code);
+	key_str(w, ",\"severity\":", roce_verdict_severity_name((enum roce_severity)v->severity));
+	key_str(w, ",\"subject\":", v->subject);
+	key_str(w, ",\"message\":", v->message);
+	key_str(w, ",\"fix\":", v->fix);
+	raw(w, "}", 1);
 }
 
-json_object *roce_fragment_to_json(const struct roce_fragment *n, const char *job_id, bool with_schema)
+/* "ran_with" stays json-c's: its schema is ranwith.c's, and few fragments carry one. */
+static void ranwith_out(struct w *w, const struct roce_ranwith *rw)
 {
-	json_object *o = json_object_new_object(), *ports = json_object_new_array(),
-	            *verdicts = json_object_new_array(), *shared = json_object_new_array();
+	json_object *a = roce_ranwith_to_json(rw);
+	const char *text = a ? json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN) : NULL;
+	if (text) {
+		lit(w, ",\"ran_with\":");
+		lit(w, text);
+	} else {
+		w->oom = true;
+	}
+	json_object_put(a);
+}
+
+int roce_fragment_write(struct roce_fragment_text *t, const struct roce_fragment *n, const char *job_id,
+                        bool with_schema)
+{
+	struct w w = { t, false };
+	size_t start = t->len;
 	if (with_schema)
-		json_object_object_add(o, "schema", json_object_new_string(ROCE_FRAGMENT_SCHEMA));
-	json_object_object_add(o, "job_id", json_object_new_string(job_id));
-	json_object_object_add(o, "name", json_object_new_string(n->name));
-	json_object_object_add(o, "job_uid", json_object_new_int64(n->uid));
-	json_object_object_add(o, "start_ns", json_object_new_int64(n->start_ns));
-	json_object_object_add(o, "end_ns", json_object_new_int64(n->end_ns));
-	json_object_object_add(o, "seconds", json_object_new_double(n->seconds));
-	for (size_t i = 0; i < n->n_shared; i++)
-		json_object_array_add(shared, json_object_new_string(n->shared[i]));
-	json_object_object_add(o, "shared_with", shared);
-	json_object_object_add(o, "gid_index", json_object_new_int(n->gid_index));
-	json_object_object_add(o, "traffic_class", json_object_new_int(n->traffic_class));
-	json_object_object_add(o, "pfc_priority", json_object_new_int(n->pfc_priority));
+		key_str(&w, "{\"schema\":", ROCE_FRAGMENT_SCHEMA);
+	key_str(&w, with_schema ? ",\"job_id\":" : "{\"job_id\":", job_id);
+	key_str(&w, ",\"name\":", n->name);
+	key_int(&w, ",\"job_uid\":", n->uid);
+	key_int(&w, ",\"start_ns\":", n->start_ns);
+	key_int(&w, ",\"end_ns\":", n->end_ns);
+	lit(&w, ",\"seconds\":");
+	dbl(&w, n->seconds);
+	lit(&w, ",\"shared_with\":");
+	for (size_t i = 0; i < n->n_shared; i++) {
+		raw(&w, i ? "," : "[", 1);
+		str(&w, n->shared[i]);
+	}
+	lit(&w, n->n_shared ? "]" : "[]");
+	key_int(&w, ",\"gid_index\":", n->gid_index);
+	key_int(&w, ",\"traffic_class\":", n->traffic_class);
+	key_int(&w, ",\"pfc_priority\":", n->pfc_priority);
 	if (n->trust != ROCE_TRUST_UNKNOWN)
-		json_object_object_add(o, "trust", json_object_new_string(roce_trust_mode_name(n->trust)));
+		key_str(&w, ",\"trust\":", roce_trust_mode_name(n->trust));
 	if (n->note)
-		json_object_object_add(o, "note", json_object_new_string(n->note));
-	check_json(o, n->check, n->check_why);
-	for (size_t i = 0; i < n->n_ports; i++)
-		json_object_array_add(ports, port_json(&n->ports[i]));
-	json_object_object_add(o, "ports", ports);
-	for (size_t i = 0; i < n->n_verdicts; i++)
-		json_object_array_add(verdicts, verdict_json(&n->verdicts[i]));
-	json_object_object_add(o, "verdicts", verdicts);
+		key_str(&w, ",\"note\":", n->note);
+	check_out(&w, n->check, n->check_why);
+	lit(&w, ",\"ports\":");
+	for (size_t i = 0; i < n->n_ports; i++) {
+		raw(&w, i ? "," : "[", 1);
+		port_out(&w, &n->ports[i]);
+	}
+	lit(&w, n->n_ports ? "]" : "[]");
+	lit(&w, ",\"verdicts\":");
+	for (size_t i = 0; i < n->n_verdicts; i++) {
+		raw(&w, i ? "," : "[", 1);
+		verdict_out(&w, &n->verdicts[i]);
+	}
+	lit(&w, n->n_verdicts ? "]" : "[]");
 	if (n->ran_with)
-		json_object_object_add(o, "ran_with", roce_ranwith_to_json(n->ran_with));
+		ranwith_out(&w, n->ran_with);
+	raw(&w, "}", 1);
+	if (w.oom) {
+		t->len = start;
+		if (t->s)
+			t->s[start] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+void roce_fragment_write_free(struct roce_fragment_text *t)
+{
+	free(t->s);
+	memset(t, 0, sizeof(*t));
+}
+
+json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema)
+{
+	struct roce_fragment_text t = { 0 };
+	json_object *o = roce_fragment_write(&t, f, job_id, with_schema) == 0 ? json_tokener_parse(t.s) : NULL;
+	roce_fragment_write_free(&t);
 	return o;
 }
 

@@ -83,8 +83,25 @@ struct roce_fragment {
 json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
                                  const struct roce_verdict_list *v);
 
-/* f as JSON, as in the fragment ("schema" first when with_schema) and in
- * the JSON report's nodes[] (without). */
+/* f as JSON text, the one writer of the schema: the fragment file the epilog
+ * writes ("schema" first) and the JSON report's nodes[] entries (without).
+ * Byte for byte what json-c writes for the same document with
+ * JSON_C_TO_STRING_PLAIN (slashes as "\\/", doubles as "%.17g" with ".0"
+ * added to integral ones); tests/unit/test_fragment_write.c holds it to
+ * json-c's bytes.  t: the text written so far, reused across fragments
+ * (len reset by the caller). */
+struct roce_fragment_text {
+	char *s;          /* NUL-terminated; NULL until the first write */
+	size_t len, cap;
+};
+
+/* f appended to t (job_id is the report's: fragments keep none).  -1 on ENOMEM. */
+int roce_fragment_write(struct roce_fragment_text *t, const struct roce_fragment *f, const char *job_id,
+                        bool with_schema);
+void roce_fragment_write_free(struct roce_fragment_text *t);
+
+/* The same as a json-c tree (json-c's parse of the text), for the callers
+ * that add to it or compare trees; NULL on ENOMEM. */
 json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema);
 
 void roce_fragment_free(struct roce_fragment *f);

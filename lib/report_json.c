@@ -88,16 +88,19 @@ int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_node
 	}
 	json_object_put(head);
 	fputs("\"nodes\":[", out);
+	/* nodes[]: the fragment writer's text, json-c's bytes without a tree per node */
+	struct roce_fragment_text t = { 0 };
 	for (size_t i = 0; i < r->n_nodes; i++) {
-		json_object *n = roce_fragment_to_json(&r->nodes[i], r->job_id, false);
-		const char *text = n ? json_object_to_json_string_ext(n, JSON_C_TO_STRING_PLAIN) : NULL;
-		if (!text) {
-			json_object_put(n);
+		t.len = 0;
+		if (i)
+			t.s[t.len++] = ',';
+		if (roce_fragment_write(&t, &r->nodes[i], r->job_id, false) < 0) {
+			roce_fragment_write_free(&t);
 			return -1;
 		}
-		fprintf(out, "%s%s", i ? "," : "", text);
-		json_object_put(n);
+		fwrite(t.s, 1, t.len, out);
 	}
+	roce_fragment_write_free(&t);
 	fputs("]}\n", out);
 	return ferror(out) ? -1 : 0;
 }
