@@ -22,6 +22,7 @@ A=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib/fabric.sh"
 . "$top/tests/lib/netns.sh"
+. "$top/tests/lib/fragcopy.sh"
 RUNS=${RUNS:-5}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 T=$(mktemp -d)
@@ -60,22 +61,7 @@ TEMPLATE=$T/tmpl/777/tmpl.json
 [ -s "$TEMPLATE" ] || { echo "no template fragment"; exit 1; }
 echo "fragment of an 8-port node: $(wc -c <"$TEMPLATE") bytes"
 
-make_fragments() { # N DIR
-	mkdir -p "$2/777"
-	awk -v n="$1" -v dir="$2/777" '
-		{ line[NR] = $0 }
-		END {
-			for (i = 1; i <= n; i++) {
-				f = sprintf("%s/node%04d.json", dir, i)
-				for (j = 1; j <= NR; j++) {
-					l = line[j]
-					sub(/"name": ?"tmpl"/, sprintf("\"name\":\"node%04d\"", i), l)
-					print l > f
-				}
-				close(f)
-			}
-		}' "$TEMPLATE"
-}
+make_fragments() { fragment_copies "$TEMPLATE" "$1" "$2/777" node%04d; } # N DIR
 
 # --- roce-report: the merge
 declare -A wall cpu rss

@@ -9,6 +9,7 @@ set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
 . "$top_srcdir/tests/lib/jobfiles.sh"
+. "$top_srcdir/tests/lib/fragcopy.sh"
 B="$top_builddir/prolog"
 N=1200
 
@@ -26,20 +27,7 @@ fab_counter "$R" mlx5_0 1 hw_counters out_of_sequence 7
 job epilog "$C" 901 tmpl
 is "$rc" 0 "the epilog writes the template fragment"
 D=$T/reports/901
-mkdir -p "$D"
-awk -v n="$N" -v dir="$D" '
-	{ line[NR] = $0 }
-	END {
-		for (i = 1; i <= n; i++) {
-			f = sprintf("%s/gpu%04d.json", dir, i)
-			for (j = 1; j <= NR; j++) {
-				l = line[j]
-				sub(/"name": ?"tmpl"/, sprintf("\"name\":\"gpu%04d\"", i), l)
-				print l > f
-			}
-			close(f)
-		}
-	}' "$T/tmpl/901/tmpl.json"
+fragment_copies "$T/tmpl/901/tmpl.json" "$N" "$D" gpu%04d
 # three broken ones, spread over the listing
 head -c 300 "$D/gpu0500.json" >"$D/gpu0500.tmp" && mv "$D/gpu0500.tmp" "$D/gpu0500.json"
 cp "$D/gpu0007.json" "$D/gpu1100.json"
