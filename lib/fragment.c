@@ -2,6 +2,7 @@
 /* fragment.c - a node's fragment: its names, its memory, written as JSON, built from a delta. */
 #include "config.h"
 #include "fragment.h"
+#include "decimal.h"
 #include "trust.h"
 
 #include <ctype.h>
@@ -144,11 +145,8 @@ static void str(struct w *w, const char *s)
 
 static void u64(struct w *w, uint64_t v)
 {
-	char d[20], *e = d + sizeof(d), *b = e;
-	do
-		*--b = (char)('0' + v % 10);
-	while (v /= 10);
-	raw(w, b, (size_t)(e - b));
+	char d[ROCE_DECIMAL_U64_MAX];
+	raw(w, d, roce_decimal_u64(d, v));
 }
 
 static void i64(struct w *w, int64_t v)

@@ -2,6 +2,7 @@
 /* report_prometheus.c - the Prometheus exposition of a report (report_prometheus.h). */
 #include "config.h"
 #include "report_prometheus.h"
+#include "decimal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -87,18 +88,13 @@ static void line_start(struct sample_line *l, const char *family, const char *la
  * then tail (label text closing the braces, at most 32 bytes), then value. */
 static void line_put(FILE *out, struct sample_line *l, const char *what, const char *tail, uint64_t value)
 {
-	char digits[20];
-	size_t n = l->prefix, d = 0;
+	size_t n = l->prefix;
 	size_t wl = strnlen(what, 40), tl = strnlen(tail, 32);
 	memcpy(l->buf + n, what, wl);
 	n += wl;
 	memcpy(l->buf + n, tail, tl);
 	n += tl;
-	do
-		digits[d++] = (char)('0' + value % 10);
-	while ((value /= 10));
-	while (d)
-		l->buf[n++] = digits[--d];
+	n += roce_decimal_u64(l->buf + n, value);
 	l->buf[n++] = '\n';
 	fwrite(l->buf, 1, n, out);
 }
