@@ -221,7 +221,7 @@ static void counters_out(struct w *w, const struct roce_fragment_port *p)
 		else
 			u64(w, p->c[i]);
 	}
-	lit(w, ROCE_N_COUNTERS ? "}" : "{}");
+	raw(w, "}", 1);   /* ROCE_N_COUNTERS > 0: never empty */
 	lit(w, ",\"counter_status\":");
 	sep = "{";
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
@@ -251,7 +251,7 @@ static void u64s_out(struct w *w, const char *key, const uint64_t *v)
 		raw(w, i ? "," : "[", 1);
 		u64(w, v[i]);
 	}
-	lit(w, ROCE_PRIOS ? "]" : "[]");
+	raw(w, "]", 1);   /* ROCE_PRIOS entries: never empty */
 }
 
 static void pfc_out(struct w *w, const struct roce_fragment_port *p)

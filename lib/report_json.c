@@ -93,7 +93,7 @@ int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_node
 	for (size_t i = 0; i < r->n_nodes; i++) {
 		t.len = 0;
 		if (i)
-			t.s[t.len++] = ',';
+			fputc(',', out);
 		if (roce_fragment_write(&t, &r->nodes[i], r->job_id, false) < 0) {
 			roce_fragment_write_free(&t);
 			return -1;
