@@ -2,8 +2,12 @@
 /* report_json.c - the JSON report (report_json.h). */
 #include "config.h"
 #include "report_json.h"
+#include "parprint.h"
 
 #include <stdlib.h>
+
+/* Nodes a thread writes at a time (parprint.h): about 2.5 MB of JSON. */
+#define NODES_PER_CHUNK 256
 
 static json_object *nodelist_json(char *list)
 {
@@ -76,6 +80,26 @@ json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn 
 	return o;
 }
 
+/* nodes[] of nodes [begin, end) (roce_parprint_fn): the fragment writer's
+ * text, json-c's bytes without a tree per node. */
+static int nodes_json(FILE *out, size_t begin, size_t end, const void *arg)
+{
+	const struct roce_job_report *r = arg;
+	struct roce_fragment_text t = { 0 };
+	int rc = 0;
+	for (size_t i = begin; i < end && rc == 0; i++) {
+		t.len = 0;
+		if (i)
+			fputc(',', out);
+		if (roce_fragment_write(&t, &r->nodes[i], r->job_id, false) < 0)
+			rc = -1;
+		else
+			fwrite(t.s, 1, t.len, out);
+	}
+	roce_fragment_write_free(&t);
+	return rc < 0 || ferror(out) ? -1 : 0;
+}
+
 int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
 	json_object *head = summary_json(r, nodelist);
@@ -88,19 +112,8 @@ int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_node
 	}
 	json_object_put(head);
 	fputs("\"nodes\":[", out);
-	/* nodes[]: the fragment writer's text, json-c's bytes without a tree per node */
-	struct roce_fragment_text t = { 0 };
-	for (size_t i = 0; i < r->n_nodes; i++) {
-		t.len = 0;
-		if (i)
-			fputc(',', out);
-		if (roce_fragment_write(&t, &r->nodes[i], r->job_id, false) < 0) {
-			roce_fragment_write_free(&t);
-			return -1;
-		}
-		fwrite(t.s, 1, t.len, out);
-	}
-	roce_fragment_write_free(&t);
+	if (roce_parprint(out, r->n_nodes, NODES_PER_CHUNK, nodes_json, r) < 0)
+		return -1;
 	fputs("]}\n", out);
 	return ferror(out) ? -1 : 0;
 }

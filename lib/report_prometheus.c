@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report_prometheus.h"
 #include "decimal.h"
+#include "parprint.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,22 +52,34 @@ static void family(FILE *out, const char *name, const char *help)
 	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/* Nodes a thread formats at a time (parprint.h): 128 nodes' counter
+ * samples are about 3 MB. */
+#define NODES_PER_CHUNK 128
+
 /* The labels of one sample; longer (hostile) values are cut by label(), never overflow. */
 #define LABELS_MAX 1024
 
-static void node_families(FILE *out, const struct roce_job_report *r)
+/* Each family below prints the lines of nodes [begin, end) (roce_parprint_fn). */
+static int job_seconds(FILE *out, size_t begin, size_t end, const void *arg)
 {
+	const struct roce_job_report *r = arg;
 	char lb[LABELS_MAX];
-	family(out, "roce_job_seconds", "Time between the job's prolog and epilog snapshots on the node.");
-	for (size_t i = 0; i < r->n_nodes; i++) {
+	for (size_t i = begin; i < end; i++) {
 		node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
 		fprintf(out, "roce_job_seconds{%s} %.3f\n", lb, r->nodes[i].seconds);
 	}
-	family(out, "roce_job_shared_node", "1 when other jobs ran on the node during the job (counters are per port).");
-	for (size_t i = 0; i < r->n_nodes; i++) {
+	return ferror(out) ? -1 : 0;
+}
+
+static int shared_node(FILE *out, size_t begin, size_t end, const void *arg)
+{
+	const struct roce_job_report *r = arg;
+	char lb[LABELS_MAX];
+	for (size_t i = begin; i < end; i++) {
 		node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
 		fprintf(out, "roce_job_shared_node{%s} %d\n", lb, r->nodes[i].n_shared ? 1 : 0);
 	}
+	return ferror(out) ? -1 : 0;
 }
 
 /* One family's samples of a port, written line by line without printf:
@@ -99,13 +112,12 @@ static void line_put(FILE *out, struct sample_line *l, const char *what, const c
 	fwrite(l->buf, 1, n, out);
 }
 
-static void counter_deltas(FILE *out, const struct roce_job_report *r)
+static int counter_deltas(FILE *out, size_t begin, size_t end, const void *arg)
 {
+	const struct roce_job_report *r = arg;
 	char lb[LABELS_MAX];
 	struct sample_line l;
-	family(out, "roce_job_port_counter_delta",
-	       "Change of a RoCE port counter during the job; counter is the sysfs name, data counters in bytes.");
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = begin; i < end; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
 			const struct roce_fragment_port *p = &r->nodes[i].ports[j];
 			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
@@ -114,14 +126,14 @@ static void counter_deltas(FILE *out, const struct roce_job_report *r)
 				if (p->cs[c] != ROCE_DELTA_UNREAD)
 					line_put(out, &l, roce_counter_defs[c].report_name, "\"} ", p->c[c]);
 		}
+	return ferror(out) ? -1 : 0;
 }
 
-static void counter_lower_bounds(FILE *out, const struct roce_job_report *r)
+static int counter_lower_bounds(FILE *out, size_t begin, size_t end, const void *arg)
 {
+	const struct roce_job_report *r = arg;
 	char lb[LABELS_MAX];
-	family(out, "roce_job_port_counter_lower_bound",
-	       "1 when the counter's delta is only a lower bound (counter reset or saturated during the job).");
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = begin; i < end; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
 			const struct roce_fragment_port *p = &r->nodes[i].ports[j];
 			port_labels(lb, sizeof(lb), r->job_id, &r->nodes[i], p);
@@ -130,15 +142,16 @@ static void counter_lower_bounds(FILE *out, const struct roce_job_report *r)
 					fprintf(out, "roce_job_port_counter_lower_bound{%s,counter=\"%s\"} 1\n", lb,
 					        roce_counter_defs[c].report_name);
 		}
+	return ferror(out) ? -1 : 0;
 }
 
-static void pause_frames(FILE *out, const struct roce_job_report *r)
+static int pause_frames(FILE *out, size_t begin, size_t end, const void *arg)
 {
 	static const char *const prio[ROCE_PRIOS] = { "0", "1", "2", "3", "4", "5", "6", "7" };
+	const struct roce_job_report *r = arg;
 	char lb[LABELS_MAX];
 	struct sample_line l;
-	family(out, "roce_job_port_pfc_pause_frames", "PFC pause frames during the job per priority; direction rx = received.");
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = begin; i < end; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++) {
 			const struct roce_fragment_port *p = &r->nodes[i].ports[j];
 			if (p->pfc_status == ROCE_DELTA_UNREAD)
@@ -150,13 +163,14 @@ static void pause_frames(FILE *out, const struct roce_job_report *r)
 				line_put(out, &l, prio[q], "\",direction=\"tx\"} ", p->pfc_req[q]);
 			}
 		}
+	return ferror(out) ? -1 : 0;
 }
 
-static void verdicts(FILE *out, const struct roce_job_report *r)
+static int verdicts(FILE *out, size_t begin, size_t end, const void *arg)
 {
+	const struct roce_job_report *r = arg;
 	char lb[LABELS_MAX];
-	family(out, "roce_job_verdict", "A verdict on the node's fabric during the job (severity info, warn or fail).");
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = begin; i < end; i++)
 		for (size_t j = 0; j < r->nodes[i].n_verdicts; j++) {
 			const struct roce_fragment_verdict *v = &r->nodes[i].verdicts[j];
 			node_labels(lb, sizeof(lb), r->job_id, &r->nodes[i]);
@@ -165,15 +179,35 @@ static void verdicts(FILE *out, const struct roce_job_report *r)
 			label(lb, sizeof(lb), "severity", roce_verdict_severity_name(v->severity), false);
 			fprintf(out, "roce_job_verdict{%s} 1\n", lb);
 		}
+	return ferror(out) ? -1 : 0;
 }
+
+/* The families in the order they are written. */
+static const struct {
+	const char *name, *help;
+	roce_parprint_fn lines;
+} families[] = {
+	{ "roce_job_seconds", "Time between the job's prolog and epilog snapshots on the node.", job_seconds },
+	{ "roce_job_shared_node", "1 when other jobs ran on the node during the job (counters are per port).",
+	  shared_node },
+	{ "roce_job_port_counter_delta",
+	  "Change of a RoCE port counter during the job; counter is the sysfs name, data counters in bytes.",
+	  counter_deltas },
+	{ "roce_job_port_counter_lower_bound",
+	  "1 when the counter's delta is only a lower bound (counter reset or saturated during the job).",
+	  counter_lower_bounds },
+	{ "roce_job_port_pfc_pause_frames", "PFC pause frames during the job per priority; direction rx = received.",
+	  pause_frames },
+	{ "roce_job_verdict", "A verdict on the node's fabric during the job (severity info, warn or fail).", verdicts },
+};
 
 int roce_report_prometheus_print(FILE *out, const struct roce_job_report *r)
 {
-	node_families(out, r);
-	counter_deltas(out, r);
-	counter_lower_bounds(out, r);
-	pause_frames(out, r);
-	verdicts(out, r);
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		family(out, families[i].name, families[i].help);
+		if (roce_parprint(out, r->n_nodes, NODES_PER_CHUNK, families[i].lines, r) < 0)
+			return -1;
+	}
 	return ferror(out) ? -1 : 0;
 }
 

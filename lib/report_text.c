@@ -3,12 +3,16 @@
 #include "config.h"
 #include "report_text.h"
 #include "report_ranwith.h"
+#include "parprint.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* One port per row; the header uses the same columns. */
+/* Nodes a thread formats at a time (parprint.h): about 500 KB of rows. */
+#define NODES_PER_CHUNK 256
+
 #define ROW "%-16s %-12s %-8s %10s %10s %10s %10s %7s %7s %8s %8s %8s %7s %8s %8s %s\n"
 
 static const char *human_bytes(double v, char *buf, size_t len)
@@ -106,18 +110,28 @@ static void print_port_row(FILE *out, const struct roce_fragment *n, const struc
 	        pfc_cell(p, false, ptx, sizeof(ptx)), state);
 }
 
-static void print_ports(FILE *out, const struct roce_job_report *r)
+/* The rows of nodes [begin, end) (roce_parprint_fn). */
+static int node_rows(FILE *out, size_t begin, size_t end, const void *arg)
 {
-	fprintf(out, ROW, "NODE", "PORT", "NETDEV", "TX", "RX", "TX/s", "RX/s", "LOSS", "TIMEOUT", "ECN_MARK",
-	        "CNP_SENT", "CNP_HNDL", "CNP_IGN", "PAUSE_RX", "PAUSE_TX", "STATE");
-	for (size_t i = 0; i < r->n_nodes; i++) {
+	const struct roce_job_report *r = arg;
+	for (size_t i = begin; i < end; i++) {
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++)
 			print_port_row(out, &r->nodes[i], &r->nodes[i].ports[j]);
 		if (!r->nodes[i].n_ports)
 			fprintf(out, "%-16s (no RoCE ports)\n", r->nodes[i].name);
 	}
+	return ferror(out) ? -1 : 0;
+}
+
+static int print_ports(FILE *out, const struct roce_job_report *r)
+{
+	fprintf(out, ROW, "NODE", "PORT", "NETDEV", "TX", "RX", "TX/s", "RX/s", "LOSS", "TIMEOUT", "ECN_MARK",
+	        "CNP_SENT", "CNP_HNDL", "CNP_IGN", "PAUSE_RX", "PAUSE_TX", "STATE");
+	if (roce_parprint(out, r->n_nodes, NODES_PER_CHUNK, node_rows, r) < 0)
+		return -1;
 	fprintf(out, "LOSS = out_of_sequence + packet_seq_err + implied_nak_seq_err; \">=\" = lower bound "
 	             "(counter reset or saturated); \"-\" = not read\n");
+	return 0;
 }
 
 static int print_job_verdicts(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
@@ -213,8 +227,9 @@ int roce_report_text_print(FILE *out, const struct roce_job_report *r, roce_node
 	fprintf(out, "RoCE fabric report for job %s: %zu node(s) %s, %s\n\n", r->job_id, r->n_nodes,
 	        list ? list : "", dur);
 	free(list);
-	print_ports(out, r);
-	int rc = print_job_verdicts(out, r, nodelist);
+	int rc = print_ports(out, r);
+	if (print_job_verdicts(out, r, nodelist) < 0)
+		rc = -1;
 	if (print_consistency(out, r, nodelist) < 0 || print_ran_with(out, r, nodelist) < 0)
 		rc = -1;
 	print_nodes(out, r);

@@ -2,13 +2,13 @@
 /* reportdir.c - read the fragments of ReportDir/<job id>/ (reportdir.h says what is refused). */
 #include "config.h"
 #include "reportdir.h"
+#include "cpus.h"
 #include "fragment_read.h"
 #include "readfile.h"
 #include "safefile.h"
 
 #include <dirent.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -161,8 +161,7 @@ static void *load_part(void *arg)
  * THREADS_MAX, and one thread per FILES_PER_THREAD files. */
 static size_t threads_for(size_t files)
 {
-	cpu_set_t set;
-	size_t cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (size_t)CPU_COUNT(&set) : 1;
+	size_t cpus = roce_cpus_usable();
 	size_t n = files / FILES_PER_THREAD;
 	if (n > cpus)
 		n = cpus;

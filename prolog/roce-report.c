@@ -39,6 +39,7 @@
 #include <limits.h>
 #include <slurm/slurm.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -416,10 +417,15 @@ static int emit(const struct args *a, FILE *out, const struct roce_job_report *r
 static int print(const struct args *a, const struct roce_job_report *r, const struct roce_nodehealth *h)
 {
 	int rc;
+	/* Only this thread writes the report's stream (parprint.h's threads
+	 * write into memory), and once the loading threads have run, stdio
+	 * would take a lock per call: millions of them, so no locking. */
 	if (a->output) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
+		if (mem)
+			__fsetlocking(mem, FSETLOCKING_BYCALLER);
 		bool ok = mem && emit(a, mem, r, h) == 0;
 		ok = mem && fclose(mem) == 0 && ok;
 		rc = ok && write_output(a, buf, len) == 0 ? EXIT_OK : EXIT_USAGE;
@@ -428,6 +434,7 @@ static int print(const struct args *a, const struct roce_job_report *r, const st
 		free(buf);
 	} else {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 		rc = emit(a, stdout, r, h) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	for (size_t i = 0; r && (a->format->errors_to_stderr || a->output) && i < r->n_errors; i++)

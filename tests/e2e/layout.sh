@@ -19,7 +19,7 @@ cd "$top_srcdir" || exit 1
 # lib/'s layers, low to high: a module may include its own layer and those
 # below.  A new lib/ file goes into the layer of what it does.
 LAYERS=(
-	"base: error arena decimal printable clock timearg hostname pciaddr pcicap counter model nodelist slurmnodes"
+	"base: error arena decimal cpus parprint printable clock timearg hostname pciaddr pcicap counter model nodelist slurmnodes"
 	"readers: readfile safefile jsonin jsonpull sysfs policy"
 	"collectors: rdma pcie gdr nl nlmsg rtlink dcb dcb_pfc dcb_app dcb_ets dcb_buffer verbs netclass trust topo collect"
 	"pure: finding check check_drain check_link check_fw check_ecn check_ets check_trust pciecheck plan locality gpuset choice json"
