@@ -107,7 +107,8 @@ static int write_round(FILE *out, const struct chunk *cs, size_t m)
 			errno = cs[i].err;
 			return -1;
 		}
-		if (fwrite(cs[i].text->buf, 1, cs[i].text->len, out) != cs[i].text->len)
+		/* len 0: buf may be NULL, which fwrite must not get (UBSan) */
+		if (cs[i].text->len && fwrite(cs[i].text->buf, 1, cs[i].text->len, out) != cs[i].text->len)
 			return -1;
 	}
 	return 0;

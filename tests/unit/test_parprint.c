@@ -22,6 +22,7 @@ struct seen {
 	size_t calls, begin[CALLS_MAX], end[CALLS_MAX];
 	pthread_t thread[CALLS_MAX];
 	size_t fail_at;
+	size_t every;                /* print only items divisible by it (0: all) */
 };
 
 /* Item i is a line of varying length, so that chunk texts differ in size. */
@@ -41,6 +42,8 @@ static int lines(FILE *out, size_t begin, size_t end, const void *arg)
 			errno = EPROTO;
 			return -1;
 		}
+		if (s->every && i % s->every)
+			continue;
 		fprintf(out, "item %zu %.*s\n", i, (int)(i % 97), "................................................."
 		                                                   "................................................");
 	}
@@ -85,6 +88,23 @@ static void same_as_one_call(void **state)
 		free(got);
 		free(s);
 	}
+}
+
+/* Chunks that print nothing (a Prometheus family without samples there):
+ * the output is still what one call writes. */
+static void empty_chunks(void **state)
+{
+	(void)state;
+	struct seen *s = seen_new();
+	s->every = 300;
+	int rc1, rc2;
+	char *want = print_all(2000, 50, false, s, &rc1);
+	char *got = print_all(2000, 50, true, s, &rc2);
+	assert_int_equal(rc2, 0);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	free(s);
 }
 
 /* Every item in exactly one call, no call larger than a chunk (on one CPU:
@@ -182,6 +202,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_as_one_call),
+		cmocka_unit_test(empty_chunks),
 		cmocka_unit_test(chunks_cover_items_once),
 		cmocka_unit_test(threads_follow_affinity),
 		cmocka_unit_test(failure_stops_output),
