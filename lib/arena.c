@@ -4,9 +4,11 @@
 #include "arena.h"
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The least a chunk holds: the first chunk when a->first is not set; a
  * later one (a fragment larger than its text promised) large enough that
@@ -17,8 +19,101 @@ struct roce_arena_chunk {
 	struct roce_arena_chunk *next;
 	size_t used, cap;            /* bytes of data */
 	size_t last;                 /* offset of the last aligned block, for roce_arena_grow */
+	bool pooled;                 /* in a pool's region: freed with the pool */
 	max_align_t data[];
 };
+
+/* ---------------------------------------------------------------- pools */
+
+#define HUGE_PAGE (2u << 20)        /* x86-64's and arm64's (4 KiB base pages) PMD size */
+#define REGION (32u << 20)          /* address space only: what is not used is never touched */
+#define POOLED_MAX (REGION / 16)    /* a larger chunk is malloc'd */
+
+struct region {
+	struct region *next;
+	void *map;
+	size_t len;
+};
+
+struct roce_arena_pool {
+	struct region *regions;      /* the newest first: at..end is left of it */
+	char *at, *end;
+};
+
+struct roce_arena_pool *roce_arena_pool_new(void)
+{
+	return calloc(1, sizeof(struct roce_arena_pool));
+}
+
+/* A new region, aligned to a huge page so that all of it can be one. */
+static int region_new(struct roce_arena_pool *p)
+{
+	struct region *r = malloc(sizeof(*r));
+	if (!r)
+		return -1;
+	r->len = REGION + HUGE_PAGE;
+	r->map = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r->map == MAP_FAILED) {
+		free(r);
+		return -1;
+	}
+	char *start = (char *)(((uintptr_t)r->map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	/* Advice only: without transparent huge pages (EINVAL) or with them
+	 * off, the region is plain memory and still one mmap for many nodes. */
+	(void)madvise(start, REGION, MADV_HUGEPAGE);
+	r->next = p->regions;
+	p->regions = r;
+	p->at = start;
+	p->end = start + REGION;
+	return 0;
+}
+
+/* size bytes for a chunk (aligned as malloc's), or NULL: the caller then mallocs. */
+static void *pool_take(struct roce_arena_pool *p, size_t size)
+{
+	size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+	if (size > POOLED_MAX)
+		return NULL;
+	if ((!p->regions || size > (size_t)(p->end - p->at)) && region_new(p) < 0)
+		return NULL;
+	void *c = p->at;
+	p->at += size;
+	return c;
+}
+
+struct roce_arena_pool *roce_arena_pool_join(struct roce_arena_pool *to, struct roce_arena_pool *from)
+{
+	if (!to || !from)
+		return to ? to : from;
+	/* from's regions go after to's newest, which stays the one cut from */
+	struct region **tail = &from->regions;
+	while (*tail)
+		tail = &(*tail)->next;
+	if (to->regions) {
+		*tail = to->regions->next;
+		to->regions->next = from->regions;
+	} else {
+		to->regions = from->regions;
+		to->at = from->at;
+		to->end = from->end;
+	}
+	free(from);
+	return to;
+}
+
+void roce_arena_pool_free(struct roce_arena_pool *p)
+{
+	if (!p)
+		return;
+	for (struct region *r = p->regions, *next; r; r = next) {
+		next = r->next;
+		munmap(r->map, r->len);
+		free(r);
+	}
+	free(p);
+}
+
+/* ---------------------------------------------------------------- arenas */
 
 /* A new head chunk with room for at least size bytes. */
 static struct roce_arena_chunk *chunk_new(struct roce_arena *a, size_t size)
@@ -28,9 +123,11 @@ static struct roce_arena_chunk *chunk_new(struct roce_arena *a, size_t size)
 		cap = size;
 	if (cap > SIZE_MAX - sizeof(struct roce_arena_chunk))
 		return NULL;
-	struct roce_arena_chunk *c = malloc(sizeof(*c) + cap);
-	if (!c)
+	struct roce_arena_chunk *c = a->pool ? pool_take(a->pool, sizeof(*c) + cap) : NULL;
+	bool pooled = c != NULL;
+	if (!c && !(c = malloc(sizeof(*c) + cap)))
 		return NULL;
+	c->pooled = pooled;
 	c->next = a->head;
 	c->used = 0;
 	c->cap = cap;
@@ -94,8 +191,10 @@ void roce_arena_free(struct roce_arena *a)
 {
 	for (struct roce_arena_chunk *c = a->head, *next; c; c = next) {
 		next = c->next;
-		free(c);
+		if (!c->pooled)
+			free(c);
 	}
 	a->head = NULL;
 	a->first = 0;
+	a->pool = NULL;
 }

@@ -9,6 +9,14 @@
  * elsewhere) stays in its chunk until the arena is freed.  A zeroed struct
  * roce_arena is an empty arena; it may be moved (copied by value) while it
  * holds memory, as the merge moves fragments.
+ *
+ * A pool (roce_arena_pool_new) serves arenas that are made by the
+ * thousand and freed together, a large job's fragments: their chunks are
+ * cut from large regions the kernel is asked to back with huge pages
+ * (MADV_HUGEPAGE), so filling 100 MB costs about fifty page faults instead
+ * of 28,000 (a fault of a fresh 4 KiB page took 5-27 us on the machines
+ * measured, most of a 16,384-node merge's system time).  A pooled chunk is
+ * freed with the pool, not with its arena.  A pool is one thread's.
  */
 #ifndef ROCE_ARENA_H
 #define ROCE_ARENA_H
@@ -16,10 +24,12 @@
 #include <stddef.h>
 
 struct roce_arena_chunk;
+struct roce_arena_pool;
 
 struct roce_arena {
 	struct roce_arena_chunk *head;   /* the chunk allocated from; older ones after it */
 	size_t first;                    /* the first chunk's size when set before it is made; 0 a default */
+	struct roce_arena_pool *pool;    /* where chunks come from when set; NULL: malloc */
 };
 
 /* size bytes, aligned for any type, uninitialised; NULL on ENOMEM. */
@@ -33,7 +43,16 @@ char *roce_arena_strdup(struct roce_arena *a, const char *s);
  * and there is room, else copied (the old block is abandoned).  NULL on
  * ENOMEM, old then unchanged. */
 void *roce_arena_grow(struct roce_arena *a, void *old, size_t old_size, size_t new_size);
-/* Every block at once; a is empty again (and its first size forgotten). */
+/* Every block at once (a pooled chunk stays in its pool); a is empty again
+ * (its first size and pool forgotten). */
 void roce_arena_free(struct roce_arena *a);
+
+/* An empty pool; NULL on ENOMEM. */
+struct roce_arena_pool *roce_arena_pool_new(void);
+/* One pool holding the regions of both (either may be NULL); the other is
+ * gone.  The result is the owning thread's again. */
+struct roce_arena_pool *roce_arena_pool_join(struct roce_arena_pool *to, struct roce_arena_pool *from);
+/* Every region at once: every arena that used p must be done with. */
+void roce_arena_pool_free(struct roce_arena_pool *p);
 
 #endif

@@ -601,10 +601,17 @@ static int node_member(struct roce_jsonpull *j, int k, void *ctx, struct roce_er
 
 int roce_fragment_read(char *text, size_t len, const char *job_id, struct roce_fragment *f, struct roce_error *err)
 {
+	return roce_fragment_read_in(NULL, text, len, job_id, f, err);
+}
+
+int roce_fragment_read_in(struct roce_arena_pool *pool, char *text, size_t len, const char *job_id,
+                          struct roce_fragment *f, struct roce_error *err)
+{
 	struct roce_jsonpull j;
 	struct reading r = { .n = f, .job_id = job_id };
 	uint64_t seen;
 	memset(f, 0, sizeof(*f));
+	f->arena.pool = pool;
 	f->file_owner = -1;
 	f->check = -1;
 	/* What a fragment keeps (8 ports of counters, the escaped strings) is

@@ -27,6 +27,7 @@ void roce_report_free(struct roce_job_report *r)
 	for (size_t i = 0; i < r->n_errors; i++)
 		free(r->errors[i]);
 	free(r->errors);
+	roce_arena_pool_free(r->pool);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -71,6 +72,9 @@ int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struc
 int roce_report_take(struct roce_job_report *r, struct roce_job_report *from, struct roce_error *err)
 {
 	int rc = 0;
+	/* first: the nodes moved below live in it */
+	r->pool = roce_arena_pool_join(r->pool, from->pool);
+	from->pool = NULL;
 	for (size_t i = 0; i < from->n_nodes; i++)
 		if (rc == 0)
 			rc = roce_report_append(r, &from->nodes[i], err);

@@ -24,6 +24,7 @@ struct roce_job_report {
 	size_t n_nodes, cap_nodes;
 	char **errors;               /* fragments that could not be used, and why (escaped) */
 	size_t n_errors;
+	struct roce_arena_pool *pool; /* the nodes' memory when pooled (reportdir.c); freed last */
 };
 
 void roce_report_init(struct roce_job_report *r, const char *job_id);
@@ -36,8 +37,8 @@ int roce_report_add(struct roce_job_report *r, json_object *frag, const char *so
 /* Add a parsed fragment: the report takes *f over (and empties it, also on
  * failure).  -1 with err on ENOMEM. */
 int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struct roce_error *err);
-/* Move every node and error of from into r (from is left empty, also on
- * failure).  -1 with err on ENOMEM. */
+/* Move every node, error and the pool of from into r (from is left empty,
+ * also on failure).  -1 with err on ENOMEM. */
 int roce_report_take(struct roce_job_report *r, struct roce_job_report *from, struct roce_error *err);
 /* Record that source could not be used: "source: why", escaped. */
 void roce_report_error(struct roce_job_report *r, const char *source, const char *why);

@@ -59,7 +59,7 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name, struc
 		roce_report_error(r, name, err.msg);
 		return;
 	}
-	if (roce_fragment_read(buf, len, r->job_id, &f, &err) < 0) {
+	if (roce_fragment_read_in(r->pool, buf, len, r->job_id, &f, &err) < 0) {
 		roce_report_error(r, name, err.msg);
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
@@ -134,6 +134,7 @@ static int list_fragments(DIR *d, const char *dir, struct names *ns, struct roce
 #define BATCH 32
 #define THREADS_MAX 8
 #define FILES_PER_THREAD 256   /* fewer files than this are not worth a thread */
+#define POOL_FILES_MIN 512     /* from here on, fragments are kept in pools (arena.h) */
 
 /* One loading thread: its own report part and read buffer, so that threads
  * share nothing but the next file's index. */
@@ -189,6 +190,9 @@ static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, 
 	for (size_t i = 0; i < n; i++) {
 		parts[i] = (struct part){ .ns = ns, .dfd = dfd, .next = &next };
 		roce_report_init(&parts[i].r, r->job_id);
+		/* one per thread; without one (ENOMEM), malloc */
+		if (ns->n >= POOL_FILES_MIN)
+			parts[i].r.pool = roce_arena_pool_new();
 	}
 	for (size_t i = 1; i < n; i++) {
 		if (pthread_create(&parts[i].tid, NULL, load_part, &parts[i]) != 0)

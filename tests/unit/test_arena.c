@@ -4,6 +4,7 @@
 #include "unit.h"
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,12 +97,140 @@ static void printable_in_arena(void **state)
 	roce_arena_free(&a);
 }
 
+/* Many arenas from one pool: each block its own, aligned, kept as written
+ * while the pool takes region after region (more than one 32 MiB region's
+ * worth here); freeing an arena leaves the pool's memory to the pool, and
+ * a chunk too large for the pool is malloc'd and freed with its arena
+ * (ASan and valgrind see a leak or a double free). */
+static void pooled_arenas(void **state)
+{
+	(void)state;
+	enum { N = 96, BLOCK = 500 << 10 };
+	struct roce_arena_pool *pool = roce_arena_pool_new();
+	assert_non_null(pool);
+	struct roce_arena a[N];
+	unsigned char *b[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (struct roce_arena){ .pool = pool, .first = BLOCK };
+		b[i] = roce_arena_alloc(&a[i], BLOCK);
+		assert_non_null(b[i]);
+		assert_int_equal((uintptr_t)b[i] % alignof(max_align_t), 0);
+		memset(b[i], i, BLOCK);
+	}
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < BLOCK; k += 4093)
+			assert_int_equal(b[i][k], (unsigned char)i);
+	/* larger than a pool gives: malloc'd, freed by roce_arena_free */
+	char *big = roce_arena_alloc(&a[0], 8u << 20);
+	assert_non_null(big);
+	memset(big, 1, 8u << 20);
+	for (int i = 0; i < N; i += 2)
+		roce_arena_free(&a[i]);
+	assert_null(a[0].pool);
+	for (int i = 1; i < N; i += 2)
+		assert_int_equal(b[i][BLOCK - 1], (unsigned char)i);
+	for (int i = 1; i < N; i += 2)
+		roce_arena_free(&a[i]);
+	roce_arena_pool_free(pool);
+	roce_arena_pool_free(NULL);
+}
+
+/* Two threads' pools joined into one: every block of both still there,
+ * later chunks still cut, one free releases it all. */
+static void pools_join(void **state)
+{
+	(void)state;
+	struct roce_arena_pool *p = roce_arena_pool_new(), *q = roce_arena_pool_new();
+	assert_non_null(p);
+	assert_non_null(q);
+	struct roce_arena a = { .pool = p }, b = { .pool = q }, c = { 0 };
+	char *x = roce_arena_strdup(&a, "from p"), *y = roce_arena_strdup(&b, "from q");
+	struct roce_arena_pool *both = roce_arena_pool_join(p, q);
+	assert_ptr_equal(both, p);
+	assert_ptr_equal(roce_arena_pool_join(NULL, both), both);
+	assert_ptr_equal(roce_arena_pool_join(both, NULL), both);
+	c.pool = both;
+	char *z = roce_arena_strdup(&c, "after the join");
+	assert_string_equal(x, "from p");
+	assert_string_equal(y, "from q");
+	assert_string_equal(z, "after the join");
+	roce_arena_free(&a);
+	roce_arena_free(&b);
+	roce_arena_free(&c);
+	roce_arena_pool_free(both);
+}
+
+/* The transparent huge page mode: "always", "madvise" or "never" (the
+ * bracketed word), or "" when the kernel has none. */
+static void thp_mode(char *mode, size_t len)
+{
+	char line[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	mode[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f)) {
+		char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
+		if (close)
+			snprintf(mode, len, "%.*s", (int)(close - open - 1), open + 1);
+	}
+	fclose(f);
+}
+
+/* The kernel's word on the mapping holding p: its smaps "THPeligible" line
+ * (1: a huge page may back it), -1 when not found. */
+static int thp_eligible(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	int eligible = -1;
+	bool in = false;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && sscanf(line, "THPeligible: %d", &eligible) == 1)
+			break;
+	}
+	fclose(f);
+	return eligible;
+}
+
+/* A pool's region is advised for huge pages: where the kernel has them in
+ * "madvise" or "always" mode, smaps says the mapping is eligible (whether
+ * a huge page is free at the fault is the kernel's business). */
+static void pool_asks_for_huge_pages(void **state)
+{
+	(void)state;
+	char mode[16];
+	thp_mode(mode, sizeof(mode));
+	if (strcmp(mode, "madvise") != 0 && strcmp(mode, "always") != 0)
+		skip();
+	struct roce_arena_pool *pool = roce_arena_pool_new();
+	struct roce_arena a = { .pool = pool }, m = { 0 };
+	char *pooled = roce_arena_alloc(&a, 4096), *plain = roce_arena_alloc(&m, 4096);
+	assert_non_null(pooled);
+	assert_non_null(plain);
+	pooled[0] = plain[0] = 1;
+	assert_int_equal(thp_eligible(pooled), 1);
+	if (strcmp(mode, "madvise") == 0)
+		assert_int_equal(thp_eligible(plain), 0);   /* the check can fail: malloc's heap is not advised */
+	roce_arena_free(&a);
+	roce_arena_free(&m);
+	roce_arena_pool_free(pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(blocks_survive_chunks),
 		cmocka_unit_test(grow_keeps_and_zeroes),
 		cmocka_unit_test(printable_in_arena),
+		cmocka_unit_test(pooled_arenas),
+		cmocka_unit_test(pools_join),
+		cmocka_unit_test(pool_asks_for_huge_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
