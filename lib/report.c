@@ -2,6 +2,7 @@
 /* report.c - the merge of a job's fragments, and the groups its printers show. */
 #include "config.h"
 #include "report.h"
+#include "decimal.h"
 #include "fragment_read.h"
 #include "printable.h"
 #include "sysfs.h"
@@ -227,10 +228,14 @@ static int group_add(struct roce_report_groups *gs, const char *key, int severit
 	/* names arrive in sorted node order, one per node: skip repeats of the last */
 	if (g->n && strcmp(g->names[g->n - 1], name) == 0)
 		return 0;
-	const char **grown = realloc(g->names, (g->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	g->names = grown;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 16;
+		const char **grown = realloc(g->names, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		g->names = grown;
+		g->cap = cap;
+	}
 	g->names[g->n++] = name;
 	return 0;
 }
@@ -272,65 +277,93 @@ const char *roce_report_verdict_fix(const struct roce_job_report *r, const char 
 
 /* ---------------------------------------------------------------- consistency */
 
+/* The value functions below run for every port of every node, 16,384
+ * nodes x 8 ports x 7 rows in a large job: they copy and format without
+ * printf.  buf has room for the longest number (text_uint's len >= 21). */
+
+/* s into buf, cut to len - 1 bytes as snprintf("%s") would. */
+static size_t text_copy(char *buf, size_t len, const char *s)
+{
+	size_t n = strnlen(s, len - 1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return n;
+}
+
+static size_t text_uint(char *buf, size_t len, uint64_t v)
+{
+	char d[ROCE_DECIMAL_U64_MAX + 1];
+	d[roce_decimal_u64(d, v)] = '\0';
+	return text_copy(buf, len, d);
+}
+
 static void gid_value(const struct roce_fragment *n, char *buf, size_t len)
 {
 	if (n->gid_index >= 0)
-		snprintf(buf, len, "%d", n->gid_index);
+		text_uint(buf, len, (uint64_t)n->gid_index);
 	else
-		snprintf(buf, len, "unknown");
+		text_copy(buf, len, "unknown");
 }
 
 static void port_mtu(const struct roce_fragment_port *p, char *v, size_t len)
 {
 	if (p->active_mtu > 0)
-		snprintf(v, len, "%d", p->active_mtu);
+		text_uint(v, len, (uint64_t)p->active_mtu);
 	else
-		snprintf(v, len, "unknown");
+		text_copy(v, len, "unknown");
 }
 
 /* Gb/s as roce-check says it ("100", "2.5"). */
 static void port_rate(const struct roce_fragment_port *p, char *v, size_t len)
 {
-	if (!p->rate_mbps)
-		snprintf(v, len, "unknown");
-	else if (p->rate_mbps % 1000)
-		snprintf(v, len, "%u.%u", p->rate_mbps / 1000, p->rate_mbps % 1000 / 100);
-	else
-		snprintf(v, len, "%u", p->rate_mbps / 1000);
+	if (!p->rate_mbps) {
+		text_copy(v, len, "unknown");
+		return;
+	}
+	size_t n = text_uint(v, len, p->rate_mbps / 1000);
+	if (p->rate_mbps % 1000 && n + 2 < len) {
+		v[n] = '.';
+		v[n + 1] = (char)('0' + p->rate_mbps % 1000 / 100);
+		v[n + 2] = '\0';
+	}
 }
 
 static void port_fw(const struct roce_fragment_port *p, char *v, size_t len)
 {
-	snprintf(v, len, "%s", p->fw_ver ? p->fw_ver : "unknown");
+	text_copy(v, len, p->fw_ver ? p->fw_ver : "unknown");
 }
 
 static void tc_value(const struct roce_fragment *n, char *buf, size_t len)
 {
 	if (n->traffic_class >= 0)
-		snprintf(buf, len, "%d", n->traffic_class);
+		text_uint(buf, len, (uint64_t)n->traffic_class);
 	else
-		snprintf(buf, len, "none");
+		text_copy(buf, len, "none");
 }
 
 /* "pcp", "dscp", or "unknown" (not read, or a fragment of an older release). */
 static void trust_value(const struct roce_fragment *n, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", roce_trust_mode_name(n->trust));
+	text_copy(buf, len, roce_trust_mode_name(n->trust));
 }
 
 /* "3", "3+4", "none", or "unknown" when PFC was not read. */
 static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 {
-	v[0] = '\0';
 	if (p->pfc_status == ROCE_DELTA_UNREAD) {
-		snprintf(v, len, "unknown");
+		text_copy(v, len, "unknown");
 		return;
 	}
-	for (int q = 0; q < ROCE_PRIOS; q++)
-		if (p->pfc_enabled & (1u << q))
-			snprintf(v + strlen(v), len - strlen(v), "%s%d", v[0] ? "+" : "", q);
-	if (!v[0])
-		snprintf(v, len, "none");
+	size_t n = 0;
+	for (int q = 0; q < ROCE_PRIOS && n + 2 < len; q++)
+		if (p->pfc_enabled & (1u << q)) {
+			if (n)
+				v[n++] = '+';
+			v[n++] = (char)('0' + q);
+		}
+	v[n] = '\0';
+	if (!n)
+		text_copy(v, len, "none");
 }
 
 /* The distinct values of the node's ports, in port order ("4096,1024");
@@ -339,6 +372,7 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
                         char *buf, size_t len)
 {
 	char last[40] = "";
+	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < n->n_ports; i++) {
 		char v[40], probe[48], have[300];
@@ -348,15 +382,22 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 		/* ports mostly agree: the last port's value is already there */
 		if (buf[0] && strcmp(v, last) == 0)
 			continue;
-		snprintf(last, sizeof(last), "%s", v);
-		snprintf(probe, sizeof(probe), ",%s,", v);
-		snprintf(have, sizeof(have), ",%s,", buf);
+		size_t vl = text_copy(last, sizeof(last), v);
+		/* ",v," in ",buf,": v is listed (a value with a comma is ambiguous either way) */
+		probe[0] = ',';
+		memcpy(probe + 1, v, vl);
+		memcpy(probe + 1 + vl, ",", 2);
+		have[0] = ',';
+		memcpy(have + 1, buf, used);
+		memcpy(have + 1 + used, ",", 2);
 		if (strstr(have, probe))
 			continue;
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", v);
+		if (buf[0] && used + 1 < len)
+			buf[used++] = ',';
+		used += text_copy(buf + used, len - used, v);
 	}
 	if (!buf[0])
-		snprintf(buf, len, "no ports");
+		text_copy(buf, len, "no ports");
 }
 
 static void mtu_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_mtu, buf, len); }

@@ -68,7 +68,7 @@ struct roce_report_group {
 	char *key;
 	int severity;                /* the worst of the group (verdict groups) */
 	const char **names;          /* the report's node names, in node order */
-	size_t n;
+	size_t n, cap;
 };
 
 struct roce_report_groups {

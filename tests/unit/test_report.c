@@ -179,6 +179,35 @@ static void t_consistency_rate_fw_tc(void **state)
 	roce_report_free(&r);
 }
 
+/* The values as text, at their edges: a fractional rate, a firmware string
+ * longer than a value's 39 bytes (cut), an empty one after it (listed as
+ * an empty value), and a 100 Gb/s port that agrees with its neighbour. */
+static void t_consistency_value_edges(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_report_groups gs = { 0 };
+	fx_merged_job(&r);
+	struct roce_fragment *n = &r.nodes[0];
+	assert_true(n->n_ports >= 2);
+	for (size_t i = 0; i < r.n_nodes; i++)
+		for (size_t j = 0; j < r.nodes[i].n_ports; j++) {
+			r.nodes[i].ports[j].rate_mbps = 100000;
+			r.nodes[i].ports[j].fw_ver = roce_arena_strdup(&r.nodes[i].arena, "20.39.1002");
+		}
+	n->ports[0].rate_mbps = 2500;
+	n->ports[0].fw_ver = roce_arena_strdup(&n->arena, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ");
+	n->ports[1].fw_ver = roce_arena_strdup(&n->arena, "");
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_RATE, &gs), 0);
+	assert_string_equal(gs.g[0].key, "2.5,100");
+	assert_string_equal(gs.g[0].names[0], n->name);
+	roce_report_groups_free(&gs);
+	assert_int_equal(roce_report_consistency_groups(&r, ROCE_CONS_FW, &gs), 0);
+	assert_string_equal(gs.g[0].key, "0123456789abcdefghijklmnopqrstuvwxyzABC,");
+	roce_report_groups_free(&gs);
+	roce_report_free(&r);
+}
+
 /* Issue 12's trust row: one node on PCP trust among DSCP ones, one from an older release. */
 static void t_consistency_trust(void **state)
 {
@@ -257,6 +286,7 @@ int main(void)
 		cmocka_unit_test(t_verdict_groups),
 		cmocka_unit_test(t_consistency_groups),
 		cmocka_unit_test(t_consistency_rate_fw_tc),
+		cmocka_unit_test(t_consistency_value_edges),
 		cmocka_unit_test(t_consistency_trust),
 		cmocka_unit_test(t_port_values),
 	};
