@@ -11,7 +11,8 @@
  * is owned by neither root nor its job_uid is not used.  A file that fails any of that is recorded in r->errors by name
  * and skipped; nothing else is read (dot files are the epilog's
  * temporaries).  Many files are read on several threads (up to the CPUs
- * the process may use); the errors are then listed in name order.
+ * the process may use); the errors are then listed in name order.  From
+ * 512 files on, the fragments' memory is in pools (arena.h) that r owns.
  */
 #ifndef ROCE_REPORTDIR_H
 #define ROCE_REPORTDIR_H
