@@ -29,6 +29,18 @@ struct roce_arena_chunk {
 #define REGION (32u << 20)          /* address space only: what is not used is never touched */
 #define POOLED_MAX (REGION / 16)    /* a larger chunk is malloc'd */
 
+/* Under AddressSanitizer a region is poisoned but for the chunks handed
+ * out, each followed by a poisoned gap: ASan sees a pooled fragment's
+ * overflow as it sees a malloc'd one's. */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define REDZONE 64
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define REDZONE 0
+#endif
+
 struct region {
 	struct region *next;
 	void *map;
@@ -61,6 +73,7 @@ static int region_new(struct roce_arena_pool *p)
 	/* Advice only: without transparent huge pages (EINVAL) or with them
 	 * off, the region is plain memory and still one mmap for many nodes. */
 	(void)madvise(start, REGION, MADV_HUGEPAGE);
+	ASAN_POISON_MEMORY_REGION(r->map, r->len);
 	r->next = p->regions;
 	p->regions = r;
 	p->at = start;
@@ -71,13 +84,14 @@ static int region_new(struct roce_arena_pool *p)
 /* size bytes for a chunk (aligned as malloc's), or NULL: the caller then mallocs. */
 static void *pool_take(struct roce_arena_pool *p, size_t size)
 {
-	size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
-	if (size > POOLED_MAX)
+	size_t take = (size + REDZONE + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+	if (take > POOLED_MAX)
 		return NULL;
-	if ((!p->regions || size > (size_t)(p->end - p->at)) && region_new(p) < 0)
+	if ((!p->regions || take > (size_t)(p->end - p->at)) && region_new(p) < 0)
 		return NULL;
 	void *c = p->at;
-	p->at += size;
+	p->at += take;
+	ASAN_UNPOISON_MEMORY_REGION(c, size);
 	return c;
 }
 
@@ -107,6 +121,7 @@ void roce_arena_pool_free(struct roce_arena_pool *p)
 		return;
 	for (struct region *r = p->regions, *next; r; r = next) {
 		next = r->next;
+		ASAN_UNPOISON_MEMORY_REGION(r->map, r->len);   /* the next mapping there is not ours */
 		munmap(r->map, r->len);
 		free(r);
 	}

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "arena.h"
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
 #include "printable.h"
 
 /* Blocks are aligned for any type, text is packed, and every block stays
@@ -120,6 +123,13 @@ static void pooled_arenas(void **state)
 	for (int i = 0; i < N; i++)
 		for (int k = 0; k < BLOCK; k += 4093)
 			assert_int_equal(b[i][k], (unsigned char)i);
+#ifdef __SANITIZE_ADDRESS__
+	/* the byte after a pooled chunk is ASan's, as after a malloc'd block */
+	for (int i = 0; i < N; i++) {
+		assert_false(__asan_address_is_poisoned(b[i] + BLOCK - 1));
+		assert_true(__asan_address_is_poisoned(b[i] + BLOCK));
+	}
+#endif
 	/* larger than a pool gives: malloc'd, freed by roce_arena_free */
 	char *big = roce_arena_alloc(&a[0], 8u << 20);
 	assert_non_null(big);
