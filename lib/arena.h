@@ -50,7 +50,8 @@ void roce_arena_free(struct roce_arena *a);
 /* An empty pool; NULL on ENOMEM. */
 struct roce_arena_pool *roce_arena_pool_new(void);
 /* One pool holding the regions of both (either may be NULL); the other is
- * gone.  The result is the owning thread's again. */
+ * gone: an arena that still takes chunks from it must be pointed at the
+ * result.  The result is the owning thread's again. */
 struct roce_arena_pool *roce_arena_pool_join(struct roce_arena_pool *to, struct roce_arena_pool *from);
 /* Every region at once: every arena that used p must be done with. */
 void roce_arena_pool_free(struct roce_arena_pool *p);

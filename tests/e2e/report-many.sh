@@ -35,7 +35,9 @@ rm "$D/gpu0042.json" && mkfifo "$D/gpu0042.json"
 
 report() { "$B/roce-report" 901 --report-dir "$T/reports" "$@"; }
 report --format json >"$T/all.json" 2>"$T/all.err"
-is "$?" 0 "the report of $N nodes is made"
+rc=$?
+is "$rc" 0 "the report of $N nodes is made"
+[ "$rc" = 0 ] || sed 's/^/# stderr: /' "$T/all.err" | head -20
 is "$(jq .node_count "$T/all.json")" $((N - 3)) "every good fragment is in it"
 is "$(jq -r '.nodes[].name' "$T/all.json" | sort -u | wc -l)" $((N - 3)) "each node once"
 is "$(jq -r '.errors | map(sub(":.*"; "")) | join(" ")' "$T/all.json")" \

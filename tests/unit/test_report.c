@@ -8,7 +8,10 @@
 #include <string.h>
 #include "fixtures.h"
 
+#include "arena.h"
+#include "fragment_read.h"
 #include "report.h"
+#include "report_verdicts.h"
 
 static void t_merge(void **state)
 {
@@ -29,6 +32,54 @@ static void t_merge(void **state)
 	list = roce_report_nodelist(&r, fx_nodelist);
 	assert_string_equal(list, "n1..n10(4)");
 	free(list);
+	roce_report_free(&r);
+}
+
+/* Two loading threads' reports taken into one, their pools joined: every
+ * node's later chunks (the job verdicts, added after the merge) come from
+ * the joined pool, not from the pool that was freed into it.  Under ASan
+ * the growth below was a use after free before the nodes were re-pointed;
+ * without it, a write through a freed pool. */
+static void t_take_pools(void **state)
+{
+	(void)state;
+	struct roce_job_report r, part[2];
+	struct roce_delta d;
+	struct roce_error err;
+	roce_report_init(&r, "4242");
+	fx_delta(&d, 2, 10);
+	for (int i = 0; i < 2; i++) {
+		roce_report_init(&part[i], "4242");
+		assert_non_null(part[i].pool = roce_arena_pool_new());
+		for (int j = 0; j < 2; j++) {
+			char node[8];
+			snprintf(node, sizeof(node), "n%d", 2 * i + j);
+			json_object *o = fx_fragment(node, &d, NULL);
+			size_t len;
+			const char *t = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &len);
+			char *text = strdup(t);
+			struct roce_fragment f;
+			assert_int_equal(roce_fragment_read_in(part[i].pool, text, len, "4242", &f, &err), 0);
+			assert_ptr_equal(f.arena.pool, part[i].pool);
+			assert_int_equal(roce_report_append(&part[i], &f, &err), 0);
+			free(text);
+			json_object_put(o);
+		}
+	}
+	roce_delta_free(&d);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(roce_report_take(&r, &part[i], &err), 0);
+	assert_int_equal(r.n_nodes, 4);
+	assert_non_null(r.pool);
+	for (size_t i = 0; i < r.n_nodes; i++) {
+		assert_ptr_equal(r.nodes[i].arena.pool, r.pool);
+		/* more than any chunk left: a new one, from the pool */
+		char *more = roce_arena_alloc(&r.nodes[i].arena, 64 << 10);
+		assert_non_null(more);
+		memset(more, 0xa5, 64 << 10);
+	}
+	roce_report_sort(&r);
+	assert_int_equal(roce_report_verdicts(&r), 0);
 	roce_report_free(&r);
 }
 
@@ -281,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_merge),
+		cmocka_unit_test(t_take_pools),
 		cmocka_unit_test(t_instances),
 		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_groups),
