@@ -50,6 +50,7 @@ struct region {
 struct roce_arena_pool {
 	struct region *regions;      /* the newest first: at..end is left of it */
 	char *at, *end;
+	struct roce_arena_pool *joined;   /* pools joined into this one: freed with it */
 };
 
 struct roce_arena_pool *roce_arena_pool_new(void)
@@ -99,33 +100,28 @@ struct roce_arena_pool *roce_arena_pool_join(struct roce_arena_pool *to, struct 
 {
 	if (!to || !from)
 		return to ? to : from;
-	/* from's regions go after to's newest, which stays the one cut from */
-	struct region **tail = &from->regions;
-	while (*tail)
-		tail = &(*tail)->next;
-	if (to->regions) {
-		*tail = to->regions->next;
-		to->regions->next = from->regions;
-	} else {
-		to->regions = from->regions;
-		to->at = from->at;
-		to->end = from->end;
-	}
-	free(from);
+	/* from (and what was joined into it) stays as it is, for the arenas
+	 * that take chunks from it, and goes on to's list */
+	struct roce_arena_pool *last = from;
+	while (last->joined)
+		last = last->joined;
+	last->joined = to->joined;
+	to->joined = from;
 	return to;
 }
 
 void roce_arena_pool_free(struct roce_arena_pool *p)
 {
-	if (!p)
-		return;
-	for (struct region *r = p->regions, *next; r; r = next) {
-		next = r->next;
-		ASAN_UNPOISON_MEMORY_REGION(r->map, r->len);   /* the next mapping there is not ours */
-		munmap(r->map, r->len);
-		free(r);
+	for (struct roce_arena_pool *next; p; p = next) {
+		next = p->joined;
+		for (struct region *r = p->regions, *rn; r; r = rn) {
+			rn = r->next;
+			ASAN_UNPOISON_MEMORY_REGION(r->map, r->len);   /* the next mapping there is not ours */
+			munmap(r->map, r->len);
+			free(r);
+		}
+		free(p);
 	}
-	free(p);
 }
 
 /* ---------------------------------------------------------------- arenas */

@@ -49,9 +49,9 @@ void roce_arena_free(struct roce_arena *a);
 
 /* An empty pool; NULL on ENOMEM. */
 struct roce_arena_pool *roce_arena_pool_new(void);
-/* One pool holding the regions of both (either may be NULL); the other is
- * gone: an arena that still takes chunks from it must be pointed at the
- * result.  The result is the owning thread's again. */
+/* One pool owning both (either may be NULL): from is joined into to, and
+ * the arenas of each go on taking chunks from their own; freeing the
+ * result frees both.  The result, all of it, is the calling thread's. */
 struct roce_arena_pool *roce_arena_pool_join(struct roce_arena_pool *to, struct roce_arena_pool *from);
 /* Every region at once: every arena that used p must be done with. */
 void roce_arena_pool_free(struct roce_arena_pool *p);

@@ -76,16 +76,11 @@ int roce_report_take(struct roce_job_report *r, struct roce_job_report *from, st
 	/* first: the nodes moved below live in it */
 	r->pool = roce_arena_pool_join(r->pool, from->pool);
 	from->pool = NULL;
-	for (size_t i = 0; i < from->n_nodes; i++) {
-		/* from's pool is gone into r's: a node's later chunks (the
-		 * job verdicts) come from r's */
-		if (from->nodes[i].arena.pool)
-			from->nodes[i].arena.pool = r->pool;
+	for (size_t i = 0; i < from->n_nodes; i++)
 		if (rc == 0)
 			rc = roce_report_append(r, &from->nodes[i], err);
 		else
 			roce_fragment_free(&from->nodes[i]);
-	}
 	from->n_nodes = 0;
 	if (from->n_errors) {
 		char **grown = realloc(r->errors, (r->n_errors + from->n_errors) * sizeof(*grown));
