@@ -6,14 +6,14 @@
  *   agree DIR N write     N fingerprints of job 4242 in DIR, nodes
  *                         gpu00001..: 8 rails each, every 97th node
  *                         without mlx5_7, every 1000th at RDMA MTU 1024
- *   agree DIR N gather    read them all (lib/shareddir.c) and agree
- *                         (lib/agree.c) as srun does; prints
+ *   agree DIR N gather    read them all (lib/agree/shareddir.c) and agree
+ *                         (lib/agree/agree.c) as srun does; prints
  *                         "wall_ms cpu_ms maxrss_kib rails"
  */
 #include "config.h"
-#include "agree.h"
-#include "clock.h"
-#include "shareddir.h"
+#include "agree/agree.h"
+#include "base/clock.h"
+#include "agree/shareddir.h"
 
 #include <fcntl.h>
 #include <stdio.h>

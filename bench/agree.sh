@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/agree.sh BUILDDIR - the job-wide agreement's srun side (issue 11):
 # read N synthetic fingerprints from a local SharedDir and agree on them, in
-# process (bench/agree.c: the same lib/shareddir.c and lib/agree.c srun runs),
+# process (bench/agree.c: the same lib/agree/shareddir.c and lib/agree/agree.c srun runs),
 # for N = 1024, 4096 and 16384, sizes taken in turn; median wall, CPU and
 # max RSS of RUNS runs each, and RSS per node (flat if memory is linear).
 # Target: under 1 s for 16384 nodes.

@@ -60,7 +60,7 @@ ip netns exec "$NS" "$T/timeit" "$N" "${rows[@]}" \
 	"shell: ip link + dcb pfc + dcb app per netdev" -- "$T/shell.sh" $devs
 
 # nlparse_build BUILDDIR OUT: bench/nlparse.c against that build's library
-# and headers (a library from before lib/rtlink.c names its parsers the old way)
+# and headers (a library from before lib/collect/netlink/rtlink.c names its parsers the old way)
 nlparse_build() {
 	local src names=""
 	src=$(sed -n 's/^abs_top_srcdir = //p' "$1/Makefile")

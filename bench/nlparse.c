@@ -8,8 +8,8 @@
  *   nlparse [ROUNDS]
  *
  * bench/netlink.sh builds it against a build's library; PARSE_LINK and
- * PARSE_DCB name the parsers of a library older than lib/rtlink.c and
- * lib/dcb.c (roce_parse_link_msg, roce_parse_dcb_msg).
+ * PARSE_DCB name the parsers of a library older than lib/collect/netlink/rtlink.c and
+ * lib/collect/netlink/dcb.c (roce_parse_link_msg, roce_parse_dcb_msg).
  */
 #include "config.h"
 

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
-#include "pcie.h"
-#include "policy.h"
-#include "rdma.h"
+#include "check/check.h"
+#include "collect/pcie.h"
+#include "read/policy.h"
+#include "collect/rdma.h"
 
 static double now_us(clockid_t c)
 {

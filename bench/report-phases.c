@@ -16,11 +16,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "check.h"
-#include "collect.h"
-#include "delta.h"
-#include "fragment.h"
-#include "job.h"
+#include "check/check.h"
+#include "collect/collect.h"
+#include "pipeline/delta.h"
+#include "fragment/fragment.h"
+#include "job/job.h"
 
 /* CPU time of this process: what the node pays, without waits on the disk
  * (fsync) or on other processes competing for the CPU. */

@@ -6,11 +6,11 @@
  * Usage: topo-bench RUNS CACHEFILE XML...   (built by bench/topo.sh)
  */
 #include "config.h"
-#include "choice.h"
-#include "clock.h"
-#include "gpuset.h"
-#include "locality.h"
-#include "topo.h"
+#include "check/choice.h"
+#include "base/clock.h"
+#include "check/gpuset.h"
+#include "check/locality.h"
+#include "collect/topo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,7 +34,7 @@ if ! $CC -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >"$probe.log
 fi
 
 # compile SRC OBJ EXTRA-FLAGS: only when the source or any header is newer.
-newest_header=$(ls -t "$src"/lib/*.h "$src"/fuzz/*.h "$src"/tests/lib/*.h "$bld/config.h" | head -1)
+newest_header=$(ls -t $(find "$src/lib" -name "*.h") "$src"/fuzz/*.h "$src"/tests/lib/*.h "$bld/config.h" | head -1)
 compile() {
 	if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
 		echo "  CC-FUZZ  ${1#$src/}"
@@ -46,9 +46,9 @@ compile() {
 libobjs=""
 # The library's sources as Makefile.am lists them (not files in progress;
 # not tests/lib/).
-# not lib/slurmnodes.c either: it is libslurm's hostlist, outside libroce.
-for c in $(grep -oE '(^|[^/[:alnum:]_])lib/[A-Za-z0-9_]+\.c' "$src/Makefile.am" | sed 's|.*lib/|lib/|' |
-	grep -vx 'lib/slurmnodes.c' | sort -u); do
+# not lib/base/slurmnodes.c either: it is libslurm's hostlist, outside libroce.
+for c in $(grep -oE '(^|[^/[:alnum:]_])lib/[A-Za-z0-9_/]+\.c' "$src/Makefile.am" | sed 's|.*lib/|lib/|' |
+	grep -vx 'lib/base/slurmnodes.c' | sort -u); do
 	c=$src/$c
 	o=$out/obj/lib_$(basename "$c" .c).o
 	compile "$c" "$o" "-fsanitize=fuzzer-no-link"

@@ -3,8 +3,8 @@
  * fingerprint - what srun reads from SharedDir and what slurmstepd reads
  * from ROCE_AGREEMENT, both hostile: the input holds fingerprint documents
  * separated by NUL bytes (a step's nodes, job 4242); each is parsed
- * strictly (lib/fingerprint.c), the parsed ones are agreed on
- * (lib/agree.c), the verdict encoded, decoded and applied on every node.
+ * strictly (lib/agree/fingerprint.c), the parsed ones are agreed on
+ * (lib/agree/agree.c), the verdict encoded, decoded and applied on every node.
  * The last chunk is also decoded as a ROCE_AGREEMENT value.  Promises
  * checked: a parsed fingerprint writes back to one that parses the same;
  * every agreed rail is on every node that had a fingerprint; what a node
@@ -12,7 +12,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "agree.h"
+#include "agree/agree.h"
 
 #define JOB "4242"
 #define NODES_MAX 16

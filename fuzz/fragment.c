@@ -9,12 +9,12 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "fragment_read.h"
-#include "report.h"
-#include "report_json.h"
-#include "report_prometheus.h"
-#include "report_text.h"
-#include "report_verdicts.h"
+#include "fragment/fragment_read.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "report/report_prometheus.h"
+#include "report/report_text.h"
+#include "report/report_verdicts.h"
 
 #define JOB "4242"
 

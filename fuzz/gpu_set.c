@@ -8,7 +8,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "gpuset.h"
+#include "check/gpuset.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 /* netlink_link - roce_rtlink_parse() on fuzzed RTM_NEWLINK replies (see nl_common.h). */
 #include "config.h"
 #include "nl_common.h"
-#include "rtlink.h"
+#include "collect/netlink/rtlink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -30,12 +30,12 @@
  * datagram outlives its input.
  */
 #include "config.h"
-#include "dcb.h"
+#include "collect/netlink/dcb.h"
 #include "fuzz.h"
-#include "model.h"
-#include "nl.h"
+#include "base/model.h"
+#include "collect/netlink/nl.h"
 #include "nlreply.h"
-#include "rtlink.h"
+#include "collect/netlink/rtlink.h"
 
 #include <errno.h>
 #include <sys/socket.h>

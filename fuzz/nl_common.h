@@ -9,8 +9,8 @@
 #define ROCE_FUZZ_NL_COMMON_H
 
 #include "fuzz.h"
-#include "model.h"
-#include "nlmsg.h"
+#include "base/model.h"
+#include "collect/netlink/nlmsg.h"
 #include "nlreply.h"
 #include <libmnl/libmnl.h>
 

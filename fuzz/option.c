@@ -8,7 +8,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "policy.h"
+#include "read/policy.h"
 
 #include <strings.h>
 

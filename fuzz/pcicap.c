@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pcicap - the extended capability walker (lib/pcicap.h) on a config space
+ * pcicap - the extended capability walker (lib/base/pcicap.h) on a config space
  * as /sys/bus/pci/devices/<bdf>/config gives it: any length (a reader
  * without root gets a short one), any list (loops, pointers out of the
  * extended space).  Exact-size copy: ASan sees any read past the end.
@@ -12,7 +12,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "pcicap.h"
+#include "base/pcicap.h"
 
 /* The bytes as a source that reads short at their end (exact copy: ASan
  * sees a read past it); off + len past 4 KiB is a broken promise. */

@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "policy.h"
+#include "read/policy.h"
 
 #include <errno.h>
 #include <sys/mman.h>

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "policy.h"
+#include "read/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

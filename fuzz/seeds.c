@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "delta.h"
-#include "fragment.h"
-#include "fingerprint.h"
+#include "pipeline/delta.h"
+#include "fragment/fragment.h"
+#include "agree/fingerprint.h"
 #include "nlreply.h"
 
 static const char *top;

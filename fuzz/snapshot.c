@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "delta.h"
+#include "pipeline/delta.h"
 
 static json_object *parse(const char *text, size_t len)
 {

@@ -9,8 +9,8 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "model.h"
-#include "sysfs.h"
+#include "base/model.h"
+#include "read/sysfs.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

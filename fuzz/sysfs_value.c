@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sysfs_value - the parsers of single sysfs values (lib/rdma.h): port
+ * sysfs_value - the parsers of single sysfs values (lib/collect/rdma.h): port
  * state, GID, GID type, link layer, rate (and netclass.h's netdev speed,
  * trust.h's qos/trust and qos/dscp2prio), on the input as the NUL-terminated,
  * newline-stripped string roce_sysfs_read() hands them.  A parsed GID must
@@ -8,10 +8,10 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "model.h"
-#include "netclass.h"
-#include "rdma.h"
-#include "trust.h"
+#include "base/model.h"
+#include "collect/netclass.h"
+#include "collect/rdma.h"
+#include "collect/trust.h"
 
 #include <ctype.h>
 

@@ -2,10 +2,10 @@
 /* jobmain.c - argument and environment handling of roce-prolog / roce-epilog (jobmain.h). */
 #include "config.h"
 #include "jobmain.h"
-#include "hostname.h"
-#include "job.h"
-#include "policy.h"
-#include "slurmver.h"
+#include "base/hostname.h"
+#include "job/job.h"
+#include "read/policy.h"
+#include "proc/slurmver.h"
 
 #include <errno.h>
 #include <getopt.h>

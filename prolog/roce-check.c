@@ -21,12 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hostname.h"
-#include "json.h"
-#include "pipeline.h"
-#include "printable.h"
-#include "slurmver.h"
-#include "worker.h"
+#include "base/hostname.h"
+#include "check/json.h"
+#include "pipeline/pipeline.h"
+#include "base/printable.h"
+#include "proc/slurmver.h"
+#include "proc/worker.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -280,12 +280,12 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 /*
  * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in
  * the kernel where no signal ends it, so the pipeline runs in a worker
- * (lib/worker.c) that roce-check waits for at most TimeoutMs + 500 ms: as a
+ * (lib/proc/worker.c) that roce-check waits for at most TimeoutMs + 500 ms: as a
  * HealthCheckProgram, a node that cannot answer in time fails.  The worker
  * prints its report and its diagnostics (hwloc's, libibverbs') into memory
  * files it shares with roce-check (memfd): output of any size, and nobody
  * who reads roce-check's output waits for a worker stuck in the kernel.  A
- * worker abandoned in the kernel is recorded in StateDir (lib/stuck.h):
+ * worker abandoned in the kernel is recorded in StateDir (lib/proc/stuck.h):
  * later runs answer at once while it lives.
  */
 #define WORKER_MARGIN_MS 500

@@ -6,30 +6,30 @@
  *   roce-report JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus|html]
  *               [--output FILE]
  *   roce-report --nodes [--since TIME] [the same options]: node ports ranked
- *               by the jobs that saw a problem there (lib/nodehealth.h)
+ *               by the jobs that saw a problem there (lib/report/nodehealth.h)
  *
  * Exit 0 report printed, 1 no fragment for the job (or none readable),
  * 2 usage error, 3 refused (another user's job).
  */
 #include "config.h"
-#include "nodehealth.h"
-#include "nodehealth_html.h"
-#include "nodehealth_json.h"
-#include "nodehealth_prometheus.h"
-#include "nodehealth_text.h"
-#include "policy.h"
-#include "report.h"
-#include "report_html.h"
-#include "report_json.h"
-#include "report_prometheus.h"
-#include "report_text.h"
-#include "report_verdicts.h"
-#include "reportdir.h"
-#include "safefile.h"
-#include "slurmnodes.h"
-#include "slurmver.h"
-#include "timearg.h"
-#include "worker.h"
+#include "report/nodehealth.h"
+#include "report/nodehealth_html.h"
+#include "report/nodehealth_json.h"
+#include "report/nodehealth_prometheus.h"
+#include "report/nodehealth_text.h"
+#include "read/policy.h"
+#include "report/report.h"
+#include "report/report_html.h"
+#include "report/report_json.h"
+#include "report/report_prometheus.h"
+#include "report/report_text.h"
+#include "report/report_verdicts.h"
+#include "report/reportdir.h"
+#include "read/safefile.h"
+#include "base/slurmnodes.h"
+#include "proc/slurmver.h"
+#include "base/timearg.h"
+#include "proc/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,11 +7,11 @@
  * are parsed here.  The request comes from the option (registered in this
  * context, so spank_option_getopt works) or from SPANK_ROCE_MODE, which
  * client.c set with spank_job_control_setenv.  The prolog snapshots the
- * counters and the epilog writes the node's fragment (lib/job.h).
+ * counters and the epilog writes the node's fragment (lib/job/job.h).
  */
 #include "config.h"
 #include "roce.h"
-#include "job.h"
+#include "job/job.h"
 
 #include <inttypes.h>
 #include <stdio.h>

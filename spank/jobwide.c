@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jobwide.c - the job-wide agreement of a step's nodes (lib/agree.h), on
+ * jobwide.c - the job-wide agreement of a step's nodes (lib/agree/agree.h), on
  * both sides of the plugin.
  *
  * srun (local_user_init: the step exists, nothing is launched yet) asks
  * slurmctld for the step's nodes (one RPC: this context has no item for
- * them), reads their fingerprints from SharedDir (lib/shareddir.h; each
+ * them), reads their fingerprints from SharedDir (lib/agree/shareddir.h; each
  * node's job prolog wrote its own), waits at most TimeoutMs for missing
  * ones, agrees, prints one line per kind of difference, and passes the
  * verdict to the step in ROCE_AGREEMENT through its own environment, which
@@ -19,9 +19,9 @@
  */
 #include "config.h"
 #include "roce.h"
-#include "agree.h"
-#include "shareddir.h"
-#include "slurmnodes.h"
+#include "agree/agree.h"
+#include "agree/shareddir.h"
+#include "base/slurmnodes.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

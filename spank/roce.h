@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <slurm/spank.h>
 
-#include "check.h"
-#include "fingerprint.h"
-#include "plan.h"
-#include "policy.h"
-#include "printable.h"   /* roce_printable(): every hostile value in a log line */
+#include "check/check.h"
+#include "agree/fingerprint.h"
+#include "check/plan.h"
+#include "read/policy.h"
+#include "base/printable.h"   /* roce_printable(): every hostile value in a log line */
 
 #define ROCE_LOG "roce: "
 #define ROCE_ENV_MODE "SLURM_ROCE"        /* for users who cannot pass --roce */
@@ -112,7 +112,7 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
 
 /* ---------------------------------------------------------------- jobwide.c */
 
-/* The job-wide agreement (lib/agree.h) on the plugin's two sides. */
+/* The job-wide agreement (lib/agree/agree.h) on the plugin's two sides. */
 /* srun, once per step (local_user_init): read the step's fingerprints in
  * SharedDir, agree, tell the user, and pass the verdict to the step in
  * ROCE_AGREEMENT (or remove a stale one).  -1 only when srun must stop. */

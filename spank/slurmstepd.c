@@ -16,9 +16,9 @@
  */
 #include "config.h"
 #include "roce.h"
-#include "clock.h"
-#include "printable.h"
-#include "ranwith.h"
+#include "base/clock.h"
+#include "base/printable.h"
+#include "fragment/ranwith.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -109,7 +109,7 @@ static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
 
 /* ------------------------------------------------------------------ environment */
 
-/* What the step runs with, for the job's report (lib/ranwith.h): never fails the step. */
+/* What the step runs with, for the job's report (lib/fragment/ranwith.h): never fails the step. */
 static void record_ran_with(const struct roce_policy *policy, const struct roce_ranwith *rw)
 {
 	struct roce_error err = { "" };
@@ -311,7 +311,7 @@ static void internal_error(spank_t sp, enum roce_mode mode, const char *what)
  * be relative to a device cgroup): a value seen now is the user's own,
  * exported to a node without gres/gpu, where CUDA ordinals are the PCI
  * order of identical GPUs, or UUIDs (mapped through /proc/driver/nvidia).
- * Parsed as hostile text in lib/gpuset.c.  A value too long for buf still
+ * Parsed as hostile text in lib/check/gpuset.c.  A value too long for buf still
  * counts as set: its truncated text (buf is longer than any list the parser
  * takes) is refused there with a warning, never replaced by the next one. */
 static const char *step_gpus(spank_t sp, char *buf, size_t len)
@@ -393,7 +393,7 @@ static int step_policy(struct roce_policy *p, struct roce_error *err)
 /* The checks in a worker, then drain, export or fail. */
 static void check_step(spank_t sp, uint32_t job_id, const struct roce_policy *policy, struct roce_step_result *res)
 {
-	char gpus[8192];           /* more than lib/gpuset.c's GPU list limit (4096) */
+	char gpus[8192];           /* more than lib/check/gpuset.c's GPU list limit (4096) */
 	const char *gpus_from = step_gpus(sp, gpus, sizeof(gpus));
 
 	if (gpus_from)

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * step.c - the check of one step on one node: lib/pipeline.c (collect,
- * check, GPU locality, plan) in a worker process (lib/worker.c) bounded by
+ * step.c - the check of one step on one node: lib/pipeline/pipeline.c (collect,
+ * check, GPU locality, plan) in a worker process (lib/proc/worker.c) bounded by
  * the policy's TimeoutMs plus a margin, its result summed up as plain data.
  */
 #include "config.h"
 #include "roce.h"
-#include "clock.h"
-#include "pipeline.h"
-#include "worker.h"
+#include "base/clock.h"
+#include "pipeline/pipeline.h"
+#include "proc/worker.h"
 
 #include <stdio.h>
 #include <string.h>

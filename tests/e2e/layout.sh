@@ -1,46 +1,61 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# layout.sh - the shape of the tree (issue 10's "done when"), from the
-# sources and the built objects:
-#   1. the include graph has no circle (a module is X.c + X.h; tsort finds loops)
-#   2. no include runs up a layer: lib/ < spank/, prolog/ (which never include
-#      each other) < tests/, fuzz/, bench/; inside lib/ the LAYERS below
-#   3. no file under lib/ is over 700 lines
-#   4. every lib/ object exports only roce_<file>_* (or roce_<file>) symbols,
-#      "verdicts" also roce_verdict_*; the EXCEPTIONS below say why not
+# layout.sh - the shape of the tree, from the sources and the built objects:
+#   1. lib/'s folders are its layers: README's Layout lists them, low to high
+#      (the one list: this script reads it from there), and every lib/ folder
+#      is in it
+#   2. the include graph has no circle (a module is X.c + X.h; tsort finds loops)
+#   3. no include runs up a layer: lib/ < spank/, prolog/ (which never include
+#      each other) < tests/, fuzz/, bench/; inside lib/ a file includes its own
+#      folder and those below it only
+#   4. the call graph (nm of the built objects: who defines what another file
+#      uses) has no circle between two files, and no call runs up a layer
+#   5. no file under lib/ is over 700 lines
+#   6. every lib/ object exports only roce_<file>_* (or roce_<file>) symbols;
+#      the EXCEPTIONS below say why not
 # Run it directly (bash tests/e2e/layout.sh) after adding a lib/ file: it
-# names the file, the include or the symbol.  TAP output.
+# names the file, the include, the call or the symbol.  TAP output.
 set -u
 top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
 top_builddir=${top_builddir:-$top_srcdir/build}
 . "$top_srcdir/tests/lib/tap.sh"
 cd "$top_srcdir" || exit 1
 
-# lib/'s layers, low to high: a module may include its own layer and those
-# below.  A new lib/ file goes into the layer of what it does.
-LAYERS=(
-	"base: error arena decimal cpus parprint printable clock timearg hostname pciaddr pcicap counter model nodelist slurmnodes"
-	"readers: readfile safefile jsonin jsonpull sysfs policy"
-	"collectors: rdma pcie gdr nl nlmsg rtlink dcb dcb_pfc dcb_app dcb_ets dcb_buffer verbs netclass trust topo collect"
-	"pure: finding check check_drain check_link check_fw check_ecn check_ets check_trust pciecheck plan locality gpuset choice json"
-	"pipeline: pipeline snapshot snapshot_json delta"
-	"report: verdicts ranwith fragment fragment_read report reportdir report_text report_json report_prometheus report_metric report_heatmap report_html report_ranwith report_verdicts nodehealth nodehealth_text nodehealth_json nodehealth_prometheus nodehealth_html"
-	"processes: worker stuck slurmver"
-	"agreement: fingerprint agree shareddir"
-	"job: job"
-)
-# file:prefix:why - exported prefixes a lib/ file may have besides its own.
-EXCEPTIONS=(
-	"model:roce_(node|device|port|gid|netdev|reading|status|link_layer|devices|ib_mtu|fnv1a)_?:the model's types, each with its pure predicates (issue 10: they live with the model)"
-	"policy:roce_(gdr_level|mode|token|action)_:the policy's value types (GdrLevel, Mode, a token of roce.conf, warn|fail|ignore), parsed and named with it"
-	"check:roce_verdict_name:the name of check.h's enum roce_verdict (pass/warn/fail of a finding)"
-	"jsonin:roce_jin_:short for \"JSON in\", the strict reader's prefix (style.md, example 4)"
-	"rdma:roce_(collect|parse)_:collectors are roce_collect_<source> (collect.c, verbs.c too); roce_parse_* are rdma's sysfs text parsers, exported for the fuzz targets"
-	"verbs:roce_collect_verbs:collectors are roce_collect_<source>"
-	"sysfs:roce_(path|natural_cmp):the sysfs root path builder and the order of sysfs listings, used by every reader of sysfs"
-	"snapshot_json:roce_snapshot_(to|from)_json:the JSON form of a snapshot (as report_json.c is roce_report_json)"
-	"fingerprint:roce_fp_verdict_name:issue 11 (landed after this check): the rest of fingerprint.c is roce_fingerprint_*; rename to roce_fingerprint_verdict_name and drop this line"
-)
+# ---------------------------------------------------------------- layers
+# README's Layout block lists lib/'s folders, one a line, low to high:
+#     lib/base/      ...
+LAYERS=($(sed -n '/^## Layout/,/^## /s|^    \(lib/[a-z_/]*\)/\( .*\)\{0,1\}$|\1|p' README.md))
+folders=$(find lib -name '*.c' -o -name '*.h' | sed 's|/[^/]*$||' | sort -u)
+missing=""
+for f in $folders; do
+	case " ${LAYERS[*]} " in *" $f "*) ;; *) missing+="$f is not in README's Layout (add it where it belongs among the layers)"$'\n' ;; esac
+done
+for f in lib/*.[ch]; do
+	[ -e "$f" ] && missing+="$f is in no folder: lib/'s files live in its layer folders"$'\n'
+done
+is "$missing" "" "lib/'s folders are the layers README's Layout lists (${LAYERS[*]#lib/})"
+
+# rank FILE-OR-MODULE: a lib/ file's layer index; 100 spank/, prolog/; 200 the rest
+rank() {
+	local d=${1%/*} i
+	case $1 in
+	lib/*)
+		for i in "${!LAYERS[@]}"; do [ "${LAYERS[$i]}" = "$d" ] && { echo "$i"; return; }; done
+		echo 99 ;;
+	spank/* | prolog/*) echo 100 ;;
+	*) echo 200 ;;
+	esac
+}
+# up FROM TO: why FROM may not use TO, or nothing
+up() {
+	local rf rt
+	case $1:$2 in
+	spank/*:prolog/* | prolog/*:spank/*) echo "the adapters share only lib/"; return ;;
+	esac
+	rf=$(rank "$1"); rt=$(rank "$2")
+	[ "$rt" -le "$rf" ] && return
+	if [ "$rt" -ge 100 ]; then echo "a higher directory"; else echo "${2%/*} is above ${1%/*}"; fi
+}
 
 # ---------------------------------------------------------------- includes
 # "FROM TO" per include between modules (dir/name, no extension), resolved as
@@ -64,53 +79,74 @@ E=$(edges)
 loops=$(printf '%s\n' "$E" | tsort 2>&1 >/dev/null)
 is "$loops" "" "the include graph has no circle (tsort of $(printf '%s\n' "$E" | wc -l) includes between modules)"
 
-layer_of() { # lib module -> index in LAYERS, or empty
-	local i
-	for i in "${!LAYERS[@]}"; do
-		case " ${LAYERS[$i]#*:} " in *" $1 "*) echo "$i"; return ;; esac
-	done
-}
-dir_rank() {
-	case $1 in
-	lib/*) echo 0 ;; spank/* | prolog/*) echo 1 ;; *) echo 2 ;;
-	esac
-}
-up=""
+bad=""
 while read -r from to; do
 	[ -n "$from" ] || continue
-	rf=$(dir_rank "$from"); rt=$(dir_rank "$to")
-	if [ "$rt" -gt "$rf" ]; then up+="$from includes $to (a higher directory)"$'\n'; continue; fi
-	case $from:$to in
-	spank/*:prolog/* | prolog/*:spank/*) up+="$from includes $to (the adapters share only lib/)"$'\n'; continue ;;
-	esac
-	case $from:$to in
-	lib/*:lib/*)
-		lf=$(layer_of "${from#lib/}"); lt=$(layer_of "${to#lib/}")
-		[ -n "$lf" ] || { up+="$from is in no layer: add it to LAYERS in tests/e2e/layout.sh"$'\n'; continue; }
-		[ -n "$lt" ] || continue
-		[ "$lt" -gt "$lf" ] && up+="$from (${LAYERS[$lf]%%:*}) includes $to (${LAYERS[$lt]%%:*})"$'\n'
-		;;
-	esac
+	why=$(up "$from" "$to")
+	[ -z "$why" ] || bad+="$from includes $to ($why)"$'\n'
 done <<<"$E"
-unlisted=""
-for f in lib/*.c; do
-	m=${f%.c}; m=${m#lib/}
-	[ -n "$(layer_of "$m")" ] || unlisted+="lib/$m.c is in no layer: add it to LAYERS in tests/e2e/layout.sh"$'\n'
-done
-is "$up$unlisted" "" "no include from a lower layer to a higher one (lib/ by LAYERS, then spank/ and prolog/, then tests/)"
+is "$bad" "" "no include runs up a layer (lib/ by README's folders, then spank/ and prolog/, then tests/)"
+
+# ---------------------------------------------------------------- calls
+# The product's objects: lib/'s (libroce), the plugin's and the programs'.
+# An object's source is its directory plus its name after the target prefix
+# (lib/base/.libs/libroce_la-model.o is lib/base/model.c).
+objs=$(cd "$top_builddir" 2>/dev/null &&
+	find lib spank prolog -name '*.o' 2>/dev/null | grep -v '/libroce_plugin_la-' | sort)
+if [ -z "$objs" ] || ! command -v nm >/dev/null; then
+	for _ in 1 2 3; do skip "the product's objects are not built in $top_builddir (or no nm)"; done
+else
+	src_of() { local o=${1%.o} d; d=${o%/*}; d=${d%/.libs}; o=${o##*/}; echo "$d/${o#*-}"; }
+	# "DEF symbol file" and "USE symbol file" lines, then the file pairs
+	calls=$(for o in $objs; do
+		s=$(src_of "$o")
+		nm "$top_builddir/$o" | awk -v s="$s" '$1 == "U" { print "USE", $2, s } $2 ~ /^[TDBRV]$/ { print "DEF", $3, s }'
+	done | awk '$1 == "DEF" { def[$2] = def[$2] " " $3; next }
+	            { use[NR] = $2 " " $3 }
+	            END { for (i in use) { split(use[i], u, " "); n = split(def[u[1]], d, " ")
+	                  for (j = 1; j <= n; j++) if (d[j] != u[2]) print u[2], d[j], u[1] } }' | sort -u)
+	pairs=$(printf '%s\n' "$calls" | awk 'NF { print $1, $2 }' | sort -u)
+	loops=$(printf '%s\n' "$pairs" | tsort 2>&1 >/dev/null | sed 's/^tsort: //')
+	is "$loops" "" "no circle of calls between files ($(printf '%s\n' "$pairs" | grep -c .) file pairs, from nm)"
+	bad=""
+	while read -r from to sym; do
+		[ -n "$from" ] || continue
+		# the plugin and roce-report each link their own copy of lib/base/slurmnodes.c
+		why=$(up "$from" "$to")
+		[ -z "$why" ] || bad+="$from calls $sym of $to ($why)"$'\n'
+	done <<<"$calls"
+	is "$bad" "" "no call runs up a layer"
+	# a pair calling each other through two different symbols is a circle tsort already
+	# names; this one says which symbols
+	both=$(printf '%s\n' "$pairs" | awk '{ p[$1 " " $2] = 1 } END { for (k in p) { split(k, a, " "); if ((a[2] " " a[1]) in p && a[1] < a[2]) print a[1], "<->", a[2] } }')
+	is "$both" "" "no two files call each other"
+fi
 
 # ---------------------------------------------------------------- size
-big=$(wc -l lib/*.[ch] | awk '$2 != "total" && $1 > 700 { print $2 " has " $1 " lines" }')
-is "$big" "" "no file under lib/ is over 700 lines (largest: $(wc -l lib/*.[ch] | sort -n | grep -v ' total$' | tail -1 | awk '{ print $2, $1 }'))"
+big=$(find lib -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 700 { print $2 " has " $1 " lines" }')
+is "$big" "" "no file under lib/ is over 700 lines (largest: $(find lib -name '*.[ch]' -exec wc -l {} + | grep -v ' total$' | sort -n | tail -1 | awk '{ print $2, $1 }'))"
 
 # ---------------------------------------------------------------- prefixes
-objs=$(ls "$top_builddir"/lib/.libs/libroce_la-*.o 2>/dev/null)
-if [ -z "$objs" ] || ! command -v nm >/dev/null; then
-	skip "lib/'s objects not built in $top_builddir (or no nm)"
+# file:prefix:why - exported prefixes a lib/ file may have besides its own.
+EXCEPTIONS=(
+	"model:roce_(node|device|port|gid|netdev|reading|status|link_layer|devices|ib_mtu|fnv1a)_?:the model's types, each with its pure predicates (issue 10: they live with the model)"
+	"policy:roce_(gdr_level|mode|token|action)_:the policy's value types (GdrLevel, Mode, a token of roce.conf, warn|fail|ignore), parsed and named with it"
+	"check:roce_verdict_name:the name of check.h's enum roce_verdict (pass/warn/fail of a finding)"
+	"jsonin:roce_jin_:short for \"JSON in\", the strict reader's prefix (style.md, example 4)"
+	"rdma:roce_(collect|parse)_:collectors are roce_collect_<source> (collect.c, verbs.c too); roce_parse_* are rdma's sysfs text parsers, exported for the fuzz targets"
+	"verbs:roce_collect_verbs:collectors are roce_collect_<source>"
+	"sysfs:roce_(path|natural_cmp):the sysfs root path builder and the order of sysfs listings, used by every reader of sysfs"
+	"snapshot_json:roce_snapshot_(to|from)_json:the JSON form of a snapshot (as report_json.c is roce_report_json)"
+	"fingerprint:roce_fp_verdict_name:issue 11 (landed after this check): the rest of fingerprint.c is roce_fingerprint_*; rename to roce_fingerprint_verdict_name and drop this line"
+)
+libobjs=$(find "$top_builddir/lib" -name 'libroce_la-*.o' 2>/dev/null | sort)
+if [ -z "$libobjs" ] || ! command -v nm >/dev/null; then
+	for _ in 1 2; do skip "lib/'s objects not built in $top_builddir (or no nm)"; done
 else
 	wrong=""
-	for o in $objs; do
+	for o in $libobjs; do
 		file=${o##*/libroce_la-}; file=${file%.o}
+		dir=${o#$top_builddir/}; dir=${dir%/.libs/*}
 		allowed="^roce_${file}(_|\$)|^roce_${file%s}_"
 		for x in "${EXCEPTIONS[@]}"; do
 			[ "${x%%:*}" = "$file" ] || continue
@@ -118,15 +154,15 @@ else
 		done
 		# (the sanitizers' own symbols, __odr_asan.* and __asan_*, are not ours)
 		bad=$(nm -g --defined-only "$o" | awk '{ print $3 }' | grep -vE '^__(odr_)?asan' | grep -vE "$allowed")
-		[ -z "$bad" ] || wrong+="lib/$file.c exports $(echo $bad)"$'\n'
-		[ -f "lib/$file.c" ] || wrong+="$o has no lib/$file.c"$'\n'
+		[ -z "$bad" ] || wrong+="$dir/$file.c exports $(echo $bad)"$'\n'
+		[ -f "$dir/$file.c" ] || wrong+="$o has no $dir/$file.c"$'\n'
 	done
-	is "$wrong" "" "each lib/ file exports only its own prefix (nm over $(echo "$objs" | wc -l) objects; ${#EXCEPTIONS[@]} agreed exceptions)"
+	is "$wrong" "" "each lib/ file exports only its own prefix (nm over $(echo "$libobjs" | wc -l) objects; ${#EXCEPTIONS[@]} agreed exceptions)"
 	# an exception nobody needs any more is removed
 	stale=""
 	for x in "${EXCEPTIONS[@]}"; do
 		file=${x%%:*}; p=${x#*:}; p=${p%%:*}
-		o=$top_builddir/lib/.libs/libroce_la-$file.o
+		o=$(find "$top_builddir/lib" -name "libroce_la-$file.o" | head -1)
 		nm -g --defined-only "$o" 2>/dev/null | awk '{ print $3 }' | grep -qE "^$p" || stale+="$file:$p "
 	done
 	is "$stale" "" "every agreed exception is still needed"

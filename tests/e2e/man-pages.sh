@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The man pages against the code: every roce.conf key of lib/policy.c's keys[]
+# The man pages against the code: every roce.conf key of lib/read/policy.c's keys[]
 # is in roce.conf(5), and the default the page states for it is the code's
 # (tests/helpers/policy-default sets KEY=<stated default> on roce_policy_defaults()
 # through the real parser and finds the policy unchanged); every long option
@@ -23,8 +23,8 @@ mentions() {
 }
 
 # --- roce.conf keys, and their defaults as roce.conf(5) states them
-keys=$(sed -n 's/^[[:space:]]*{ "\([A-Za-z]*\)", set_.*/\1/p' "$top_srcdir/lib/policy.c")
-[ -n "$keys" ] || skip_all "no keys[] table in lib/policy.c"
+keys=$(sed -n 's/^[[:space:]]*{ "\([A-Za-z]*\)", set_.*/\1/p' "$top_srcdir/lib/read/policy.c")
+[ -n "$keys" ] || skip_all "no keys[] table in lib/read/policy.c"
 for k in $keys; do
 	ok "roce.conf.5 documents $k=" grep -qE "^\.B[IR]? $k=" "$M/roce.conf.5"
 done
@@ -72,22 +72,22 @@ ok "spank-roce.8 documents --roce" mentions spank-roce.8 "--roce"
 for w in config= default= SLURM_ROCE SPANK_ROCE_MODE ROCE_EXPORTED; do
 	ok "spank-roce.8 documents $w" mentions spank-roce.8 "$w"
 done
-for v in $(grep -ho '"NCCL_[A-Z_]*"' "$top_srcdir/lib/plan.c" | tr -d '"' | sort -u); do
+for v in $(grep -ho '"NCCL_[A-Z_]*"' "$top_srcdir/lib/check/plan.c" | tr -d '"' | sort -u); do
 	ok "spank-roce.8 documents $v" mentions spank-roce.8 "$v"
 done
 
-# --- report verdicts: every code lib/verdicts.c and lib/report_verdicts.c can give is in roce-report(1)
-codes=$(grep -ho '"[a-z_]*", ROCE_SEV_' "$top_srcdir/lib/verdicts.c" "$top_srcdir/lib/report_verdicts.c" | sed 's/", ROCE_SEV_//; s/"//' | sort -u)
-ok "lib/verdicts.c has verdict codes" test "$(echo "$codes" | wc -w)" -ge 10
+# --- report verdicts: every code lib/fragment/verdicts.c and lib/report/report_verdicts.c can give is in roce-report(1)
+codes=$(grep -ho '"[a-z_]*", ROCE_SEV_' "$top_srcdir/lib/fragment/verdicts.c" "$top_srcdir/lib/report/report_verdicts.c" | sed 's/", ROCE_SEV_//; s/"//' | sort -u)
+ok "lib/fragment/verdicts.c has verdict codes" test "$(echo "$codes" | wc -w)" -ge 10
 for c in $codes; do
 	ok "roce-report.1 documents the verdict $c" grep -qE "^\.BR? .*\b$c\b" "$M/roce-report.1"
 done
 
-# --- drain reasons: the fixed vocabulary of lib/check_drain.c's short_reason(),
-# and the reasons checks in their own files give (lib/check_*.c)
+# --- drain reasons: the fixed vocabulary of lib/check/check_drain.c's short_reason(),
+# and the reasons checks in their own files give (lib/check/check_*.c)
 for r in "port %u DOWN" "port %u netdev down" "port %u no RoCE v2 GID" "%s missing" "port %u at %s Gb/s"; do
-	grep -qF "\"%s $r\"" "$top_srcdir"/lib/check*.c || grep -qF "\"$r\"" "$top_srcdir"/lib/check*.c || {
-		fail "lib/check*.c still has the drain reason '$r'"; continue; }
+	grep -qF "\"%s $r\"" "$top_srcdir"/lib/check/check*.c || grep -qF "\"$r\"" "$top_srcdir"/lib/check/check*.c || {
+		fail "lib/check/check*.c still has the drain reason '$r'"; continue; }
 	pat=$(printf '%s' "$r" | sed 's/%u/1/; s/at %s/at 25/; s/%s/mlx5_2/')
 	ok "roce-check.8 and spank-roce.8 show the drain reason '$pat'" \
 		sh -c "grep -qF -- '$pat' '$M/roce-check.8' && grep -qF -- '$pat' '$M/spank-roce.8'"

@@ -162,7 +162,7 @@ if ip -n "$(lab_ns_node node1)" link add 'e=X,eth0' mtu 9000 type veth peer name
 	fab_roce_ipv4 "$FAB" mlx5_2 1 'e=X,eth0' 192.0.2.12
 	out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --roce=warn sh -c 'echo "IFNAME=$NCCL_SOCKET_IFNAME"' 2>&1)
 	# Linux allows ',' and '=' in netdev names; NCCL would read "e=X" and "eth0"
-	# as two interfaces: lib/rdma.c refuses such names (MALFORMED).
+	# as two interfaces: lib/collect/rdma.c refuses such names (MALFORMED).
 	echo "$out" | sed 's/^/# /'
 	unlike "$out" "IFNAME=.*e=X" "a netdev named 'e=X,eth0' is not spliced into NCCL_SOCKET_IFNAME"
 else

@@ -41,15 +41,15 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "clock.h"
-#include "delta.h"
-#include "dcb.h"
-#include "model.h"
-#include "nl.h"
+#include "base/clock.h"
+#include "pipeline/delta.h"
+#include "collect/netlink/dcb.h"
+#include "base/model.h"
+#include "collect/netlink/nl.h"
 #include "nlreply.h"
-#include "policy.h"
-#include "rtlink.h"
-#include "verdicts.h"
+#include "read/policy.h"
+#include "collect/netlink/rtlink.h"
+#include "fragment/verdicts.h"
 
 /* ------------------------------------------------------------ nl */
 

@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <errno.h>
 
-#include "collect.h"
-#include "dcb.h"
-#include "model.h"
-#include "nl.h"
-#include "rtlink.h"
+#include "collect/collect.h"
+#include "collect/netlink/dcb.h"
+#include "base/model.h"
+#include "collect/netlink/nl.h"
+#include "collect/netlink/rtlink.h"
 
 static void print_reading(const char *name, const char *key, const struct roce_reading *r)
 {

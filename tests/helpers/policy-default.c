@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "policy.h"
+#include "read/policy.h"
 
 static int empty_default(const char *key, const struct roce_policy *p)
 {

@@ -21,7 +21,7 @@
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 
-#include "model.h"
+#include "base/model.h"
 
 #define NLREPLY_BUFSZ 16384
 

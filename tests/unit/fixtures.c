@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdma.h"
-#include "verdicts.h"
+#include "collect/rdma.h"
+#include "fragment/verdicts.h"
 
 void fx_healthy_node(struct roce_node *node, size_t n)
 {

@@ -14,13 +14,13 @@
 
 #include <json-c/json.h>
 
-#include "delta.h"
-#include "fragment.h"
-#include "check.h"
-#include "model.h"
-#include "plan.h"
-#include "report.h"
-#include "snapshot.h"
+#include "pipeline/delta.h"
+#include "fragment/fragment.h"
+#include "check/check.h"
+#include "base/model.h"
+#include "check/plan.h"
+#include "report/report.h"
+#include "pipeline/snapshot.h"
 
 /* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
  * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */

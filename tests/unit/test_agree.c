@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_agree.c - the job-wide agreement (lib/agree.c) over hand-built
+ * test_agree.c - the job-wide agreement (lib/agree/agree.c) over hand-built
  * fingerprints, the value srun passes to the step, and each node's
  * restriction of its own plan; and the fingerprint's strict parser
- * (lib/fingerprint.c).
+ * (lib/agree/fingerprint.c).
  */
 #include "config.h"
 #include "unit.h"
-#include "agree.h"
+#include "agree/agree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

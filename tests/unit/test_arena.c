@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_arena.c - memory freed all at once (lib/arena.h), as a fragment keeps it. */
+/* test_arena.c - memory freed all at once (lib/base/arena.h), as a fragment keeps it. */
 #include "config.h"
 #include "unit.h"
 
@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
 #endif
-#include "printable.h"
+#include "base/printable.h"
 
 /* Blocks are aligned for any type, text is packed, and every block stays
  * as written while the arena takes chunk after chunk. */

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "check.h"
-#include "plan.h"
-#include "rdma.h"
-#include "choice.h"
+#include "check/check.h"
+#include "check/plan.h"
+#include "collect/rdma.h"
+#include "check/choice.h"
 #include "fixtures.h"
 
 
@@ -256,7 +256,7 @@ static void t_gid_link_local_ipv4(void **state)
 static void t_verbs_not_done(void **state)
 {
 	struct fx_check *f = *state;
-	/* as lib/verbs.c records them */
+	/* as lib/collect/verbs.c records them */
 	roce_reading_set(&f->node.devices[0].ports[0].verbs_read, ROCE_UNSUPPORTED, ENODEV,
 	                 "libibverbs has no device mlx5_0 (no RDMA hardware, or no provider library for its driver)");
 	roce_reading_set(&f->node.devices[1].ports[0].verbs_read, ROCE_UNREADABLE, EIO,

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "plan.h"
+#include "check/check.h"
+#include "check/plan.h"
 #include "fixtures.h"
 
 /* Two healthy ports whose netdevs show MLNX_OFED's ecn/: NP and RP on for

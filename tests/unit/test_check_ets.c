@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "dcb.h"
+#include "check/check.h"
+#include "collect/netlink/dcb.h"
 #include "fixtures.h"
 #include "nlreply.h"
-#include "plan.h"
+#include "check/plan.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "plan.h"
+#include "check/check.h"
+#include "check/plan.h"
 #include "fixtures.h"
 
 static int setup(void **state)

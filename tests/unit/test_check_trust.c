@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "plan.h"
+#include "check/check.h"
+#include "check/plan.h"
 #include "fixtures.h"
 #include "nlreply.h"
-#include "rtlink.h"
+#include "collect/netlink/rtlink.h"
 #include <linux/if_link.h>
 
 /* Two healthy ports (PFC on 3, APP table DSCP 26 -> 3) whose netdevs show

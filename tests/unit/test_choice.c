@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_choice.c - the job's GPUs x locality x healthy HCAs -> NCCL_IB_HCA
- * order and GDR level (lib/choice.c), on plain data and on topologies.
+ * order and GDR level (lib/check/choice.c), on plain data and on topologies.
  *
  * Own topologies in tests/fixtures/topo always run; real machines' from
  * $top_srcdir/../shared/topologies are skipped when that directory is absent.
@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "unit.h"
-#include "choice.h"
+#include "check/choice.h"
 #include "topofix.h"
 
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_collect.c - the netlink collector over a node model (lib/collect.c):
+ * test_collect.c - the netlink collector over a node model (lib/collect/collect.c):
  * one budget for a whole collection (a silent peer on an AF_UNIX
  * socketpair), the real kernel's loopback and a missing netdev, and no
  * socket at all.
@@ -16,10 +16,10 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "fixtures.h"
-#include "collect.h"
-#include "nl.h"
+#include "collect/collect.h"
+#include "collect/netlink/nl.h"
 
 /* One overall budget for a whole collection: three netdevs, six requests,
  * 10 s per request but 300 ms in all. */

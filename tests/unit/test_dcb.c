@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_dcb.c - RTM_GETDCB replies as a whole (lib/dcb.c): error answers, a
+ * test_dcb.c - RTM_GETDCB replies as a whole (lib/collect/netlink/dcb.c): error answers, a
  * driver without IEEE DCB, garbled envelopes and nests, and every
  * truncation and many byte flips of a full reply.  Replies are byte-exact
  * as dcbnl_ieee_fill() and netlink_ack() send them (tests/lib/nlreply.c).
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcb.h"
+#include "collect/netlink/dcb.h"
 #include "nlreply.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;

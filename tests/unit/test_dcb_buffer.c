@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_dcb_buffer.c - receive buffers from RTM_GETDCB replies
- * (lib/dcb_buffer.c), byte-exact as dcbnl_ieee_fill() sends them
+ * (lib/collect/netlink/dcb_buffer.c), byte-exact as dcbnl_ieee_fill() sends them
  * (tests/lib/nlreply.c), through roce_dcb_parse().
  */
 #include "config.h"
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dcb.h"
+#include "collect/netlink/dcb.h"
 #include "nlreply.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_dcb_ets.c - ETS from RTM_GETDCB replies (lib/dcb_ets.c), byte-exact
+ * test_dcb_ets.c - ETS from RTM_GETDCB replies (lib/collect/netlink/dcb_ets.c), byte-exact
  * as dcbnl_ieee_fill() sends them (tests/lib/nlreply.c), through
  * roce_dcb_parse() as the collector runs it.
  */
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dcb.h"
+#include "collect/netlink/dcb.h"
 #include "nlreply.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_decimal.c - numbers in decimal without printf (lib/decimal.h), against printf. */
+/* test_decimal.c - numbers in decimal without printf (lib/base/decimal.h), against printf. */
 #include "config.h"
 #include "unit.h"
 
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "base/decimal.h"
 
 static void as_printf(void **state)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "delta.h"
+#include "pipeline/delta.h"
 #include "fixtures.h"
 
 static const struct roce_counter_def *def(enum roce_counter_id id) { return &roce_counter_defs[id]; }

@@ -8,8 +8,8 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "fragment.h"
-#include "fragment_read.h"
+#include "fragment/fragment.h"
+#include "fragment/fragment_read.h"
 
 static void t_names(void **state)
 {

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fragment.h"
-#include "fragment_read.h"
-#include "printable.h"
+#include "fragment/fragment.h"
+#include "fragment/fragment_read.h"
+#include "base/printable.h"
 
 static char all_controls[32], quotes[16], high[8], kilo[1025];
 

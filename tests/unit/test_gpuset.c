@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_gpuset.c - the job's GPU list, hostile text, -> Slurm GPU indexes
- * (lib/gpuset.c): indexes, ranges, garbage, and UUIDs mapped through a
+ * (lib/check/gpuset.c): indexes, ranges, garbage, and UUIDs mapped through a
  * /proc/driver/nvidia tree written as the driver writes it.
  */
 #include "config.h"
 #include "unit.h"
-#include "gpuset.h"
+#include "check/gpuset.h"
 #include "topofix.h"
 
 #include <limits.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_json.c - the node model as JSON (lib/json.c): the DCB objects of a netdev. */
+/* test_json.c - the node model as JSON (lib/check/json.c): the DCB objects of a netdev. */
 #include "config.h"
 #include "unit.h"
 
 #include <string.h>
 
-#include "dcb.h"
+#include "collect/netlink/dcb.h"
 #include "fixtures.h"
-#include "json.h"
+#include "check/json.h"
 #include "nlreply.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;

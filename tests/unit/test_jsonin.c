@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_jsonin.c - the strict JSON readers (lib/jsonin.h): every refusal names the key. */
+/* test_jsonin.c - the strict JSON readers (lib/read/jsonin.h): every refusal names the key. */
 #include "config.h"
 #include "unit.h"
 
 #include <string.h>
 
-#include "json.h"
-#include "jsonin.h"
+#include "check/json.h"
+#include "read/jsonin.h"
 
 static json_object *doc(const char *text)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_locality.c - hwloc topologies -> GPUs, HCAs and NCCL path types
- * (lib/locality.c), and their matrix and JSON forms.
+ * (lib/check/locality.c), and their matrix and JSON forms.
  *
  * Own topologies in tests/fixtures/topo (see the README there) always run;
  * real machines' topologies from $top_srcdir/../shared/topologies are
@@ -9,8 +9,8 @@
  */
 #include "config.h"
 #include "unit.h"
-#include "locality.h"
-#include "topo.h"
+#include "check/locality.h"
+#include "collect/topo.h"
 #include "topofix.h"
 
 #include <errno.h>

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "rdma.h"
-#include "sysfs.h"
+#include "base/model.h"
+#include "collect/rdma.h"
+#include "read/sysfs.h"
 
 static void t_ib_mtu(void **s)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_nl.c - the netlink transport (lib/nl.c): deadlines, sequence
+ * test_nl.c - the netlink transport (lib/collect/netlink/nl.c): deadlines, sequence
  * numbers, the requests byte by byte, oversize and impossible replies, a
  * peer that went away, names refused before sending.  The far end of an
  * AF_UNIX socketpair plays the kernel with byte-exact replies
@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "clock.h"
-#include "dcb.h"
-#include "nl.h"
+#include "base/clock.h"
+#include "collect/netlink/dcb.h"
+#include "collect/netlink/nl.h"
 #include "nlreply.h"
-#include "rtlink.h"
+#include "collect/netlink/rtlink.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 

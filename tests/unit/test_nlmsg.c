@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_nlmsg.c - the checks every netlink reply goes through (lib/nlmsg.c):
+ * test_nlmsg.c - the checks every netlink reply goes through (lib/collect/netlink/nlmsg.c):
  * the message fits its datagram, the envelope (NLMSG_ERROR codes), walks
  * that notice an attribute overrunning its container.  Replies from
  * tests/lib/nlreply.c.
@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dcb.h"
-#include "nlmsg.h"
+#include "collect/netlink/dcb.h"
+#include "collect/netlink/nlmsg.h"
 #include "nlreply.h"
-#include "printable.h"
-#include "rtlink.h"
+#include "base/printable.h"
+#include "collect/netlink/rtlink.h"
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 

@@ -8,12 +8,12 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "nodehealth.h"
-#include "nodehealth_html.h"
-#include "nodehealth_json.h"
-#include "nodehealth_prometheus.h"
-#include "nodehealth_text.h"
-#include "report_verdicts.h"
+#include "report/nodehealth.h"
+#include "report/nodehealth_html.h"
+#include "report/nodehealth_json.h"
+#include "report/nodehealth_prometheus.h"
+#include "report/nodehealth_text.h"
+#include "report/report_verdicts.h"
 
 /* What happened to one node port in a job. */
 enum sick { FINE, LOSS, TIMEOUT, LINK_DOWN, SLOW, LOSS_AND_DOWN };

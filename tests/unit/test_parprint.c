@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_parprint.c - a list printed on several threads comes out as one call would write it (lib/parprint.h). */
+/* test_parprint.c - a list printed on several threads comes out as one call would write it (lib/base/parprint.h). */
 #include "config.h"
 #include "unit.h"
 
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpus.h"
-#include "parprint.h"
+#include "base/cpus.h"
+#include "base/parprint.h"
 
 #define CALLS_MAX 4096
 

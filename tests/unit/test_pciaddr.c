@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_pciaddr.c - PCI addresses parsed strictly, printed canonically (lib/pciaddr.c). */
+/* test_pciaddr.c - PCI addresses parsed strictly, printed canonically (lib/base/pciaddr.c). */
 #include "config.h"
 #include "unit.h"
-#include "pciaddr.h"
-#include "model.h"
+#include "base/pciaddr.h"
+#include "base/model.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_pcie.c - the PCIe collector (lib/pcie.c) on sysfs trees laid out as
+ * test_pcie.c - the PCIe collector (lib/collect/pcie.c) on sysfs trees laid out as
  * the kernel's /sys/bus/pci/devices, and the pcie_link check
- * (lib/pciecheck.c) over what it read; the capability walker (lib/pcicap.c)
+ * (lib/check/pciecheck.c) over what it read; the capability walker (lib/base/pcicap.c)
  * on byte-exact config spaces and the acs check.
  */
 #include "config.h"
@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "pcicap.h"
-#include "pcie.h"
-#include "pciecheck.h"
+#include "check/check.h"
+#include "base/pcicap.h"
+#include "collect/pcie.h"
+#include "check/pciecheck.h"
 
 static char root[64];
 

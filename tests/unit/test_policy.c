@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "policy.h"
+#include "read/policy.h"
 
 static char path[64];
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_printable.c - the one escaping rule for hostile text (lib/printable.h). */
+/* test_printable.c - the one escaping rule for hostile text (lib/base/printable.h). */
 #include "config.h"
 #include "unit.h"
 
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "printable.h"
+#include "base/printable.h"
 
 static void ordinary_text_unchanged(void **state)
 {

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ranwith.h"
-#include "safefile.h"
+#include "fragment/ranwith.h"
+#include "read/safefile.h"
 
 static void t_record_take(void **state)
 {

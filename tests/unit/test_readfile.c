@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_readfile.c - bounded whole-file reads (lib/readfile.h) on real files,
+/* test_readfile.c - bounded whole-file reads (lib/read/readfile.h) on real files,
  * a FIFO, a device node, a directory and symlinks in a temporary directory. */
 #include "config.h"
 #include "unit.h"
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "readfile.h"
+#include "read/readfile.h"
 
 static char dir[PATH_MAX - 32];
 static int dfd = -1;

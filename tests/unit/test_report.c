@@ -8,10 +8,10 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "arena.h"
-#include "fragment_read.h"
-#include "report.h"
-#include "report_verdicts.h"
+#include "base/arena.h"
+#include "fragment/fragment_read.h"
+#include "report/report.h"
+#include "report/report_verdicts.h"
 
 static void t_merge(void **state)
 {

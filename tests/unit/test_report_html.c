@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_html.h"
+#include "report/report_html.h"
 
 static char *page_of(const struct roce_job_report *r)
 {

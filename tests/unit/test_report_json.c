@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_json.h"
+#include "report/report_json.h"
 
 static const char *str_at(json_object *o, const char *key)
 {

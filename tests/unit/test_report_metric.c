@@ -6,7 +6,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_metric.h"
+#include "report/report_metric.h"
 
 /* One node of 10 s, one port: the metric's value and status. */
 static void port_of(struct roce_job_report *r, struct roce_delta *d)

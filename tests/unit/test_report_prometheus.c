@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_prometheus.h"
+#include "report/report_prometheus.h"
 
 static void t_prometheus(void **state)
 {

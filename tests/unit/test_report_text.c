@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_text.h"
+#include "report/report_text.h"
 
 static char *text_of(const struct roce_job_report *r)
 {

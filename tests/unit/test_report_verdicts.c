@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "report_verdicts.h"
+#include "report/report_verdicts.h"
 
 /* The merged report of n nodes: each node's one port moved data[i] bytes
  * each way (UINT64_MAX: the counter was not read at job end). */

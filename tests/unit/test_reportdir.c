@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reportdir.h"
+#include "report/reportdir.h"
 
 static void write_file(const char *dir, const char *name, const char *text)
 {

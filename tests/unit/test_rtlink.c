@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_rtlink.c - RTM_GETLINK replies (lib/rtlink.c), byte-exact as
+ * test_rtlink.c - RTM_GETLINK replies (lib/collect/netlink/rtlink.c), byte-exact as
  * rtnl_fill_ifinfo() and netlink_ack() send them (tests/lib/nlreply.c),
  * fed to roce_rtlink_parse().
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "nlreply.h"
-#include "rtlink.h"
+#include "collect/netlink/rtlink.h"
 #include <linux/if_link.h>
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;

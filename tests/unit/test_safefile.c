@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_safefile.c - configured directories (lib/safefile.h) resolved one
+/* test_safefile.c - configured directories (lib/read/safefile.h) resolved one
  * component at a time in a scratch directory: links, owners, modes, kernel
  * file systems, creation, and one job directory per instance. */
 #include "config.h"
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "safefile.h"
+#include "read/safefile.h"
 
 static char top[PATH_MAX - 64];
 

@@ -4,7 +4,7 @@
  * version read through scripts standing in for those programs in PATH. */
 #include "config.h"
 #include "unit.h"
-#include "slurmver.h"
+#include "proc/slurmver.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "collect.h"
-#include "delta.h"
-#include "snapshot.h"
-#include "verdicts.h"
+#include "base/clock.h"
+#include "collect/collect.h"
+#include "pipeline/delta.h"
+#include "pipeline/snapshot.h"
+#include "fragment/verdicts.h"
 
 static char root[PATH_MAX];
 

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stuck.h"
+#include "proc/stuck.h"
 
 static char base[PATH_MAX - 16], state[PATH_MAX];   /* room for "/state" */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timearg.h"
+#include "base/timearg.h"
 
 static time_t parsed(const char *s)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_topo.c - loading hwloc topologies (lib/topo.c): XML files and their
+ * test_topo.c - loading hwloc topologies (lib/collect/topo.c): XML files and their
  * errors, the live machine through the cache and its key.
  *
  * Real machines' topologies from $top_srcdir/../shared/topologies are
@@ -8,8 +8,8 @@
  */
 #include "config.h"
 #include "unit.h"
-#include "locality.h"
-#include "topo.h"
+#include "check/locality.h"
+#include "collect/topo.h"
 #include "topofix.h"
 
 #include <errno.h>

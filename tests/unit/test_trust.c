@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_trust.c - MLNX_OFED's qos/trust and qos/dscp2prio (lib/trust.c): the
+ * test_trust.c - MLNX_OFED's qos/trust and qos/dscp2prio (lib/collect/trust.c): the
  * parsers, and the collector over sysfs trees in the kernel's layout
  * (class/net/<if> -> the PCI function's net/<if>; a VLAN's lower_<dev>).
  */
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trust.h"
+#include "collect/trust.h"
 
 /* mlnx_qos's default map: priority = DSCP / 8, after a header line. */
 static void default_map(char *buf, size_t len)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
-#include "verdicts.h"
+#include "fragment/verdicts.h"
 
 static const struct roce_job_verdict *find(const struct roce_verdict_list *l, const char *code)
 {

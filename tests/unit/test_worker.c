@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "stuck.h"
-#include "worker.h"
+#include "base/clock.h"
+#include "proc/stuck.h"
+#include "proc/worker.h"
 
 struct answer {
 	int n;

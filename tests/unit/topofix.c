@@ -3,7 +3,7 @@
 #include "config.h"
 #include "unit.h"
 #include "topofix.h"
-#include "topo.h"
+#include "collect/topo.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "gpuset.h"
-#include "locality.h"
+#include "check/gpuset.h"
+#include "check/locality.h"
 
 /* tests/fixtures/topo/<name> */
 void topofix_own(char *out, size_t len, const char *name);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * finding.c - appending a finding to a check result.  Pure.
+ */
+#include "config.h"
+#include "check/finding.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                      enum roce_verdict status, bool hardware, const char *fmt, ...)
+{
+	if (r->n_findings == r->cap_findings) {
+		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
+		struct roce_finding *v = realloc(r->findings, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		r->findings = v;
+		r->cap_findings = cap;
+	}
+	struct roce_finding *f = &r->findings[r->n_findings++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->check, sizeof(f->check), "%s", check);
+	snprintf(f->device, sizeof(f->device), "%s", device ? device : "");
+	f->port = port;
+	if (device && port)
+		snprintf(f->subject, sizeof(f->subject), "%s:%u", device, port);
+	else
+		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
+	f->status = status;
+	f->hardware = hardware && status == ROCE_FAIL;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+	return 0;
+}

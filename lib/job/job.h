@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job.h - the job prolog/epilog halves of the fabric report, shared by
+ * the SPANK plugin (slurm_spank_job_prolog / slurm_spank_job_epilog, which
+ * run as root in `slurmstepd spank prolog|epilog`) and the standalone
+ * roce-prolog / roce-epilog programs.  Not pure: reads sysfs and netlink,
+ * writes StateDir and ReportDir.
+ *
+ * Prolog: collect the node model, run the check, snapshot every RoCE port's
+ * counters into StateDir/<jobid>.json (StateDir root-only 0700, file 0600).
+ * Epilog: snapshot again, compute deltas and verdicts, write ONE fragment
+ * ReportDir/<jobid>/<node>.json atomically, remove the snapshot.
+ *
+ * Files are created safely (safefile.h: root writes into directories that
+ * may be shared):
+ *  - written atomically; fragments are fsync'd before the rename and the
+ *    directory after it; snapshots are not (a crash ends the job anyway, and
+ *    the epilog copes with a missing snapshot).
+ *  - StateDir must be owned by root and not writable by group or others.
+ *  - ReportDir/<jobid>/ is root-owned 0755 (node names of a job are public
+ *    through squeue anyway); a fragment is owned by root, group = the group
+ *    that owns ReportDir (the admins: `chgrp slurmadm ReportDir`), mode 0440,
+ *    plus a POSIX ACL entry granting the job's user read access.  On a file
+ *    system without ACLs the fragment is chowned to the job user instead
+ *    (still 0440; the user could then chmod their own file).  Nobody else can
+ *    read it.
+ *  - Sharing: the prolog records the other jobs whose snapshots are in
+ *    StateDir and leaves a marker <other>.with.<jobid> for each, so both
+ *    jobs' reports are flagged "shared node" (counters are per port).
+ *    Snapshots older than the current boot (mtime) are removed by the next
+ *    prolog or epilog that scans StateDir.
+ *
+ * With SharedDir set, the prolog also writes the node's fingerprint there
+ * (shareddir.h) and the epilog removes it.
+ *
+ * Return values: 0 done; ROCE_JOB_NONFATAL (1) the report could not be made
+ * (err says why: full disk, unwritable directory, ...); -1 bad arguments
+ * (job id not 1-10 digits, node name not usable as a file name).  Callers
+ * log a nonzero result and carry on: reporting never fails a job or drains
+ * a node.
+ */
+#ifndef ROCE_JOB_H
+#define ROCE_JOB_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "read/policy.h"
+
+#define ROCE_JOB_NONFATAL 1
+/* The prolog's report half worked, but its fingerprint is not in SharedDir
+ * (err says why): srun will find this node "unknown". */
+#define ROCE_JOB_NO_FINGERPRINT 2
+
+/* sysfs_root NULL = the policy's SysfsRoot ("/sys"); node_name NULL or ""
+ * = the short host name (prefer SLURMD_NODENAME: several slurmd may share a host). */
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err);
+int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                    const char *node_name, uid_t job_uid, struct roce_error *err);
+
+/* roce_job_prolog or roce_job_epilog in a worker child (worker.h) with a
+ * deadline of TimeoutMs plus room for writing: what the plugin's job
+ * prolog/epilog and roce-prolog/roce-epilog run, so that a wedged driver
+ * delays no job start or end by more than that.  Same return values; a
+ * check that did not finish, or an earlier one still stuck in the kernel,
+ * is ROCE_JOB_NONFATAL with err saying so. */
+int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
+                 const char *node_name, uid_t job_uid, struct roce_error *err);
+
+#endif

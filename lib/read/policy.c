@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * policy.c - roce.conf and plugstack arguments -> struct roce_policy.
+ *
+ * The file is slurm.conf style: Key=Value pairs separated by white space,
+ * '#' starts a comment, keys are case-insensitive.  Every value must be a
+ * simple token (roce_token_ok); anything else is an error naming the file,
+ * the line and the key, never a silent default.
+ */
+#include "config.h"
+#include "read/policy.h"
+#include "base/printable.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define LINE_MAX_LEN 1024
+
+void roce_policy_defaults(struct roce_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->gid_index = 3;
+	p->addr_family = AF_INET;
+	p->mtu = 0;
+	p->pfc_priority = 3;
+	p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
+	p->traffic_class = ROCE_TC_AUTO;
+	p->gdr_level = ROCE_GDR_PXB;
+	p->mode = ROCE_MODE_WARN;
+	p->require_gdr = false;
+	p->pcie_degraded = ROCE_ACTION_WARN;
+	p->acs = ROCE_ACTION_WARN;
+	p->iommu = ROCE_ACTION_WARN;
+	p->ets = ROCE_ACTION_WARN;
+	p->timeout_ms = 2000;
+	p->drain = true;
+	p->link_rate = ROCE_LINK_RATE_AUTO;
+	p->ecn = ROCE_ECN_REQUIRE;
+	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
+	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
+	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
+	/* tmpfs, cleared at boot: no stale snapshots survive a reboot, and faster. */
+	snprintf(p->state_dir, sizeof(p->state_dir), "/run/slurm-roce");
+}
+
+bool roce_token_ok(const char *s, size_t maxlen)
+{
+	size_t n = 0;
+	if (!s || !*s)
+		return false;
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+		if (n >= maxlen || c <= 0x20 || c >= 0x7f)
+			return false;
+		/* No quoting, expansion or second assignments can hide in a token. */
+		if (strchr("\"'`$\\;&|<>(){}*?!=#", c))
+			return false;
+	}
+	return true;
+}
+
+static const char *const mode_names[] = { "off", "warn", "strict" };
+static const char *const gdr_names[] = { "LOC", "PIX", "PXB", "PHB", "SYS" };
+
+const char *roce_mode_name(enum roce_mode m)
+{
+	return (unsigned)m < 3 ? mode_names[m] : "?";
+}
+
+int roce_mode_parse(const char *s, enum roce_mode *out)
+{
+	for (int i = 0; i < 3; i++)
+		if (s && strcasecmp(s, mode_names[i]) == 0) {
+			*out = (enum roce_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *roce_gdr_level_name(enum roce_gdr_level l)
+{
+	return (unsigned)l < 5 ? gdr_names[l] : "?";
+}
+
+int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < 5; i++)
+		if (strcasecmp(s, gdr_names[i]) == 0) {
+			*out = (enum roce_gdr_level)i;
+			return 0;
+		}
+	/* NCCL's legacy integers: 0=LOC 1=PIX 2=PXB 3=PHB 4=SYS 5=SYS */
+	if (s[0] >= '0' && s[0] <= '5' && s[1] == '\0') {
+		int v = s[0] - '0';
+		*out = (enum roce_gdr_level)(v == 5 ? 4 : v);
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || !(isdigit((unsigned char)s[0])))
+		return -1;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	if (!strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcmp(s, "1")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcasecmp(s, "no") || !strcasecmp(s, "false") || !strcmp(s, "0")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_path(const char *s, char *dst, size_t len)
+{
+	if (s[0] != '/' || strlen(s) >= len || strstr(s, "/../") || !strcmp(s + strlen(s) - (strlen(s) >= 3 ? 3 : 0), "/.."))
+		return -1;
+	snprintf(dst, len, "%s", s);
+	return 0;
+}
+
+/* RDMA device names: what the kernel allows in practice ([A-Za-z0-9_.-]). */
+static bool hca_name_ok(const char *s)
+{
+	if (!*s || strlen(s) >= 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
+static int parse_hca_list(struct roce_policy *p, const char *v)
+{
+	char buf[ROCE_HCA_MAX * 65];
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", v);
+	p->n_hca = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!hca_name_ok(tok) || p->n_hca >= ROCE_HCA_MAX)
+			return -1;
+		snprintf(p->hca[p->n_hca++], sizeof(p->hca[0]), "%s", tok);
+	}
+	return p->n_hca ? 0 : -1;
+}
+
+typedef int (*setter_fn)(struct roce_policy *p, const char *v);
+
+static int set_gid_index(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (!strcasecmp(v, "auto")) {
+		p->gid_index = ROCE_GID_AUTO;
+		return 0;
+	}
+	if (parse_int(v, 0, 255, &n) < 0)
+		return -1;
+	p->gid_index = (int)n;
+	return 0;
+}
+
+static int set_addr_family(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "ipv4"))
+		p->addr_family = AF_INET;
+	else if (!strcasecmp(v, "ipv6"))
+		p->addr_family = AF_INET6;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_mtu(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 0, 65535, &n) < 0 || (n != 0 && n < 576))
+		return -1;
+	p->mtu = (unsigned)n;
+	return 0;
+}
+
+static int set_pfc_priority(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (!strcasecmp(v, "none")) {
+		p->pfc_priority = ROCE_PFC_NONE;
+		return 0;
+	}
+	if (parse_int(v, 0, 7, &n) < 0)
+		return -1;
+	p->pfc_priority = (int)n;
+	return 0;
+}
+
+static int set_pfc_unknown(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "warn"))
+		p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
+	else if (!strcasecmp(v, "fail"))
+		p->pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_action(const char *v, enum roce_action *out)
+{
+	if (!strcasecmp(v, "warn"))
+		*out = ROCE_ACTION_WARN;
+	else if (!strcasecmp(v, "fail"))
+		*out = ROCE_ACTION_FAIL;
+	else if (!strcasecmp(v, "ignore"))
+		*out = ROCE_ACTION_IGNORE;
+	else
+		return -1;
+	return 0;
+}
+
+const char *roce_action_name(enum roce_action a)
+{
+	return a == ROCE_ACTION_FAIL ? "fail" : a == ROCE_ACTION_IGNORE ? "ignore" : "warn";
+}
+
+static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
+static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
+static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
+static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v, &p->ets); }
+
+static int set_traffic_class(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (!strcasecmp(v, "auto")) {
+		p->traffic_class = ROCE_TC_AUTO;
+		return 0;
+	}
+	if (parse_int(v, 0, 255, &n) < 0)
+		return -1;
+	p->traffic_class = (int)n;
+	return 0;
+}
+
+static int set_ecn(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "require"))
+		p->ecn = ROCE_ECN_REQUIRE;
+	else if (!strcasecmp(v, "warn"))
+		p->ecn = ROCE_ECN_WARN;
+	else if (!strcasecmp(v, "ignore"))
+		p->ecn = ROCE_ECN_IGNORE;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_link_rate(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (!strcasecmp(v, "auto") || !strcasecmp(v, "none")) {
+		p->link_rate = tolower((unsigned char)v[0]) == 'a' ? ROCE_LINK_RATE_AUTO : ROCE_LINK_RATE_NONE;
+		return 0;
+	}
+	if (parse_int(v, 1, 9999, &n) < 0)
+		return -1;
+	p->link_rate = (int)n;
+	return 0;
+}
+
+static int set_hca(struct roce_policy *p, const char *v) { return parse_hca_list(p, v); }
+static int set_gdr_level(struct roce_policy *p, const char *v) { return roce_gdr_level_parse(v, &p->gdr_level); }
+
+static int set_mode(struct roce_policy *p, const char *v)
+{
+	enum roce_mode m;
+	if (roce_mode_parse(v, &m) < 0)
+		return -1;
+	p->mode = m;
+	return 0;
+}
+
+static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_bool(v, &p->require_gdr); }
+static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
+
+static int set_timeout(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 1, 600000, &n) < 0)
+		return -1;
+	p->timeout_ms = (int)n;
+	return 0;
+}
+
+static int set_topology_file(struct roce_policy *p, const char *v) { return parse_path(v, p->topology_file, sizeof(p->topology_file)); }
+static int set_topology_cache(struct roce_policy *p, const char *v) { return parse_path(v, p->topology_cache, sizeof(p->topology_cache)); }
+static int set_report_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->report_dir, sizeof(p->report_dir)); }
+static int set_state_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->state_dir, sizeof(p->state_dir)); }
+static int set_shared_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->shared_dir, sizeof(p->shared_dir)); }
+static int set_sysfs_root(struct roce_policy *p, const char *v) { return parse_path(v, p->sysfs_root, sizeof(p->sysfs_root)); }
+
+static const struct {
+	const char *key;
+	setter_fn set;
+	const char *valid;   /* what to say when the value is bad */
+} keys[] = {
+	{ "GidIndex", set_gid_index, "0-255 or auto" },
+	{ "AddrFamily", set_addr_family, "ipv4 or ipv6" },
+	{ "Mtu", set_mtu, "0 (only require uniformity) or 576-65535" },
+	{ "PfcPriority", set_pfc_priority, "0-7 or none" },
+	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
+	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
+	{ "Ecn", set_ecn, "require, warn or ignore" },
+	{ "Ets", set_ets, "warn, fail or ignore" },
+	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
+	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
+	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
+	{ "Mode", set_mode, "off, warn or strict" },
+	{ "RequireGdr", set_require_gdr, "yes or no" },
+	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
+	{ "Acs", set_acs, "warn, fail or ignore" },
+	{ "Iommu", set_iommu, "warn, fail or ignore" },
+	{ "Drain", set_drain, "yes or no" },
+	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
+	{ "TopologyFile", set_topology_file, "an absolute path" },
+	{ "TopologyCache", set_topology_cache, "an absolute path" },
+	{ "ReportDir", set_report_dir, "an absolute path" },
+	{ "StateDir", set_state_dir, "an absolute path" },
+	{ "SharedDir", set_shared_dir, "an absolute path" },
+	{ "SysfsRoot", set_sysfs_root, "an absolute path" },
+};
+
+int roce_policy_set(struct roce_policy *p, const char *key, const char *value,
+                    const char *where, struct roce_error *err)
+{
+	const char *w = where ? where : "roce";
+	char sv[72];
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcasecmp(key, keys[i].key) != 0)
+			continue;
+		if (!roce_token_ok(value, 1000) || keys[i].set(p, value) < 0) {
+			roce_error_set(err, "%s: %s: invalid value \"%s\" (expected %s)",
+			               w, keys[i].key, roce_printable(value, sv, sizeof(sv)), keys[i].valid);
+			return -1;
+		}
+		return 0;
+	}
+	roce_error_set(err, "%s: unknown key \"%s\"", w, roce_printable(key, sv, sizeof(sv)));
+	return -1;
+}
+
+int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where, struct roce_error *err)
+{
+	const char *eq = strchr(kv, '=');
+	char key[64], sv[72];
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
+		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce", roce_printable(kv, sv, sizeof(sv)));
+		return -1;
+	}
+	memcpy(key, kv, (size_t)(eq - kv));
+	key[eq - kv] = '\0';
+	return roce_policy_set(p, key, eq + 1, where, err);
+}
+
+static int parse_line(struct roce_policy *p, char *line, const char *where, struct roce_error *err)
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	char *save = NULL;
+	for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save))
+		if (roce_policy_set_kv(p, tok, where, err) < 0)
+			return -1;
+	return 0;
+}
+
+int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, struct roce_error *err)
+{
+	/* O_NONBLOCK + S_ISREG: a FIFO or device in place of the file must not hang us. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	if (fd < 0) {
+		if (errno == ENOENT && missing_ok)
+			return 0;
+		roce_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	/* /dev/null (1:3) is the documented way to say "no file, defaults only". */
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) ||
+	                            (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))) {
+		roce_error_set(err, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		roce_error_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	char where[PATH_MAX + 32];
+	int lineno = 0, rc = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		if (len > LINE_MAX_LEN) {
+			roce_error_set(err, "%s: line longer than %d bytes", where, LINE_MAX_LEN);
+			rc = -1;
+			break;
+		}
+		if ((size_t)len != strlen(line)) {
+			roce_error_set(err, "%s: NUL byte in line", where);
+			rc = -1;
+			break;
+		}
+		if (parse_line(p, line, where, err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(line);
+	if (rc == 0 && ferror(f)) {
+		roce_error_set(err, "%s: read error: %s", path, strerror(errno));
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device)
+{
+	if (p->n_hca == 0)
+		return true;
+	for (size_t i = 0; i < p->n_hca; i++)
+		if (strcmp(p->hca[i], device) == 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * safefile.h - files root writes into directories that others may share:
+ * StateDir (counter snapshots, stuck markers: root's alone), ReportDir
+ * (report fragments, read by admins and the job's user), the topology cache.
+ *
+ *  - Every file is written under a directory fd, never through a symlink:
+ *    temporaries are O_TMPFILE (or O_EXCL random dot-names ".<name>.<hex>"
+ *    where the file system lacks O_TMPFILE), linked and renamed into place,
+ *    so a reader sees the old file or the whole new one, never part.
+ *  - Owner, group, mode and a reader's ACL are set before the file is
+ *    visible.  A POSIX ACL entry grants reader_uid read access; on a file
+ *    system without ACLs the file is chowned to reader_uid instead.
+ *  - Configured directories are resolved from "/" one component at a time,
+ *    never through a symlink (O_NOFOLLOW at every step: a link planted by
+ *    whoever can write a parent is refused, not followed), each component
+ *    owned by root (or this euid) and writable by nobody else; a sticky
+ *    directory (/tmp) may be crossed but not used.  What is missing is
+ *    created in its verified parent (parents 0755); an existing directory is
+ *    never chmod'ed: refused, the error naming the component and why.  A
+ *    directory on a kernel file system (proc, sysfs, cgroup, tracefs,
+ *    configfs...) is refused, and nothing is created there.
+ *  - StateDir is 0700 when created; ReportDir/<jobid>/ is root's 0755 and
+ *    holds one instance of the job id: a directory left by an earlier job
+ *    with the same id (fragments owned by another user, or written well
+ *    before this node's prolog) is renamed "<jobid>.earlier-<inode>" first.
+ *    roce_safefile_open_dir() is the one place that resolves directory
+ *    paths (roce-report's job directory included).
+ * Errors name the file or directory and the reason.
+ */
+#ifndef ROCE_SAFEFILE_H
+#define ROCE_SAFEFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+#include "base/error.h"
+
+/* fsync the file before the rename and the directory after it. */
+#define ROCE_SAFEFILE_DURABLE 0x1
+
+/* Replace dir_fd/name with data atomically, as owner:group with mode;
+ * reader_uid >= 0 may read it too (ACL, see above).  0, or -1 with err set;
+ * never leaves the final name partial. */
+int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
+                        mode_t mode, long reader_uid, int flags, struct roce_error *err);
+
+/* Remove ".<name>.*" temporaries of an earlier writer of name that was
+ * killed; only for names that no other process writes at the same time. */
+void roce_safefile_remove_temps(int dir_fd, const char *name);
+
+/* roce_safefile_open_dir flags: create what is missing (the last component
+ * with mode); every component root's and writable by nobody else. */
+#define ROCE_SAFEFILE_CREATE 0x2
+#define ROCE_SAFEFILE_TRUSTED 0x4
+
+/* path, resolved as described above, as an O_DIRECTORY fd; -1 with err set
+ * ("<what> <path>: <component> is a symbolic link ...").  Without
+ * ROCE_SAFEFILE_TRUSTED only the links and kernel file systems are refused
+ * (a reader such as roce-report; err may be NULL). */
+int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t mode, struct roce_error *err);
+
+/* O_DIRECTORY fds of the configured directories, or -1 with err set (then
+ * nothing of ours goes there). */
+int roce_safefile_state_dir(const char *path, struct roce_error *err);
+/* An existing StateDir of ours, as it is (nothing created: a cheap lookup);
+ * -1 when there is none or it is not ours. */
+int roce_safefile_state_dir_existing(const char *path);
+/* report_dir/job_id/ for this instance of the job (created; an earlier
+ * instance's moved aside): job_uid is the job's user, since when this
+ * node's prolog ran (0 unknown).  *admin_gid = the group of report_dir. */
+int roce_safefile_report_dir(const char *report_dir, const char *job_id, uid_t job_uid, time_t since,
+                             gid_t *admin_gid, struct roce_error *err);
+/* The directory that holds a cache file. */
+int roce_safefile_cache_dir(const char *path, struct roce_error *err);
+
+#endif

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sysfs.c - rooted, bounded, fallible reads of sysfs attributes. */
+#include "config.h"
+#include "read/sysfs.h"
+#include "read/readfile.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int roce_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+static int fail_errno(struct roce_reading *r, int err, const char *what, const char *path)
+{
+	roce_reading_set(r, roce_status_for_errno(err), err, "%s %s: %s", what, path, strerror(err));
+	return -1;
+}
+
+/* Text check: sysfs values are printable ASCII lines. */
+static bool is_text(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\t' || c == '\n')
+			continue;
+		if (c < 0x20 || c >= 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* Messages name a value's file as "dir/name" (or name, when dir is NULL):
+ * formatted only when a message is written. */
+#define FILE_FMT "%s%s%s"
+#define FILE_ARGS(dir, name) (dir) ? (dir) : "", (dir) ? "/" : "", (name)
+
+/* One value: dfd/name (dfd AT_FDCWD and dir NULL: name is a path). */
+static int read_value(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
+{
+	/* One page: more than that is not a sysfs value. */
+	char tmp[ROCE_SYSFS_VALUE_MAX + 1];
+	buf[0] = '\0';
+	ssize_t n = roce_readfile_buf(dfd, dir, name, tmp, sizeof(tmp), 0, r);
+	if (n < 0) {
+		if (errno == EFBIG)
+			roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %d bytes", FILE_ARGS(dir, name),
+			                 ROCE_SYSFS_VALUE_MAX);
+		return -1;
+	}
+	size_t got = (size_t)n;
+	if (!is_text(tmp, got)) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value is not text", FILE_ARGS(dir, name));
+		return -1;
+	}
+	while (got > 0 && (tmp[got - 1] == '\n' || tmp[got - 1] == ' '))
+		got--;
+	if (got >= len) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %zu bytes", FILE_ARGS(dir, name),
+		                 len - 1);
+		return -1;
+	}
+	memcpy(buf, tmp, got);
+	buf[got] = '\0';
+	return 0;
+}
+
+int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)
+{
+	char path[PATH_MAX];
+	buf[0] = '\0';
+	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
+		return -1;
+	}
+	return read_value(AT_FDCWD, NULL, path, buf, len, r);
+}
+
+int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
+{
+	return read_value(dfd, dir, name, buf, len, r);
+}
+
+/* A counter value read from dir/name. */
+static int parse_u64(const char *buf, const char *dir, const char *name, uint64_t *out, struct roce_reading *r)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": \"%.40s\" is not a counter value", FILE_ARGS(dir, name),
+		                 buf);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int roce_sysfs_read_u64(const char *root, const char *rel, uint64_t *out, struct roce_reading *r)
+{
+	char buf[64];
+	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
+		return -1;
+	return parse_u64(buf, root, rel, out, r);
+}
+
+int roce_sysfs_read_u64_at(int dfd, const char *dir, const char *name, uint64_t *out, struct roce_reading *r)
+{
+	char buf[64];
+	if (read_value(dfd, dir, name, buf, sizeof(buf), r) < 0)
+		return -1;
+	return parse_u64(buf, dir, name, out, r);
+}
+
+int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	buf[0] = '\0';
+	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
+		return -1;
+	}
+	if (!realpath(path, real))
+		return fail_errno(r, errno, "cannot resolve", path);
+	const char *base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (strlen(base) >= len || !is_text(base, strlen(base))) {
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s resolves to an unexpected name", path);
+		return -1;
+	}
+	snprintf(buf, len, "%s", base);
+	roce_reading_set(r, ROCE_OK, 0, NULL);
+	return 0;
+}
+
+int roce_natural_cmp(const char *x, const char *y)
+{
+	while (*x && *y) {
+		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+			while (*x == '0' && isdigit((unsigned char)x[1]))
+				x++;
+			while (*y == '0' && isdigit((unsigned char)y[1]))
+				y++;
+			size_t lx = strspn(x, "0123456789"), ly = strspn(y, "0123456789");
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			int c = strncmp(x, y, lx);
+			if (c)
+				return c;
+			x += lx;
+			y += ly;
+		} else {
+			if (*x != *y)
+				return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+			x++;
+			y++;
+		}
+	}
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int natural_cmp(const void *a, const void *b)
+{
+	return roce_natural_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+void roce_sysfs_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int roce_sysfs_list(const char *root, const char *rel, char ***names_out, size_t *n_out, struct roce_reading *r)
+{
+	char path[PATH_MAX];
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	*names_out = NULL;
+	*n_out = 0;
+	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
+		return -1;
+	}
+	DIR *d = opendir(path);
+	if (!d)
+		return fail_errno(r, errno, "cannot list", path);
+	struct dirent *e;
+	errno = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				goto nomem;
+			names = grown;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), natural_cmp);
+	*names_out = names;
+	*n_out = n;
+	roce_reading_set(r, ROCE_OK, 0, NULL);
+	return 0;
+nomem:
+	closedir(d);
+	roce_sysfs_names_free(names, n);
+	roce_reading_set(r, ROCE_UNREADABLE, ENOMEM, "out of memory listing %s", path);
+	return -1;
+}
