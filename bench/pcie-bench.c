@@ -3,7 +3,7 @@
  * pcie-bench - what the PCIe path adds to a roce-check run, in one process
  * (no fork/exec in the figures): on a sysfs fixture (bench/pcie.sh writes
  * it), N round-robin runs of
- *   rdma      roce_collect_rdma (the RDMA devices, as every run reads them)
+ *   rdma      roce_rdma_collect (the RDMA devices, as every run reads them)
  *   pcie      roce_pcie_collect_node (each device's path: links, config
  *             spaces, IOMMU group)
  *   pciecheck roce_check with the PCIe checks on, minus the same with them
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		struct roce_check_result r;
 		roce_node_init(&node);
 		double w = now_us(CLOCK_MONOTONIC), t = now_us(CLOCK_THREAD_CPUTIME_ID);
-		roce_collect_rdma(&node, root, &want);
+		roce_rdma_collect(&node, root, &want);
 		wall[RDMA][i] = now_us(CLOCK_MONOTONIC) - w, cpu[RDMA][i] = now_us(CLOCK_THREAD_CPUTIME_ID) - t;
 		w = now_us(CLOCK_MONOTONIC), t = now_us(CLOCK_THREAD_CPUTIME_ID);
 		roce_pcie_collect_node(&node, root);
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 		devices = node.n_devices;
 		roce_node_free(&node);
 	}
-	static const char *const names[] = { "roce_collect_rdma (devices, ports)", "roce_pcie_collect_node (PCIe paths)",
+	static const char *const names[] = { "roce_rdma_collect (devices, ports)", "roce_pcie_collect_node (PCIe paths)",
 	                                     "roce_check, PCIe checks on", "roce_check, PCIe checks ignored" };
 	printf("%zu RDMA devices, %d runs; medians in us (wall / thread CPU)\n", devices, n);
 	double base = 0;

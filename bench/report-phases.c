@@ -75,9 +75,9 @@ int main(int argc, char **argv)
 		roce_snapshot_init(&b);
 		roce_snapshot_take(&a, argv[1], &node, &res);
 		double t3 = now_us();
-		json_object *o = roce_snapshot_to_json(&a);
+		json_object *o = roce_snapshot_json_build(&a);
 		json_object *back = json_tokener_parse(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		roce_snapshot_from_json(&b, back, &err);
+		roce_snapshot_json_parse(&b, back, &err);
 		double t4 = now_us();
 		struct roce_fragment_meta m = { .job_id = "1", .node = "n1", .pfc_priority = -1 };
 		roce_delta_compute(&b, &a, &d);

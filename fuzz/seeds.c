@@ -257,10 +257,10 @@ static void report_seeds(void)
 	fill_snapshot(&start, 1000);
 	fill_snapshot(&end, 500000);
 	end.ports[1].c[ROCE_C_PORT_RCV_DATA].value = 7;   /* a counter reset */
-	json_object *o = roce_snapshot_to_json(&start);
+	json_object *o = roce_snapshot_json_build(&start);
 	put_json("snapshot", "start", o);
 	json_object_put(o);
-	o = roce_snapshot_to_json(&end);
+	o = roce_snapshot_json_build(&end);
 	put_json("snapshot", "end", o);
 	json_object_put(o);
 

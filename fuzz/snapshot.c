@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * snapshot - counter snapshots left in StateDir by the prolog and read back
- * by the epilog: JSON text -> json-c -> roce_snapshot_from_json().  An
+ * by the epilog: JSON text -> json-c -> roce_snapshot_json_parse().  An
  * accepted snapshot must serialise back to JSON that parses to the same
  * snapshot (round trip), and its delta against itself must be computable.
  */
@@ -43,17 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	roce_snapshot_init(&s);
 	roce_snapshot_init(&back);
-	if (roce_snapshot_from_json(&s, o, &err) < 0) {
+	if (roce_snapshot_json_parse(&s, o, &err) < 0) {
 		FUZZ_CHECK(err.msg[0] && memchr(err.msg, '\0', sizeof(err.msg)), "failure without a reason");
 		goto out;
 	}
-	json_object *again = roce_snapshot_to_json(&s);
+	json_object *again = roce_snapshot_json_build(&s);
 	FUZZ_CHECK(again, "accepted snapshot does not serialise");
 	const char *text1 = json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN);
 	json_object *reparsed = parse(text1, strlen(text1));
 	FUZZ_CHECK(reparsed, "serialised snapshot is not JSON: %s", text1);
-	FUZZ_CHECK(roce_snapshot_from_json(&back, reparsed, &err) == 0, "round trip refused: %s", err.msg);
-	json_object *third = roce_snapshot_to_json(&back);
+	FUZZ_CHECK(roce_snapshot_json_parse(&back, reparsed, &err) == 0, "round trip refused: %s", err.msg);
+	json_object *third = roce_snapshot_json_build(&back);
 	FUZZ_CHECK(!strcmp(text1, json_object_to_json_string_ext(third, JSON_C_TO_STRING_PLAIN)), "round trip changed the snapshot");
 	struct roce_delta d;
 	memset(&d, 0, sizeof(d));

@@ -21,7 +21,7 @@ static void check_state(const char *s, size_t namelen)
 	int num = -1;
 	if (!name)
 		return;
-	if (roce_parse_port_state(s, &num, name, namelen) == 0) {
+	if (roce_rdma_parse_port_state(s, &num, name, namelen) == 0) {
 		FUZZ_CHECK(num >= 0 && num <= 255, "state %d", num);
 		size_t n = strnlen(name, namelen);
 		FUZZ_CHECK(n < namelen && n > 0, "name of %zu bytes in %zu", n, namelen);
@@ -35,7 +35,7 @@ static void check_gid(const char *s)
 {
 	uint8_t raw[16];
 	char back[40];
-	if (roce_parse_gid(s, raw) < 0)
+	if (roce_rdma_parse_gid(s, raw) < 0)
 		return;
 	roce_gid_format_sysfs(raw, back);
 	FUZZ_CHECK(strlen(s) == 39, "GID text of %zu bytes", strlen(s));
@@ -76,13 +76,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_state(s, 24);
 	check_gid(s);
 	enum roce_gid_type t = ROCE_GID_TYPE_UNKNOWN;
-	if (roce_parse_gid_type(s, &t) == 0)
+	if (roce_rdma_parse_gid_type(s, &t) == 0)
 		FUZZ_CHECK(t == ROCE_GID_TYPE_ROCE_V2 || t == ROCE_GID_TYPE_IB_ROCE_V1, "type %d", (int)t);
 	enum roce_link_layer ll = ROCE_LL_UNKNOWN;
-	if (roce_parse_link_layer(s, &ll) == 0)
+	if (roce_rdma_parse_link_layer(s, &ll) == 0)
 		FUZZ_CHECK(ll == ROCE_LL_ETHERNET || ll == ROCE_LL_INFINIBAND, "link layer %d", (int)ll);
 	unsigned mbps = 0;
-	if (roce_parse_rate(s, &mbps) == 0)
+	if (roce_rdma_parse_rate(s, &mbps) == 0)
 		FUZZ_CHECK(mbps > 0 && mbps < ROCE_RATE_MAX_GBPS * 1000u && mbps % 500 == 0, "rate %u Mb/s", mbps);
 	int flag = -2;
 	if (roce_netclass_parse_uint(s, 63, &flag) == 0)

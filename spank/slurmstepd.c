@@ -246,7 +246,7 @@ static void warn_line(const struct roce_step_result *r)
 		const struct roce_finding *f = &r->findings[i];
 		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s %s: %s", used ? "; " : "",
 		                         finding_subject(f, subj, sizeof(subj)), f->check,
-		                         roce_verdict_name(f->status), f->message);
+		                         roce_finding_verdict_name(f->status), f->message);
 	}
 	if (used)
 		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: %s", node_name(), line);
@@ -261,7 +261,7 @@ static void strict_lines(const struct roce_step_result *r)
 		if (f->status != ROCE_FAIL && f->status != ROCE_UNKNOWN)
 			continue;
 		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(),
-		         finding_subject(f, subj, sizeof(subj)), f->check, roce_verdict_name(f->status), f->message);
+		         finding_subject(f, subj, sizeof(subj)), f->check, roce_finding_verdict_name(f->status), f->message);
 	}
 	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
@@ -375,7 +375,7 @@ static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_
 	           res->n_pass, res->n_warn, res->n_fail, res->n_unknown, res->n_healthy, res->n_ports, summary);
 	for (size_t i = 0; i < res->n_findings; i++)
 		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
-		            roce_verdict_name(res->findings[i].status), res->findings[i].message);
+		            roce_finding_verdict_name(res->findings[i].status), res->findings[i].message);
 }
 
 /* The site's policy: roce.conf and the plugstack words; -1 with err set

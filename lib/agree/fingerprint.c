@@ -12,7 +12,7 @@
 
 static const char *const verdict_names[] = { "pass", "warn", "fail" };
 
-const char *roce_fp_verdict_name(int v)
+static const char *roce_fp_verdict_name(int v)
 {
 	return v >= 0 && v <= ROCE_FP_FAIL ? verdict_names[v] : NULL;
 }

@@ -74,6 +74,4 @@ int roce_fingerprint_parse(const char *text, size_t len, const char *job_id, con
 const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device,
                                                  unsigned port);
 
-const char *roce_fp_verdict_name(int v);
-
 #endif

@@ -45,7 +45,7 @@ static int src_bytes(const struct roce_pcicap_src *src, size_t off, uint8_t *buf
 	return -1;
 }
 
-int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen)
+static int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen)
 {
 	/* One bit per dword of the extended space: a list that visits one twice loops. */
 	bool seen[ROCE_PCICAP_SPACE / 4] = { false };

@@ -66,7 +66,6 @@ struct roce_pcicap_src {
 	size_t (*read)(void *ctx, size_t off, uint8_t *buf, size_t len);
 	void *ctx;
 };
-int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen);
 int roce_pcicap_acs_src(const struct roce_pcicap_src *src, uint16_t *cap, uint16_t *ctrl, char *why, size_t whylen);
 
 /* "Source Validation, P2P Request Redirect" for the bits of ctrl in mask. */

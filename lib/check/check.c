@@ -20,17 +20,6 @@
 #define PORT_ACTIVE 4
 #define PHYS_LINKUP 5
 
-const char *roce_verdict_name(enum roce_verdict v)
-{
-	switch (v) {
-	case ROCE_PASS: return "pass";
-	case ROCE_WARN: return "warn";
-	case ROCE_UNKNOWN: return "unknown";
-	case ROCE_FAIL: return "fail";
-	}
-	return "?";
-}
-
 /* The checks of this file add their findings as other files' do. */
 #define add roce_finding_addf
 

@@ -71,7 +71,6 @@ void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol
 int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                    enum roce_verdict status, const char *message);
 
-const char *roce_verdict_name(enum roce_verdict v);
 const struct roce_port_result *roce_check_port(const struct roce_check_result *r,
                                                const char *device, unsigned port);
 

@@ -45,13 +45,13 @@ static void all_hcas(struct roce_choice *c, const char *const healthy[], size_t 
 }
 
 /* Path from GPU g to a healthy HCA, UNKNOWN when the HCA is not in the topology. */
-static enum roce_path gpu_to(const struct roce_locality *loc, unsigned g, const char *hca)
+static enum roce_sysfs_path gpu_to(const struct roce_locality *loc, unsigned g, const char *hca)
 {
 	size_t j;
 	const struct roce_locality_hca *h = roce_locality_find_hca(loc, hca, &j);
 	if (!h || !roce_reading_ok(&h->found))
 		return ROCE_PATH_UNKNOWN;
-	return (enum roce_path)loc->gpu_hca[g][j];
+	return (enum roce_sysfs_path)loc->gpu_hca[g][j];
 }
 
 /* ACS redirect between GPU g and a chosen HCA: GPUDirect RDMA cannot go
@@ -63,7 +63,7 @@ static void acs_on_pair(const struct roce_locality *loc, unsigned g, const char 
 	if (gc->acs || !roce_locality_find_hca(loc, hca, &j) || !(loc->gpu_hca_block[g][j] & ROCE_LOCALITY_BLOCK_ACS))
 		return;
 	const char *bridge = roce_locality_bridge(loc, g, j);
-	enum roce_path below = gc->best > ROCE_PATH_LOC ? (enum roce_path)(gc->best - 1) : ROCE_PATH_LOC;
+	enum roce_sysfs_path below = gc->best > ROCE_PATH_LOC ? (enum roce_sysfs_path)(gc->best - 1) : ROCE_PATH_LOC;
 	gc->acs = true;
 	gc->gdr = false;
 	warn(c, "GPU %u (%s): ACS redirect on bridge %s between it and %s: NCCL_NET_GDR_LEVEL lowered to %s so that "
@@ -76,11 +76,11 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
                        enum roce_gdr_level cap, struct roce_choice *c)
 {
 	struct roce_choice_gpu *gc = &c->gpus[c->n_gpus++];
-	enum roce_path best = ROCE_PATH_UNKNOWN;
+	enum roce_sysfs_path best = ROCE_PATH_UNKNOWN;
 	const char *nearest = NULL;
 	gc->gpu = g;
 	for (size_t i = 0; i < n; i++) {
-		enum roce_path p = gpu_to(loc, g, healthy[i]);
+		enum roce_sysfs_path p = gpu_to(loc, g, healthy[i]);
 		if (p < best) {
 			best = p;
 			nearest = healthy[i];
@@ -94,7 +94,7 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 	}
 	if ((int)best > (int)cap) {
 		warn(c, "GPU %u (%s) has no RoCE HCA within %s: GPUDirect RDMA will not be used for it "
-		        "(nearest: %s, %s)", g, loc->gpus[g].pci_addr, roce_locality_path_name((enum roce_path)cap), nearest,
+		        "(nearest: %s, %s)", g, loc->gpus[g].pci_addr, roce_locality_path_name((enum roce_sysfs_path)cap), nearest,
 		     roce_locality_path_name(best));
 		return false;
 	}
@@ -110,11 +110,11 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 
 /* Every GPU of the set, in index order; the worst best path among those
  * within the cap, or UNKNOWN when no GPU has an HCA within it. */
-static enum roce_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
+static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
                                   const char *const healthy[], size_t n, enum roce_gdr_level cap,
-                                  struct roce_choice *c, enum roce_path *acs_limit)
+                                  struct roce_choice *c, enum roce_sysfs_path *acs_limit)
 {
-	enum roce_path worst = ROCE_PATH_LOC;
+	enum roce_sysfs_path worst = ROCE_PATH_LOC;
 	*acs_limit = ROCE_PATH_SYS;
 	bool any = false;
 	for (size_t i = 0; i < gpus->n; i++) {
@@ -129,7 +129,7 @@ static enum roce_path choose_gpus(const struct roce_locality *loc, const struct 
 			if (gc->best > worst)
 				worst = gc->best;
 			if (gc->acs && gc->best > ROCE_PATH_LOC && (int)gc->best - 1 < (int)*acs_limit)
-				*acs_limit = (enum roce_path)(gc->best - 1);
+				*acs_limit = (enum roce_sysfs_path)(gc->best - 1);
 		}
 	}
 	return any ? worst : ROCE_PATH_UNKNOWN;
@@ -157,8 +157,8 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
 		return 0;
 	}
 	out->n_hca = 0;
-	enum roce_path acs_limit;
-	enum roce_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, out, &acs_limit);
+	enum roce_sysfs_path acs_limit;
+	enum roce_sysfs_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, out, &acs_limit);
 	if (worst == ROCE_PATH_UNKNOWN) {
 		all_hcas(out, healthy, n_healthy, cap);
 		return 0;

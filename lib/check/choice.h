@@ -26,7 +26,7 @@
 
 struct roce_choice_gpu {
 	unsigned gpu;                      /* Slurm index */
-	enum roce_path best;               /* best path to any healthy HCA (UNKNOWN if none known) */
+	enum roce_sysfs_path best;               /* best path to any healthy HCA (UNKNOWN if none known) */
 	bool gdr;                          /* best is within the cap: NCCL will use GPUDirect RDMA */
 	bool acs;                          /* ACS redirect on the path to a chosen HCA: the level is lowered below best */
 };

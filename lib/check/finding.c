@@ -38,3 +38,14 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
 	va_end(ap);
 	return 0;
 }
+
+const char *roce_finding_verdict_name(enum roce_verdict v)
+{
+	switch (v) {
+	case ROCE_PASS: return "pass";
+	case ROCE_WARN: return "warn";
+	case ROCE_UNKNOWN: return "unknown";
+	case ROCE_FAIL: return "fail";
+	}
+	return "?";
+}

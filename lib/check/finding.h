@@ -59,4 +59,7 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
                       enum roce_verdict status, bool hardware, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+/* "pass", "warn", "unknown", "fail" */
+const char *roce_finding_verdict_name(enum roce_verdict v);
+
 #endif

@@ -354,7 +354,7 @@ json_object *roce_json_check(const struct roce_check_result *r)
 			put_str(jf, "device", f->device);
 		if (f->port)
 			put_int(jf, "port", f->port);
-		put_str(jf, "status", roce_verdict_name(f->status));
+		put_str(jf, "status", roce_finding_verdict_name(f->status));
 		put_bool(jf, "hardware", f->hardware);
 		put_str(jf, "message", f->message);
 		json_object_array_add(fs, jf);

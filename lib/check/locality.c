@@ -21,7 +21,7 @@
 #define CHAIN_MAX 32                  /* PCI bridges between a device and its CPU */
 #define SHOWN_MAX 44                  /* hostile text in messages: 40 bytes and "..." */
 
-const char *roce_locality_path_name(enum roce_path p)
+const char *roce_locality_path_name(enum roce_sysfs_path p)
 {
 	switch (p) {
 	case ROCE_PATH_LOC: return "LOC";
@@ -116,7 +116,7 @@ static void place_of(hwloc_obj_t dev, struct place *pl)
 
 /* The first rule that holds: same device, same first switch, any shared
  * switch, same CPU or NUMA node, else across NUMA nodes. */
-static enum roce_path path_between(const struct place *a, const struct place *b)
+static enum roce_sysfs_path path_between(const struct place *a, const struct place *b)
 {
 	if (a->obj == b->obj)
 		return ROCE_PATH_LOC;
@@ -319,7 +319,7 @@ const struct roce_locality_hca *roce_locality_find_hca(const struct roce_localit
 
 static const char *cell(unsigned char p)
 {
-	return p == ROCE_PATH_LOC ? " X " : roce_locality_path_name((enum roce_path)p);
+	return p == ROCE_PATH_LOC ? " X " : roce_locality_path_name((enum roce_sysfs_path)p);
 }
 
 /* A GPU-HCA cell with its mark: "PIX!" ACS, "PIX~" a degraded link. */
@@ -414,7 +414,7 @@ static json_object *path_row(const unsigned char *row, size_t n)
 {
 	json_object *a = json_object_new_array();
 	for (size_t j = 0; j < n; j++)
-		json_object_array_add(a, json_object_new_string(roce_locality_path_name((enum roce_path)row[j])));
+		json_object_array_add(a, json_object_new_string(roce_locality_path_name((enum roce_sysfs_path)row[j])));
 	return a;
 }
 

@@ -35,7 +35,7 @@ struct roce_topo;                    /* topo.h: a loaded topology */
  * enum roce_gdr_level so that a path type is directly a GDR level.
  * NCCL does not tell nvidia-smi's NODE from PHB: both are PHB here.
  */
-enum roce_path {
+enum roce_sysfs_path {
 	ROCE_PATH_LOC = ROCE_GDR_LOC,   /* the same device */
 	ROCE_PATH_PIX = ROCE_GDR_PIX,   /* behind the same PCIe switch */
 	ROCE_PATH_PXB = ROCE_GDR_PXB,   /* behind switches that share a switch */
@@ -43,7 +43,7 @@ enum roce_path {
 	ROCE_PATH_SYS = ROCE_GDR_SYS,   /* across NUMA nodes */
 	ROCE_PATH_UNKNOWN,              /* a device is not in the topology */
 };
-const char *roce_locality_path_name(enum roce_path p);   /* "PIX", ...; "?" for UNKNOWN */
+const char *roce_locality_path_name(enum roce_sysfs_path p);   /* "PIX", ...; "?" for UNKNOWN */
 
 struct roce_locality_gpu {
 	char pci_addr[ROCE_PCI_MAX];                  /* "0000:03:00.0" */
@@ -63,7 +63,7 @@ struct roce_locality_hca {
 /*
  * The node's locality.  GPUs in Slurm index order (= array index = PCI bus
  * id order), HCAs in the caller's order, and the NCCL path type (enum
- * roce_path) of every pair: gpu_gpu[i][i] is LOC; a pair with an HCA whose
+ * roce_sysfs_path) of every pair: gpu_gpu[i][i] is LOC; a pair with an HCA whose
  * found != OK is UNKNOWN.
  *
  * No pointers, on purpose: it can be copied, compared between nodes, and
@@ -79,7 +79,7 @@ struct roce_locality {
 	bool gpus_truncated;                              /* more than ROCE_LOCALITY_GPU_MAX GPUs */
 	size_t n_hcas;
 	struct roce_locality_hca hcas[ROCE_LOCALITY_HCA_MAX];
-	unsigned char gpu_gpu[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_GPU_MAX];   /* enum roce_path */
+	unsigned char gpu_gpu[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_GPU_MAX];   /* enum roce_sysfs_path */
 	unsigned char gpu_hca[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_HCA_MAX];
 	unsigned char hca_hca[ROCE_LOCALITY_HCA_MAX][ROCE_LOCALITY_HCA_MAX];
 	/* What on a GPU-HCA pair's PCIe path keeps GPUDirect RDMA from going

@@ -32,12 +32,12 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	int64_t start = roce_clock_ms();
 
 	/* Every outcome, out of memory included, is recorded in the model. */
-	roce_collect_rdma(node, root, &want);
+	roce_rdma_collect(node, root, &want);
 	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
 	roce_pcie_collect_node(node, root);
-	roce_collect_modules(node, root);
+	roce_rdma_collect_modules(node, root);
 	if (opts && opts->verbs)
-		roce_collect_verbs(node);
+		roce_verbs_collect(node);
 	if (add_port_netdevs(node) == 0) {
 		roce_netclass_collect(node, root);
 		roce_trust_collect(node, root);

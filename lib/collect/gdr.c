@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int roce_gdr_kernel_at_least(const char *release, unsigned major, unsigned minor)
+static int roce_gdr_kernel_at_least(const char *release, unsigned major, unsigned minor)
 {
 	char *end;
 	if (release[0] < '0' || release[0] > '9')

@@ -21,7 +21,4 @@
 /* Fill node->gdr.  proc_root NULL = "/proc".  Every outcome is a reading. */
 void roce_gdr_collect(struct roce_node *node, const char *sysfs_root, const char *proc_root);
 
-/* "6.1.0-18-amd64" -> 1 when at least major.minor, 0 below, -1 not a release. */
-int roce_gdr_kernel_at_least(const char *release, unsigned major, unsigned minor);
-
 #endif

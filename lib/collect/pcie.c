@@ -129,7 +129,7 @@ static void read_config(const char *root, struct roce_pcie_fn *fn)
 {
 	char path[PATH_MAX], why[160];
 	uint8_t std[ROCE_PCICAP_STD_SPACE];
-	if (roce_path(path, sizeof(path), "%s/" PCI_DEVICES "/%s/config", root, fn->bdf) < 0) {
+	if (roce_sysfs_path(path, sizeof(path), "%s/" PCI_DEVICES "/%s/config", root, fn->bdf) < 0) {
 		roce_reading_set(&fn->acs_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", path);
 		return;
 	}
@@ -163,7 +163,7 @@ static void read_iommu(const char *root, struct roce_pcie_path *path)
 {
 	char link[PATH_MAX], target[PATH_MAX], rel[128], shown[64];
 	const char *bdf = path->fn[0].bdf;
-	if (roce_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s/iommu_group", root, bdf) < 0) {
+	if (roce_sysfs_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s/iommu_group", root, bdf) < 0) {
 		roce_reading_set(&path->iommu_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", link);
 		return;
 	}
@@ -245,7 +245,7 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	memset(path, 0, sizeof(*path));
-	if (roce_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s", root, bdf) < 0) {
+	if (roce_sysfs_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s", root, bdf) < 0) {
 		roce_reading_set(&path->read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/" PCI_DEVICES "/%s", root, bdf);
 		return;
 	}

@@ -26,7 +26,7 @@
 
 /* ------------------------------------------------------------ value parsers */
 
-int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen)
+int roce_rdma_parse_port_state(const char *s, int *num, char *name, size_t namelen)
 {
 	/* "%d: %s" as ib_port_state_str / phys_state_to_str print it. */
 	char *end;
@@ -47,7 +47,7 @@ int roce_parse_port_state(const char *s, int *num, char *name, size_t namelen)
 	return 0;
 }
 
-int roce_parse_gid(const char *s, uint8_t raw[16])
+int roce_rdma_parse_gid(const char *s, uint8_t raw[16])
 {
 	/* Always the full form: eight groups of four hex digits. */
 	if (strlen(s) != 39)
@@ -68,7 +68,7 @@ int roce_parse_gid(const char *s, uint8_t raw[16])
 	return 0;
 }
 
-int roce_parse_gid_type(const char *s, enum roce_gid_type *t)
+int roce_rdma_parse_gid_type(const char *s, enum roce_gid_type *t)
 {
 	if (strcmp(s, "RoCE v2") == 0)
 		*t = ROCE_GID_TYPE_ROCE_V2;
@@ -79,7 +79,7 @@ int roce_parse_gid_type(const char *s, enum roce_gid_type *t)
 	return 0;
 }
 
-int roce_parse_link_layer(const char *s, enum roce_link_layer *ll)
+int roce_rdma_parse_link_layer(const char *s, enum roce_link_layer *ll)
 {
 	if (strcmp(s, "Ethernet") == 0)
 		*ll = ROCE_LL_ETHERNET;
@@ -90,7 +90,7 @@ int roce_parse_link_layer(const char *s, enum roce_link_layer *ll)
 	return 0;
 }
 
-int roce_parse_rate(const char *s, unsigned *mbps)
+int roce_rdma_parse_rate(const char *s, unsigned *mbps)
 {
 	/* rate_show() prints "%d%s Gb/sec (%dX%s)" with ".5" for the half rates
 	 * of the old IB speeds; the IB speed words come for Ethernet ports too. */
@@ -142,7 +142,7 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 	snprintf(rel, sizeof(rel), "%s/gids/%d", portdir, index);
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->read) < 0)
 		return -1;
-	if (roce_parse_gid(buf, g->raw) < 0) {
+	if (roce_rdma_parse_gid(buf, g->raw) < 0) {
 		roce_reading_set(&g->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID", root, rel, buf);
 		return -1;
 	}
@@ -153,7 +153,7 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 
 	snprintf(rel, sizeof(rel), "%s/gid_attrs/types/%d", portdir, index);
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->type_read) == 0 &&
-	    roce_parse_gid_type(buf, &g->type) < 0)
+	    roce_rdma_parse_gid_type(buf, &g->type) < 0)
 		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel, buf);
 
 	snprintf(rel, sizeof(rel), "%s/gid_attrs/ndevs/%d", portdir, index);
@@ -246,7 +246,7 @@ static void read_state(const char *root, const char *rel, int *num, char *name, 
 	char buf[64];
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
 		return;
-	if (roce_parse_port_state(buf, num, name, namelen) < 0)
+	if (roce_rdma_parse_port_state(buf, num, name, namelen) < 0)
 		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n>: <STATE>\"", root, rel, buf);
 }
 
@@ -292,12 +292,12 @@ static void read_port(const char *root, const char *devdir, struct roce_port *po
 
 	snprintf(rel, sizeof(rel), "%s/link_layer", portdir);
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &port->link_layer_read) == 0 &&
-	    roce_parse_link_layer(buf, &port->link_layer) < 0)
+	    roce_rdma_parse_link_layer(buf, &port->link_layer) < 0)
 		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root, rel, buf);
 
 	snprintf(rel, sizeof(rel), "%s/rate", portdir);
 	if (roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read) == 0 &&
-	    roce_parse_rate(port->rate, &port->rate_mbps) < 0)
+	    roce_rdma_parse_rate(port->rate, &port->rate_mbps) < 0)
 		roce_reading_set(&port->rate_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"",
 		                 root, rel, port->rate);
 
@@ -370,7 +370,7 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 	return 0;
 }
 
-int roce_collect_rdma(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want)
+int roce_rdma_collect(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -404,7 +404,7 @@ nomem:
 	return -1;
 }
 
-int roce_collect_modules(struct roce_node *node, const char *sysfs_root)
+int roce_rdma_collect_modules(struct roce_node *node, const char *sysfs_root)
 {
 	static const char *const names[ROCE_MODULES] = { "mlx5_core", "mlx5_ib", "ib_core", "nvidia", "nvidia_peermem" };
 	char rel[64];

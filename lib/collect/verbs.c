@@ -123,7 +123,7 @@ static int query_device(struct roce_device *dev, struct ibv_device *ibdev)
 	return rc;
 }
 
-int roce_collect_verbs(struct roce_node *node)
+int roce_verbs_collect(struct roce_node *node)
 {
 	int n = 0;
 	errno = 0;

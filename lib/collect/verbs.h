@@ -10,5 +10,5 @@
 /* Fill port->verbs_read (and verbs_active_mtu when OK) for every port of the
  * model.  0, or -1 if libibverbs has no devices at all (not an error on
  * machines without RDMA: the ports say why). */
-int roce_collect_verbs(struct roce_node *node);
+int roce_verbs_collect(struct roce_node *node);
 #endif

@@ -201,7 +201,7 @@ static void check_out(struct w *w, int check, const char *why)
 {
 	if (check < 0)
 		return;
-	key_str(w, ",\"check\":", roce_verdict_name((enum roce_verdict)check));
+	key_str(w, ",\"check\":", roce_finding_verdict_name((enum roce_verdict)check));
 	if (why)
 		key_str(w, ",\"check_why\":", why);
 }

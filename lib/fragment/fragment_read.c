@@ -62,7 +62,7 @@ static int room(struct roce_arena *a, void **v, size_t i, size_t *cap, size_t fi
 static const char *delta_status_name(int s) { return roce_delta_status_name((enum roce_delta_status)s); }
 static const char *presence_name(int p) { return roce_delta_presence_name((enum roce_port_presence)p); }
 static const char *severity_name(int s) { return roce_verdict_severity_name((enum roce_severity)s); }
-static const char *check_name(int v) { return roce_verdict_name((enum roce_verdict)v); }
+static const char *check_name(int v) { return roce_finding_verdict_name((enum roce_verdict)v); }
 
 static int check_of(struct roce_jsonpull *j, int8_t *check, struct roce_error *err)
 {

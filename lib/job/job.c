@@ -245,7 +245,7 @@ static json_object *state_json(const struct job_ctx *c, const struct roce_snapsh
 	json_object_object_add(o, "job_id", json_object_new_string(c->job_id));
 	json_object_object_add(o, "node", json_object_new_string(c->node));
 	json_object_object_add(o, "job_uid", json_object_new_int64(c->uid));
-	json_object_object_add(o, "snapshot", roce_snapshot_to_json(s));
+	json_object_object_add(o, "snapshot", roce_snapshot_json_build(s));
 	return o;
 }
 
@@ -358,7 +358,7 @@ static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *st
 		roce_error_set(why, "prolog snapshot %s was written by node %s, not %s: StateDir must be node-local "
 		               "(roce.conf(5))", name, node ? roce_printable(node, shown, sizeof(shown)) : "(none)", c->node);
 	else if (roce_jin_member(o, "snapshot", json_type_object, &m, &sub) < 0 ||
-	         roce_snapshot_from_json(start, m, &sub) < 0)
+	         roce_snapshot_json_parse(start, m, &sub) < 0)
 		roce_error_set(why, "prolog snapshot %s unusable: %.*s", name, ROCE_WHY_MAX - 1, sub.msg);
 	else
 		rc = 0;

@@ -158,7 +158,7 @@ static void sample_counters(struct roce_port_sample *ps, const char *root, int64
 	char dir[2][PATH_MAX];
 	int dfd[2] = { -1, -1 };
 	for (int hw = 0; hw < 2; hw++) {
-		if (roce_path(dir[hw], sizeof(dir[hw]), "%s/class/infiniband/%s/ports/%u/%s", root, ps->device, ps->port,
+		if (roce_sysfs_path(dir[hw], sizeof(dir[hw]), "%s/class/infiniband/%s/ports/%u/%s", root, ps->device, ps->port,
 		              hw ? "hw_counters" : "counters") == 0)
 			dfd[hw] = open(dir[hw], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		else
@@ -186,7 +186,7 @@ static int snapshot_device(struct roce_snapshot *s, const char *root, const char
 	size_t n_ports = 0;
 	struct roce_reading r;
 
-	if (roce_path(rel, sizeof(rel), "class/infiniband/%s/ports", dev) < 0 ||
+	if (roce_sysfs_path(rel, sizeof(rel), "class/infiniband/%s/ports", dev) < 0 ||
 	    roce_sysfs_list(root, rel, &ports, &n_ports, &r) < 0)
 		return 0;   /* a device without ports has nothing to count */
 	for (size_t i = 0; i < n_ports; i++) {
@@ -194,7 +194,7 @@ static int snapshot_device(struct roce_snapshot *s, const char *root, const char
 		unsigned long num = roce_port_name_ok(ports[i]) ? strtoul(ports[i], NULL, 10) : 0;
 		if (num == 0 || num > 255)
 			continue;
-		if (roce_path(rel, sizeof(rel), "class/infiniband/%s/ports/%lu/link_layer", dev, num) < 0 ||
+		if (roce_sysfs_path(rel, sizeof(rel), "class/infiniband/%s/ports/%lu/link_layer", dev, num) < 0 ||
 		    roce_sysfs_read(root, rel, ll, sizeof(ll), &r) < 0 || strcmp(ll, "Ethernet") != 0)
 			continue;
 		struct roce_port_sample *ps = add_port(s);

@@ -92,7 +92,7 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 
 /* from_json validates everything (names, sizes, types) and says what is
  * wrong in err, naming the key (jsonin.h). */
-json_object *roce_snapshot_to_json(const struct roce_snapshot *s);
-int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err);
+json_object *roce_snapshot_json_build(const struct roce_snapshot *s);
+int roce_snapshot_json_parse(struct roce_snapshot *s, json_object *obj, struct roce_error *err);
 
 #endif

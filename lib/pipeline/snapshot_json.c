@@ -31,7 +31,7 @@ static void check_json(json_object *o, int check, const char *why)
 {
 	if (check < 0)
 		return;
-	json_object_object_add(o, "check", json_object_new_string(roce_verdict_name((enum roce_verdict)check)));
+	json_object_object_add(o, "check", json_object_new_string(roce_finding_verdict_name((enum roce_verdict)check)));
 	if (why[0])
 		json_object_object_add(o, "check_why", json_object_new_string(why));
 }
@@ -67,7 +67,7 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	return o;
 }
 
-json_object *roce_snapshot_to_json(const struct roce_snapshot *s)
+json_object *roce_snapshot_json_build(const struct roce_snapshot *s)
 {
 	json_object *o = json_object_new_object(), *ports = json_object_new_array();
 	json_object_object_add(o, "schema", json_object_new_string(SNAPSHOT_SCHEMA));
@@ -99,7 +99,7 @@ static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, struct roce_er
 	       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0 ? -1 : 0;
 }
 
-static const char *verdict_name(int v) { return roce_verdict_name((enum roce_verdict)v); }
+static const char *verdict_name(int v) { return roce_finding_verdict_name((enum roce_verdict)v); }
 
 /* check_json's members, both optional. */
 static int parse_check(json_object *o, int *check, char *why, size_t len, struct roce_error *err)
@@ -232,7 +232,7 @@ static int parse_ports(struct roce_snapshot *s, json_object *ports, struct roce_
 	return 0;
 }
 
-int roce_snapshot_from_json(struct roce_snapshot *s, json_object *obj, struct roce_error *err)
+int roce_snapshot_json_parse(struct roce_snapshot *s, json_object *obj, struct roce_error *err)
 {
 	json_object *m, *ports;
 	int64_t gid, tc;

@@ -116,7 +116,7 @@ int roce_jsonpull_key(struct roce_jsonpull *j, const char **key, struct roce_err
 	return rc;
 }
 
-int roce_jsonpull_next(struct roce_jsonpull *j, struct roce_error *err)
+static int roce_jsonpull_next(struct roce_jsonpull *j, struct roce_error *err)
 {
 	int rc = separator(j, ']', err);
 	if (rc == 1 && roce_jsonpull_type(j) == ROCE_JSONPULL_BAD)

@@ -54,8 +54,6 @@ int roce_jsonpull_enter(struct roce_jsonpull *j, struct roce_error *err);
 /* The next member's key (unescaped, NUL-terminated), the reader left at its
  * value: 1; 0 after the object's '}'; -1 with err. */
 int roce_jsonpull_key(struct roce_jsonpull *j, const char **key, struct roce_error *err);
-/* 1 when the array has another element (the reader is at it); 0 after its ']'; -1 with err. */
-int roce_jsonpull_next(struct roce_jsonpull *j, struct roce_error *err);
 
 /* The scalar that is next (call after roce_jsonpull_type said so); -1 with err. */
 int roce_jsonpull_string(struct roce_jsonpull *j, const char **s, size_t *len, struct roce_error *err);

@@ -243,11 +243,6 @@ static int parse_action(const char *v, enum roce_action *out)
 	return 0;
 }
 
-const char *roce_action_name(enum roce_action a)
-{
-	return a == ROCE_ACTION_FAIL ? "fail" : a == ROCE_ACTION_IGNORE ? "ignore" : "warn";
-}
-
 static int set_pcie_degraded(struct roce_policy *p, const char *v) { return parse_action(v, &p->pcie_degraded); }
 static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
 static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }

@@ -75,7 +75,6 @@ bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 const char *roce_mode_name(enum roce_mode m);
 int roce_mode_parse(const char *s, enum roce_mode *out);          /* "off|warn|strict" */
 const char *roce_gdr_level_name(enum roce_gdr_level l);
-const char *roce_action_name(enum roce_action a);                  /* "warn", "fail", "ignore" */
 int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out); /* names or 0..5 */
 
 /* A value is a "simple token": printable, no white space, no shell or env metacharacters. */

@@ -236,15 +236,9 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
                     struct roce_reading *r)
 {
 	struct stat st;
-	return roce_readfile_stat(dfd, dir, path, max, flags, len, &st, r);
-}
-
-char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
-                         struct stat *st, struct roce_reading *r)
-{
 	char *buf = NULL;
 	size_t cap = 0;
-	if (roce_readfile_reuse(dfd, dir, path, max, flags, &buf, &cap, len, st, r))
+	if (roce_readfile_reuse(dfd, dir, path, max, flags, &buf, &cap, len, &st, r))
 		return buf;
 	free(buf);
 	return NULL;

@@ -45,9 +45,6 @@ int roce_readfile_open(int dfd, const char *dir, const char *path, int flags, st
  * *len (may be NULL) gets its length.  NULL on failure (r set). */
 char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
                     struct roce_reading *r);
-/* The same, and *st = what the file was when read (its owner, say). */
-char *roce_readfile_stat(int dfd, const char *dir, const char *path, size_t max, int flags, size_t *len,
-                         struct stat *st, struct roce_reading *r);
 /* The same into *buf (*cap bytes, NULL and 0 at first), grown with realloc
  * and kept for the next file: one buffer for the many files of a
  * directory.  *buf on success; NULL on failure (r set; *buf, still the

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int roce_path(char *buf, size_t len, const char *fmt, ...)
+int roce_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -82,16 +82,11 @@ int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, st
 {
 	char path[PATH_MAX];
 	buf[0] = '\0';
-	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+	if (roce_sysfs_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
 		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
 		return -1;
 	}
 	return read_value(AT_FDCWD, NULL, path, buf, len, r);
-}
-
-int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r)
-{
-	return read_value(dfd, dir, name, buf, len, r);
 }
 
 /* A counter value read from dir/name. */
@@ -129,7 +124,7 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
 {
 	char path[PATH_MAX], real[PATH_MAX];
 	buf[0] = '\0';
-	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+	if (roce_sysfs_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
 		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
 		return -1;
 	}
@@ -146,7 +141,7 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
 	return 0;
 }
 
-int roce_natural_cmp(const char *x, const char *y)
+int roce_sysfs_natural_cmp(const char *x, const char *y)
 {
 	while (*x && *y) {
 		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
@@ -174,7 +169,7 @@ int roce_natural_cmp(const char *x, const char *y)
 
 static int natural_cmp(const void *a, const void *b)
 {
-	return roce_natural_cmp(*(char *const *)a, *(char *const *)b);
+	return roce_sysfs_natural_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 void roce_sysfs_names_free(char **names, size_t n)
@@ -192,7 +187,7 @@ int roce_sysfs_list(const char *root, const char *rel, char ***names_out, size_t
 
 	*names_out = NULL;
 	*n_out = 0;
-	if (roce_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
+	if (roce_sysfs_path(path, sizeof(path), "%s/%s", root, rel) < 0) {
 		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", root, rel);
 		return -1;
 	}

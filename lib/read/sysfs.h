@@ -20,10 +20,6 @@
  * -1 with r set (MISSING, UNREADABLE, MALFORMED for binary or oversized). */
 int roce_sysfs_read(const char *root, const char *rel, char *buf, size_t len, struct roce_reading *r);
 
-/* The same for dfd/name, where dfd is an open directory that messages call dir
- * (no path walk per value: counters read many files of one directory). */
-int roce_sysfs_read_at(int dfd, const char *dir, const char *name, char *buf, size_t len, struct roce_reading *r);
-
 /* Read an unsigned decimal (counters).  "N/A (no PMA)" and garbage -> MALFORMED. */
 int roce_sysfs_read_u64(const char *root, const char *rel, uint64_t *out, struct roce_reading *r);
 int roce_sysfs_read_u64_at(int dfd, const char *dir, const char *name, uint64_t *out, struct roce_reading *r);
@@ -36,9 +32,9 @@ int roce_sysfs_link_basename(const char *root, const char *rel, char *buf, size_
 int roce_sysfs_list(const char *root, const char *rel, char ***names, size_t *n, struct roce_reading *r);
 void roce_sysfs_names_free(char **names, size_t n);
 /* Natural order: digit runs compare as numbers, so mlx5_2 < mlx5_10 and node9 < node10. */
-int roce_natural_cmp(const char *x, const char *y);
+int roce_sysfs_natural_cmp(const char *x, const char *y);
 
 /* Path join helper: snprintf into buf, -1 when it would not fit. */
-int roce_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int roce_sysfs_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

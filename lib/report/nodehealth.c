@@ -245,11 +245,11 @@ static int by_sickness(const void *a, const void *b)
 		return px > py ? -1 : 1;
 	if (x->seen != y->seen)
 		return x->seen < y->seen ? -1 : 1;
-	int c = roce_natural_cmp(x->node, y->node);
+	int c = roce_sysfs_natural_cmp(x->node, y->node);
 	if (!c)
 		c = strcmp(x->node, y->node);
 	if (!c)
-		c = roce_natural_cmp(x->device, y->device);
+		c = roce_sysfs_natural_cmp(x->device, y->device);
 	return c ? c : (x->port > y->port) - (x->port < y->port);
 }
 

@@ -34,7 +34,7 @@ static json_object *row_json(const struct roce_nodehealth_row *r)
 	return o;
 }
 
-json_object *roce_nodehealth_json(const struct roce_nodehealth *h)
+static json_object *roce_nodehealth_json(const struct roce_nodehealth *h)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	if (!o || !rows) {

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include "report/nodehealth.h"
 
-/* The ranking as a JSON object; NULL on ENOMEM. */
-json_object *roce_nodehealth_json(const struct roce_nodehealth *h);
 /* h ranked (roce_nodehealth_rank).  0, or -1 on a write error (or ENOMEM). */
 int roce_nodehealth_json_print(FILE *out, const struct roce_nodehealth *h);
 

@@ -143,7 +143,7 @@ void roce_report_keep_uid(struct roce_job_report *r, long uid)
 static int node_cmp(const void *a, const void *b)
 {
 	const struct roce_fragment *x = a, *y = b;
-	int c = roce_natural_cmp(x->name, y->name);
+	int c = roce_sysfs_natural_cmp(x->name, y->name);
 	return c ? c : strcmp(x->name, y->name);
 }
 

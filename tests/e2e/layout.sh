@@ -131,13 +131,7 @@ is "$big" "" "no file under lib/ is over 700 lines (largest: $(find lib -name '*
 EXCEPTIONS=(
 	"model:roce_(node|device|port|gid|netdev|reading|status|link_layer|devices|ib_mtu|fnv1a)_?:the model's types, each with its pure predicates (issue 10: they live with the model)"
 	"policy:roce_(gdr_level|mode|token|action)_:the policy's value types (GdrLevel, Mode, a token of roce.conf, warn|fail|ignore), parsed and named with it"
-	"check:roce_verdict_name:the name of check.h's enum roce_verdict (pass/warn/fail of a finding)"
 	"jsonin:roce_jin_:short for \"JSON in\", the strict reader's prefix (style.md, example 4)"
-	"rdma:roce_(collect|parse)_:collectors are roce_collect_<source> (collect.c, verbs.c too); roce_parse_* are rdma's sysfs text parsers, exported for the fuzz targets"
-	"verbs:roce_collect_verbs:collectors are roce_collect_<source>"
-	"sysfs:roce_(path|natural_cmp):the sysfs root path builder and the order of sysfs listings, used by every reader of sysfs"
-	"snapshot_json:roce_snapshot_(to|from)_json:the JSON form of a snapshot (as report_json.c is roce_report_json)"
-	"fingerprint:roce_fp_verdict_name:issue 11 (landed after this check): the rest of fingerprint.c is roce_fingerprint_*; rename to roce_fingerprint_verdict_name and drop this line"
 )
 libobjs=$(find "$top_builddir/lib" -name 'libroce_la-*.o' 2>/dev/null | sort)
 if [ -z "$libobjs" ] || ! command -v nm >/dev/null; then

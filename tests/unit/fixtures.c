@@ -51,7 +51,7 @@ void fx_healthy_node(struct roce_node *node, size_t n)
 		g->index = 3;
 		char text[48];
 		snprintf(text, sizeof(text), "0000:0000:0000:0000:0000:ffff:c000:02%02zx", 10 + i);
-		assert_int_equal(roce_parse_gid(text, g->raw), 0);
+		assert_int_equal(roce_rdma_parse_gid(text, g->raw), 0);
 		g->type = ROCE_GID_TYPE_ROCE_V2;
 		snprintf(g->ndev, sizeof(g->ndev), "eth%u", (unsigned)(i % 1000));
 		roce_reading_set(&g->read, ROCE_OK, 0, NULL);

@@ -237,7 +237,7 @@ static void t_gid_link_local_ipv4(void **state)
 {
 	struct fx_check *f = *state;
 	struct roce_gid *g = &f->node.devices[1].ports[0].gids[0];
-	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:010b", g->raw), 0);
+	assert_int_equal(roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:010b", g->raw), 0);
 	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL);

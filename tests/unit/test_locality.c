@@ -21,12 +21,12 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-static enum roce_path gh(const struct roce_locality *loc, unsigned gpu, const char *hca)
+static enum roce_sysfs_path gh(const struct roce_locality *loc, unsigned gpu, const char *hca)
 {
 	size_t j;
 	assert_non_null(roce_locality_find_hca(loc, hca, &j));
 	assert_true(gpu < loc->n_gpus);
-	return (enum roce_path)loc->gpu_hca[gpu][j];
+	return (enum roce_sysfs_path)loc->gpu_hca[gpu][j];
 }
 
 /* Expected GPU x HCA matrix as rows of path names, HCAs in loc's order. */
@@ -36,9 +36,9 @@ static void assert_gpu_hca(const struct roce_locality *loc, const char *const ro
 	assert_int_equal(loc->n_hcas, nh);
 	for (size_t i = 0; i < ng; i++)
 		for (size_t j = 0; j < nh; j++)
-			if (strcmp(roce_locality_path_name((enum roce_path)loc->gpu_hca[i][j]), rows[i][j]))
+			if (strcmp(roce_locality_path_name((enum roce_sysfs_path)loc->gpu_hca[i][j]), rows[i][j]))
 				fail_msg("GPU%zu-%s: %s, expected %s", i, loc->hcas[j].name,
-				         roce_locality_path_name((enum roce_path)loc->gpu_hca[i][j]), rows[i][j]);
+				         roce_locality_path_name((enum roce_sysfs_path)loc->gpu_hca[i][j]), rows[i][j]);
 }
 
 /* ------------------------------------------------------------------ own topologies */
@@ -73,7 +73,7 @@ static void t_two_socket_matrix(void **state)
 	free(loc);
 }
 
-static void two_level(const char *file, enum roce_path gpu0_nic, enum roce_path gpu0_gpu2)
+static void two_level(const char *file, enum roce_sysfs_path gpu0_nic, enum roce_sysfs_path gpu0_gpu2)
 {
 	char path[PATH_MAX];
 	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:0a:00.0" } };
@@ -82,7 +82,7 @@ static void two_level(const char *file, enum roce_path gpu0_nic, enum roce_path 
 	assert_int_equal(loc->n_gpus, 3);
 	if (gh(loc, 0, "mlx5_0") != gpu0_nic || loc->gpu_gpu[0][2] != gpu0_gpu2)
 		fail_msg("%s: GPU0-mlx5_0 %s, GPU0-GPU2 %s", file, roce_locality_path_name(gh(loc, 0, "mlx5_0")),
-		         roce_locality_path_name((enum roce_path)loc->gpu_gpu[0][2]));
+		         roce_locality_path_name((enum roce_sysfs_path)loc->gpu_gpu[0][2]));
 	assert_int_equal(gh(loc, 2, "mlx5_0"), ROCE_PATH_PIX);
 	assert_int_equal(loc->gpu_gpu[0][1], ROCE_PATH_PIX);
 	free(loc);
@@ -302,7 +302,7 @@ static void t_dgx2(void **state)
 	assert_int_equal(loc->n_gpus, 16);   /* the six NVSwitches (class 0x0680) are not GPUs */
 	for (int i = 0; i < 16; i++)
 		for (int j = 0; j < 16; j++) {
-			const char *got = i == j ? "X" : roce_locality_path_name((enum roce_path)loc->gpu_gpu[i][j]);
+			const char *got = i == j ? "X" : roce_locality_path_name((enum roce_sysfs_path)loc->gpu_gpu[i][j]);
 			if (i == j ? loc->gpu_gpu[i][j] != ROCE_PATH_LOC : strcmp(got, dgx2[i][j]) != 0)
 				fail_msg("GPU%d-GPU%d: %s, expected %s", i, j, got, dgx2[i][j]);
 		}

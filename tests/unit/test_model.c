@@ -35,24 +35,24 @@ static void t_gid_parse_format(void **s)
 	(void)s;
 	uint8_t raw[16];
 	char text[40], addr[64];
-	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a424", raw), 0);
+	assert_int_equal(roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a424", raw), 0);
 	assert_true(roce_gid_is_ipv4(raw));
 	assert_false(roce_gid_is_link_local(raw));
 	roce_gid_format_addr(raw, addr, sizeof(addr));
 	assert_string_equal(addr, "10.108.164.36");
 	roce_gid_format_sysfs(raw, text);
 	assert_string_equal(text, "0000:0000:0000:0000:0000:ffff:0a6c:a424");
-	assert_int_equal(roce_parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe01:0001", raw), 0);
+	assert_int_equal(roce_rdma_parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe01:0001", raw), 0);
 	assert_true(roce_gid_is_link_local(raw));
 	assert_false(roce_gid_is_ipv4(raw));
 	roce_gid_format_addr(raw, addr, sizeof(addr));
 	assert_string_equal(addr, "fe80::e42:a1ff:fe01:1");
 	/* Only the kernel's full form is accepted. */
-	assert_int_equal(roce_parse_gid("fe80::1", raw), -1);
-	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a42", raw), -1);
-	assert_int_equal(roce_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a42g", raw), -1);
-	assert_int_equal(roce_parse_gid("0000-0000:0000:0000:0000:ffff:0a6c:a424", raw), -1);
-	assert_int_equal(roce_parse_gid("", raw), -1);
+	assert_int_equal(roce_rdma_parse_gid("fe80::1", raw), -1);
+	assert_int_equal(roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a42", raw), -1);
+	assert_int_equal(roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:0a6c:a42g", raw), -1);
+	assert_int_equal(roce_rdma_parse_gid("0000-0000:0000:0000:0000:ffff:0a6c:a424", raw), -1);
+	assert_int_equal(roce_rdma_parse_gid("", raw), -1);
 }
 
 static void t_port_state(void **s)
@@ -60,16 +60,16 @@ static void t_port_state(void **s)
 	(void)s;
 	int n;
 	char name[24];
-	assert_int_equal(roce_parse_port_state("4: ACTIVE", &n, name, sizeof(name)), 0);
+	assert_int_equal(roce_rdma_parse_port_state("4: ACTIVE", &n, name, sizeof(name)), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(name, "ACTIVE");
-	assert_int_equal(roce_parse_port_state("5: LinkUp", &n, name, sizeof(name)), 0);
-	assert_int_equal(roce_parse_port_state("4:ACTIVE", &n, name, sizeof(name)), -1);
-	assert_int_equal(roce_parse_port_state("ACTIVE", &n, name, sizeof(name)), -1);
-	assert_int_equal(roce_parse_port_state("4: ", &n, name, sizeof(name)), -1);
-	assert_int_equal(roce_parse_port_state("999: X", &n, name, sizeof(name)), -1);
-	assert_int_equal(roce_parse_port_state("4: ACTIVE;rm", &n, name, sizeof(name)), -1);
-	assert_int_equal(roce_parse_port_state("4: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("5: LinkUp", &n, name, sizeof(name)), 0);
+	assert_int_equal(roce_rdma_parse_port_state("4:ACTIVE", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("ACTIVE", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("4: ", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("999: X", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("4: ACTIVE;rm", &n, name, sizeof(name)), -1);
+	assert_int_equal(roce_rdma_parse_port_state("4: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", &n, name, sizeof(name)), -1);
 }
 
 static void t_gid_type_link_layer(void **s)
@@ -77,40 +77,40 @@ static void t_gid_type_link_layer(void **s)
 	(void)s;
 	enum roce_gid_type t;
 	enum roce_link_layer ll;
-	assert_int_equal(roce_parse_gid_type("RoCE v2", &t), 0);
+	assert_int_equal(roce_rdma_parse_gid_type("RoCE v2", &t), 0);
 	assert_int_equal(t, ROCE_GID_TYPE_ROCE_V2);
-	assert_int_equal(roce_parse_gid_type("IB/RoCE v1", &t), 0);
+	assert_int_equal(roce_rdma_parse_gid_type("IB/RoCE v1", &t), 0);
 	assert_int_equal(t, ROCE_GID_TYPE_IB_ROCE_V1);
-	assert_int_equal(roce_parse_gid_type("RoCE v3", &t), -1);
-	assert_int_equal(roce_parse_link_layer("Ethernet", &ll), 0);
+	assert_int_equal(roce_rdma_parse_gid_type("RoCE v3", &t), -1);
+	assert_int_equal(roce_rdma_parse_link_layer("Ethernet", &ll), 0);
 	assert_int_equal(ll, ROCE_LL_ETHERNET);
-	assert_int_equal(roce_parse_link_layer("InfiniBand", &ll), 0);
+	assert_int_equal(roce_rdma_parse_link_layer("InfiniBand", &ll), 0);
 	assert_int_equal(ll, ROCE_LL_INFINIBAND);
-	assert_int_equal(roce_parse_link_layer("ethernet", &ll), -1);
+	assert_int_equal(roce_rdma_parse_link_layer("ethernet", &ll), -1);
 }
 
 static void t_rate(void **s)
 {
 	(void)s;
 	unsigned m = 7;
-	assert_int_equal(roce_parse_rate("100 Gb/sec (4X EDR)", &m), 0);
+	assert_int_equal(roce_rdma_parse_rate("100 Gb/sec (4X EDR)", &m), 0);
 	assert_int_equal(m, 100000);
-	assert_int_equal(roce_parse_rate("25 Gb/sec (1X EDR)", &m), 0);
+	assert_int_equal(roce_rdma_parse_rate("25 Gb/sec (1X EDR)", &m), 0);
 	assert_int_equal(m, 25000);
-	assert_int_equal(roce_parse_rate("2.5 Gb/sec (1X SDR)", &m), 0);
+	assert_int_equal(roce_rdma_parse_rate("2.5 Gb/sec (1X SDR)", &m), 0);
 	assert_int_equal(m, 2500);
-	assert_int_equal(roce_parse_rate("400 Gb/sec", &m), 0);
+	assert_int_equal(roce_rdma_parse_rate("400 Gb/sec", &m), 0);
 	assert_int_equal(m, 400000);
 	m = 7;
-	assert_int_equal(roce_parse_rate("0 Gb/sec (4X EDR)", &m), -1);
-	assert_int_equal(roce_parse_rate("10000 Gb/sec (4X EDR)", &m), -1);   /* out of range */
-	assert_int_equal(roce_parse_rate("99999999999999999999 Gb/sec", &m), -1);
-	assert_int_equal(roce_parse_rate("100 Mb/sec (4X EDR)", &m), -1);
-	assert_int_equal(roce_parse_rate("100 Gb/sec 4X EDR", &m), -1);
-	assert_int_equal(roce_parse_rate("100 Gb/sec (4X EDR", &m), -1);
-	assert_int_equal(roce_parse_rate("2.25 Gb/sec (1X SDR)", &m), -1);
-	assert_int_equal(roce_parse_rate("-100 Gb/sec", &m), -1);
-	assert_int_equal(roce_parse_rate("", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("0 Gb/sec (4X EDR)", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("10000 Gb/sec (4X EDR)", &m), -1);   /* out of range */
+	assert_int_equal(roce_rdma_parse_rate("99999999999999999999 Gb/sec", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("100 Mb/sec (4X EDR)", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("100 Gb/sec 4X EDR", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("100 Gb/sec (4X EDR", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("2.25 Gb/sec (1X SDR)", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("-100 Gb/sec", &m), -1);
+	assert_int_equal(roce_rdma_parse_rate("", &m), -1);
 	assert_int_equal(m, 7);
 }
 
@@ -119,30 +119,30 @@ static void t_gid_usable(void **s)
 	(void)s;
 	struct roce_gid g = { 0 };
 	roce_reading_set(&g.read, ROCE_OK, 0, NULL);
-	roce_parse_gid("0000:0000:0000:0000:0000:ffff:c000:020a", g.raw);
+	roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:c000:020a", g.raw);
 	g.type = ROCE_GID_TYPE_ROCE_V2;
 	assert_true(roce_gid_usable(&g, AF_INET));
 	assert_false(roce_gid_usable(&g, AF_INET6));
 	g.type = ROCE_GID_TYPE_IB_ROCE_V1;
 	assert_false(roce_gid_usable(&g, AF_INET));
 	g.type = ROCE_GID_TYPE_ROCE_V2;
-	roce_parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe01:0001", g.raw);
+	roce_rdma_parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe01:0001", g.raw);
 	assert_false(roce_gid_usable(&g, AF_INET));
 	assert_false(roce_gid_usable(&g, AF_INET6));
-	roce_parse_gid("fd00:0000:0000:0000:0000:0000:0000:0001", g.raw);
+	roce_rdma_parse_gid("fd00:0000:0000:0000:0000:0000:0000:0001", g.raw);
 	assert_true(roce_gid_usable(&g, AF_INET6));
-	roce_parse_gid("0000:0000:0000:0000:0000:ffff:0000:0000", g.raw);
+	roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:0000:0000", g.raw);
 	assert_false(roce_gid_usable(&g, AF_INET));
 	/* IPv4 link-local (169.254.0.0/16) is not routed: not usable, like fe80:: */
-	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:0102", g.raw);
+	roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:0102", g.raw);
 	assert_true(roce_gid_is_ipv4_link_local(g.raw));
 	assert_false(roce_gid_usable(&g, AF_INET));
-	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a9ff:0102", g.raw);   /* 169.255.1.2 */
+	roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:a9ff:0102", g.raw);   /* 169.255.1.2 */
 	assert_false(roce_gid_is_ipv4_link_local(g.raw));
 	assert_true(roce_gid_usable(&g, AF_INET));
-	roce_parse_gid("0000:0000:0000:0000:0000:ffff:a8fe:0102", g.raw);   /* 168.254.1.2 */
+	roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:a8fe:0102", g.raw);   /* 168.254.1.2 */
 	assert_true(roce_gid_usable(&g, AF_INET));
-	roce_parse_gid("fe80:0000:0000:0000:0000:0000:a9fe:0102", g.raw);   /* not IPv4-mapped */
+	roce_rdma_parse_gid("fe80:0000:0000:0000:0000:0000:a9fe:0102", g.raw);   /* not IPv4-mapped */
 	assert_false(roce_gid_is_ipv4_link_local(g.raw));
 }
 
@@ -284,7 +284,7 @@ static void t_refused_names_recorded(void **s)
 	struct roce_node node;
 	roce_node_init(&node);
 	struct roce_gid_want want = { .index = 3, .addr_family = AF_INET };
-	assert_int_equal(roce_collect_rdma(&node, root, &want), 0);
+	assert_int_equal(roce_rdma_collect(&node, root, &want), 0);
 	/* the listing was read: malformed (an entry refused), not failed */
 	assert_int_equal(node.devices_read.status, ROCE_MALFORMED);
 	assert_non_null(strstr(node.devices_read.why, "/class/infiniband/\"bad\\nX=1\""));

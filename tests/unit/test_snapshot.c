@@ -382,22 +382,22 @@ static void t_gid_addr(void **state)
 	roce_delta_free(&d);
 
 	/* through the state file, both ways */
-	json_object *o = roce_snapshot_to_json(&a);
+	json_object *o = roce_snapshot_json_build(&a);
 	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
 	json_object *p0 = json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0);
 	assert_string_equal(json_object_get_string(json_object_object_get(p0, "gid_addr")), "192.0.2.5");
 	roce_snapshot_free(&a);
-	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&a, parsed, &err), 0);
 	assert_string_equal(a.ports[0].gid_addr, "192.0.2.5");
 	assert_int_equal(a.trust, ROCE_TRUST_PCP);   /* the trust mode, on to the fragment */
 	json_object_object_del(parsed, "trust");     /* a state file of an older release */
 	roce_snapshot_free(&a);
-	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&a, parsed, &err), 0);
 	assert_int_equal(a.trust, ROCE_TRUST_UNKNOWN);
 	/* written before gid_addr existed: loads, the address unknown, the index still compared */
 	json_object_object_del(p0, "gid_addr");
 	roce_snapshot_free(&a);
-	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&a, parsed, &err), 0);
 	assert_string_equal(a.ports[0].gid_addr, "");
 	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
 	assert_string_equal(d.ports[0].gid_addr_start, "");
@@ -405,17 +405,17 @@ static void t_gid_addr(void **state)
 	roce_delta_free(&d);
 	/* not an address: refused, naming the key */
 	json_object_object_add(p0, "gid_addr", json_object_new_string("192.0.2.5\n\033[2J"));
-	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&a, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "gid_addr"));
 	json_object_object_add(p0, "gid_addr", json_object_new_int(5));
-	assert_int_equal(roce_snapshot_from_json(&a, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&a, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "gid_addr"));
 	/* a snapshot without the entry read: no address, none written */
 	roce_reading_set(&n.devices[0].ports[0].gids[0].read, ROCE_UNREADABLE, EIO, "gids/4: EIO");
 	assert_int_equal(roce_snapshot_take(&b, root, &n, &cr), 0);
 	assert_string_equal(b.ports[0].gid_addr, "");
 	json_object_put(o);
-	o = roce_snapshot_to_json(&b);
+	o = roce_snapshot_json_build(&b);
 	assert_false(json_object_object_get_ex(json_object_array_get_idx(json_object_object_get(o, "ports"), 0),
 	                                       "gid_addr", NULL));
 	json_object_put(o);
@@ -442,9 +442,9 @@ static void t_json_round_trip(void **state)
 	snprintf(a.ports[0].state, sizeof(a.ports[0].state), "DOWN");
 	a.ports[0].check = ROCE_FAIL;
 	snprintf(a.ports[0].check_why, ROCE_WHY_MAX, "port_state: DOWN");
-	json_object *o = roce_snapshot_to_json(&a);
+	json_object *o = roce_snapshot_json_build(&a);
 	json_object *parsed = json_tokener_parse(json_object_to_json_string(o));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), 0);
 	assert_int_equal(b.n_ports, 1);
 	assert_int_equal(b.time_ns, a.time_ns);
 	assert_string_equal(b.ports[0].netdev, "eth0");
@@ -465,7 +465,7 @@ static void t_json_round_trip(void **state)
 	json_object_object_del(p0, "rate_mbps");
 	json_object_object_del(p0, "fw_ver");
 	roce_snapshot_free(&b);
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), 0);
 	assert_int_equal(b.ports[0].rate_mbps, 0);
 	assert_string_equal(b.ports[0].fw_ver, "");
 
@@ -473,24 +473,24 @@ static void t_json_round_trip(void **state)
 	roce_snapshot_free(&b);
 	json_object *ports = json_object_object_get(parsed, "ports");
 	json_object_array_add(ports, json_object_get(json_object_array_get_idx(ports, 0)));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "ports[1]: duplicate mlx5_0:1"));
 	json_object_array_del_idx(ports, 1, 1);
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), 0);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), 0);
 
 	/* damaged files are refused with a reason */
 	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(parsed, "ports"), 0), "counters");
 	json_object_object_add(c, "out_of_sequence", json_object_new_int(-5));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "out_of_sequence"));
 	json_object_object_del(c, "out_of_sequence");
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "out_of_sequence missing"));
 	json_object_object_add(parsed, "schema", json_object_new_string("other/1"));
-	assert_int_equal(roce_snapshot_from_json(&b, parsed, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&b, parsed, &err), -1);
 	assert_non_null(strstr(err.msg, "schema"));
 	json_object *arr = json_object_new_array();
-	assert_int_equal(roce_snapshot_from_json(&b, arr, &err), -1);
+	assert_int_equal(roce_snapshot_json_parse(&b, arr, &err), -1);
 	json_object_put(arr);
 
 	json_object_put(o);
