@@ -88,7 +88,7 @@ static int parse_options(int argc, char **argv, const char **config, const char 
 struct job_env {
 	const char *job_id, *node;
 	uid_t uid;
-	char host[256];            /* the node name when SLURMD_NODENAME is not set */
+	char host[256]; /* the node name when SLURMD_NODENAME is not set */
 };
 
 /* What slurmd sets for a Prolog=/Epilog= script; -1 (logged) when it is not usable. */

@@ -49,30 +49,29 @@ struct args {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-	        "Usage: roce-check [OPTION]...\n"
-	        "Check this node's RoCE v2 fabric (ports, GID index, MTU, PFC) against the site policy\n"
-	        "and print the NCCL environment a job should get.\n\n"
-	        "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
-	        "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
-	        "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
-	        "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
-	        "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
-	        "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
-	        "      --verbs            cross-check active MTUs with libibverbs\n"
-	        "  -t, --topology FILE    hwloc XML topology (default TopologyFile=, else the live machine)\n"
-	        "      --gpus LIST        the job's GPUs: Slurm indexes (\"0,1\", \"2-3\") or GPU UUIDs;\n"
-	        "                         NCCL_IB_HCA then lists only each GPU's nearest HCAs (every healthy\n"
-	        "                         HCA when no GPU has one within GdrLevel)\n"
-	        "      --matrix           show the GPU-by-HCA path matrix (as nvidia-smi topo -m)\n"
-	        "      --proc-root DIR    read /proc from DIR (GPU UUID mapping; tests)\n"
-	        "      --drain            on a hardware failure, drain this node with a reason naming the HCA\n"
-	        "                         (for HealthCheckProgram; runs scontrol)\n"
-	        "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
-	        "      --health           exit 1 exactly when --drain would drain, whatever the mode (NHC)\n"
-	        "  -h, --help             this help\n"
-	        "  -V, --version          version\n\n"
-	        "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
+	fprintf(f, "Usage: roce-check [OPTION]...\n"
+	           "Check this node's RoCE v2 fabric (ports, GID index, MTU, PFC) against the site policy\n"
+	           "and print the NCCL environment a job should get.\n\n"
+	           "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
+	           "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
+	           "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
+	           "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
+	           "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
+	           "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
+	           "      --verbs            cross-check active MTUs with libibverbs\n"
+	           "  -t, --topology FILE    hwloc XML topology (default TopologyFile=, else the live machine)\n"
+	           "      --gpus LIST        the job's GPUs: Slurm indexes (\"0,1\", \"2-3\") or GPU UUIDs;\n"
+	           "                         NCCL_IB_HCA then lists only each GPU's nearest HCAs (every healthy\n"
+	           "                         HCA when no GPU has one within GdrLevel)\n"
+	           "      --matrix           show the GPU-by-HCA path matrix (as nvidia-smi topo -m)\n"
+	           "      --proc-root DIR    read /proc from DIR (GPU UUID mapping; tests)\n"
+	           "      --drain            on a hardware failure, drain this node with a reason naming the HCA\n"
+	           "                         (for HealthCheckProgram; runs scontrol)\n"
+	           "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
+	           "      --health           exit 1 exactly when --drain would drain, whatever the mode (NHC)\n"
+	           "  -h, --help             this help\n"
+	           "  -V, --version          version\n\n"
+	           "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
 }
 
 /*
@@ -143,16 +142,22 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->config = ROCE_DEFAULT_CONFIG;
 	while ((c = getopt_long(argc, argv, "c:r:m:f:s:t:ghV", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': a->config = optarg; a->config_given = true; break;
+		case 'c':
+			a->config = optarg;
+			a->config_given = true;
+			break;
 		case 'r':
 			if (resolve_sysfs_root(optarg, &a->sysfs_root) < 0)
 				return -1;
 			break;
 		case 'm': a->mode = optarg; break;
 		case 'f':
-			if (!strcmp(optarg, "text")) a->format = FMT_TEXT;
-			else if (!strcmp(optarg, "json")) a->format = FMT_JSON;
-			else if (!strcmp(optarg, "env")) a->format = FMT_ENV;
+			if (!strcmp(optarg, "text"))
+				a->format = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				a->format = FMT_JSON;
+			else if (!strcmp(optarg, "env"))
+				a->format = FMT_ENV;
 			else {
 				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json or env\n", optarg);
 				return -1;
@@ -292,17 +297,17 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 
 /* What the worker sends back: plain data (the report is in its memory file). */
 struct outcome {
-	int rc;                          /* the exit status */
-	struct roce_error error;         /* "" or why there is no report (after "roce-check: ") */
-	struct roce_error unrecorded;    /* "" or why a stuck worker is not remembered */
-	bool drain;                      /* a hardware fault: drain_reason is set */
+	int rc;                       /* the exit status */
+	struct roce_error error;      /* "" or why there is no report (after "roce-check: ") */
+	struct roce_error unrecorded; /* "" or why a stuck worker is not remembered */
+	bool drain;                   /* a hardware fault: drain_reason is set */
 	char drain_reason[256];
 };
 
 struct work {
 	const struct args *a;
 	const struct roce_policy *policy;
-	int report, log;                 /* memory files for the report and the worker's stderr; -1 none */
+	int report, log; /* memory files for the report and the worker's stderr; -1 none */
 };
 
 /* The pipeline, its report on f. */
@@ -350,16 +355,16 @@ static void check_in_worker(const void *arg, void *res)
 }
 
 /* Why the worker did not answer, as roce-check says it. */
-static void worker_failed(const struct roce_policy *p, const struct roce_worker_end *end, int err,
-                          struct outcome *o)
+static void worker_failed(const struct roce_policy *p, const struct roce_worker_end *end, int err, struct outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	if (err == ETIMEDOUT) {
 		o->rc = EXIT_FAILED;
 		roce_error_set(&o->error, "timed out: a sysfs or netlink read did not return within TimeoutMs "
-		               "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)");
+		                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)");
 		/* Only root's StateDir takes the record: others are not told it failed. */
-		if (end->abandoned && roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 && geteuid() != 0)
+		if (end->abandoned && roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 &&
+		    geteuid() != 0)
 			o->unrecorded.msg[0] = '\0';
 	} else if (end->signal) {
 		o->rc = EXIT_USAGE;
@@ -485,7 +490,7 @@ static int node_state(const char *node, char *buf, size_t len)
 		used += n > 0 ? (size_t)n : 0;
 	close(fds[0]);
 	buf[used] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';   /* one line per partition: the first */
+	buf[strcspn(buf, "\n")] = '\0'; /* one line per partition: the first */
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -506,8 +511,9 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 	}
 	char state[512], shown[300];
 	if (node_state(node, state, sizeof(state)) < 0) {
-		fprintf(stderr, "roce-check: cannot read the state of %s from slurmctld (sinfo): not draining it (%s)\n",
-		        node, o->drain_reason);
+		fprintf(stderr,
+		        "roce-check: cannot read the state of %s from slurmctld (sinfo): not draining it (%s)\n", node,
+		        o->drain_reason);
 		return;
 	}
 	/* Only a drained, down or failing node is held for its reason: an idle
@@ -535,8 +541,10 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
 		return EXIT_USAGE;
-	struct work w = { .a = &a, .policy = &policy, .report = memfd_create("roce-check report", MFD_CLOEXEC),
-	                  .log = memfd_create("roce-check log", MFD_CLOEXEC) };
+	struct work w = { .a = &a,
+		          .policy = &policy,
+		          .report = memfd_create("roce-check report", MFD_CLOEXEC),
+		          .log = memfd_create("roce-check log", MFD_CLOEXEC) };
 	run(&w, &o);
 	print(&w, &o);
 	maybe_drain(&a, &o);

@@ -14,7 +14,4 @@
 #include "config.h"
 #include "jobmain.h"
 
-int main(int argc, char **argv)
-{
-	return roce_jobmain(argc, argv, ROCE_JOBMAIN_EPILOG);
-}
+int main(int argc, char **argv) { return roce_jobmain(argc, argv, ROCE_JOBMAIN_EPILOG); }

@@ -13,7 +13,4 @@
 #include "config.h"
 #include "jobmain.h"
 
-int main(int argc, char **argv)
-{
-	return roce_jobmain(argc, argv, ROCE_JOBMAIN_PROLOG);
-}
+int main(int argc, char **argv) { return roce_jobmain(argc, argv, ROCE_JOBMAIN_PROLOG); }

@@ -125,10 +125,7 @@ static int print_json(FILE *out, const struct roce_job_report *r)
 	return roce_report_json_print(out, r, roce_slurm_nodelist);
 }
 
-static int print_prometheus(FILE *out, const struct roce_job_report *r)
-{
-	return roce_report_prometheus_print(out, r);
-}
+static int print_prometheus(FILE *out, const struct roce_job_report *r) { return roce_report_prometheus_print(out, r); }
 
 static int print_html(FILE *out, const struct roce_job_report *r)
 {
@@ -139,8 +136,8 @@ static int print_html(FILE *out, const struct roce_job_report *r)
 static const struct format {
 	const char *name;
 	int (*print)(FILE *out, const struct roce_job_report *r);
-	int (*print_nodes)(FILE *out, const struct roce_nodehealth *h);   /* --nodes */
-	bool errors_to_stderr;       /* also list unusable fragments on stderr: a program reads the output */
+	int (*print_nodes)(FILE *out, const struct roce_nodehealth *h); /* --nodes */
+	bool errors_to_stderr; /* also list unusable fragments on stderr: a program reads the output */
 } formats[] = {
 	{ "text", print_text, roce_nodehealth_text_print, false },
 	{ "json", print_json, roce_nodehealth_json_print, true },
@@ -186,7 +183,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'c': a->config = optarg; break;
 		case 'f':
 			if (!(a->format = format_named(optarg))) {
-				fprintf(stderr, "roce-report: --format must be text, json, prometheus or html, not \"%s\"\n",
+				fprintf(stderr,
+				        "roce-report: --format must be text, json, prometheus or html, not \"%s\"\n",
 				        optarg);
 				return -1;
 			}
@@ -221,8 +219,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	a->job_id = argv[optind];
 	if (!roce_fragment_job_id_ok(a->job_id)) {
-		fprintf(stderr, "roce-report: \"%s\" is not a job id (digits; for an array task use its job id, "
-		                "squeue -o %%A)\n", a->job_id);
+		fprintf(stderr,
+		        "roce-report: \"%s\" is not a job id (digits; for an array task use its job id, "
+		        "squeue -o %%A)\n",
+		        a->job_id);
 		return -1;
 	}
 	return 0;
@@ -251,8 +251,8 @@ static int find_report_dir(const struct args *a, char *report_dir, size_t len)
 /* What slurmctld says of the job: asked in a worker, as slurm_init() exits
  * the process without a usable slurm.conf and slurmctld may not answer. */
 struct job_state {
-	int known;                 /* 1 known, 0 unknown to slurmctld, -1 not answered */
-	uint32_t state;            /* job_state when known */
+	int known;      /* 1 known, 0 unknown to slurmctld, -1 not answered */
+	uint32_t state; /* job_state when known */
 };
 #define ASK_SLURMCTLD_MS 5000
 
@@ -262,7 +262,7 @@ static void ask_slurmctld(const void *arg, void *res)
 	job_info_msg_t *m = NULL;
 	js->known = -1;
 	slurm_init(NULL);
-#if defined(slurm_load_job_sluid)   /* 26.05: the job named by slurm_step_id_t */
+#if defined(slurm_load_job_sluid) /* 26.05: the job named by slurm_step_id_t */
 	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
 	id.job_id = (uint32_t)strtoul(arg, NULL, 10);
 	int rc = slurm_load_job(&m, id, SHOW_ALL);
@@ -282,8 +282,9 @@ static void ask_slurmctld(const void *arg, void *res)
 
 static const char *state_name(uint32_t state)
 {
-	static const char *const names[] = { "PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
-	                                     "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY" };
+	static const char *const names[] = { "PENDING",   "RUNNING",   "SUSPENDED", "COMPLETED",
+		                             "CANCELLED", "FAILED",    "TIMEOUT",   "NODE_FAIL",
+		                             "PREEMPTED", "BOOT_FAIL", "DEADLINE",  "OUT_OF_MEMORY" };
 	uint32_t base = state & JOB_STATE_BASE;
 	return base < sizeof(names) / sizeof(names[0]) ? names[base] : "ended";
 }
@@ -297,10 +298,12 @@ static void explain_missing(const char *job_id, const char *dir)
 	if (roce_worker_run(ask_slurmctld, job_id, &js, sizeof(js), ASK_SLURMCTLD_MS, NULL) < 0)
 		js.known = -1;
 	uint32_t base = js.state & JOB_STATE_BASE;
-	if (js.known == 1 && (base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED ||
-	                      (js.state & JOB_COMPLETING))) {
-		fprintf(stderr, "roce-report: no report for job %s yet: it is %s; each node writes its part when "
-		                "the job ends there\n", job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state));
+	if (js.known == 1 &&
+	    (base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED || (js.state & JOB_COMPLETING))) {
+		fprintf(stderr,
+		        "roce-report: no report for job %s yet: it is %s; each node writes its part when "
+		        "the job ends there\n",
+		        job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state));
 		return;
 	}
 	if (js.known == 1)
@@ -362,8 +365,10 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	bool any = r->n_nodes > 0 || r->n_errors > 0;
 	keep_visible(r, admin);
 	if (!admin && any && r->n_nodes == 0) {
-		fprintf(stderr, "roce-report: job %s is not yours: its report is readable by the job's user, root "
-		                "and members of group %s only\n", a->job_id, group);
+		fprintf(stderr,
+		        "roce-report: job %s is not yours: its report is readable by the job's user, root "
+		        "and members of group %s only\n",
+		        a->job_id, group);
 		return EXIT_REFUSED;
 	}
 	if (r->n_nodes == 0) {

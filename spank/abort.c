@@ -89,6 +89,6 @@ void roce_step_abort_repeat(void)
 		sleep(repeat_after_s[i] - waited);
 		waited = repeat_after_s[i];
 		if (request(aborted.job_id, aborted.step_id, aborted.node) < 0)
-			return;      /* the step is gone (or slurmctld refuses: said once) */
+			return; /* the step is gone (or slurmctld refuses: said once) */
 	}
 }

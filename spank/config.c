@@ -45,8 +45,10 @@ static int config_word(struct roce_config *c, char *arg, struct roce_error *err)
 			return -1;
 		c->kv[c->n_kv++] = arg;
 	} else {
-		roce_error_set(err, "plugstack argument \"%s\" is not Key=Value "
-		               "(config=PATH, default=off|warn|strict or a roce.conf key)", shown);
+		roce_error_set(err,
+		               "plugstack argument \"%s\" is not Key=Value "
+		               "(config=PATH, default=off|warn|strict or a roce.conf key)",
+		               shown);
 		return -1;
 	}
 	return 0;

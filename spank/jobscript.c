@@ -18,10 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int roce_jobscript_init(spank_t sp)
-{
-	return roce_option_register(sp);
-}
+int roce_jobscript_init(spank_t sp) { return roce_option_register(sp); }
 
 /* The option, else the client's SPANK_ROCE_MODE; NULL when neither. */
 static const struct roce_request *find_request(spank_t sp, struct roce_request *r)

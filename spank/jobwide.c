@@ -72,8 +72,7 @@ static void free_names(char **names, size_t n)
 }
 
 /* warn: the user is told, strict: it is an error. */
-__attribute__((format(printf, 2, 3)))
-static void say(bool strict, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void say(bool strict, const char *fmt, ...)
 {
 	char line[6000];
 	va_list ap;
@@ -116,7 +115,8 @@ static void tell(const struct roce_agreement *a, const struct roce_fp_gather *g,
 	if ((a->flags & (ROCE_AGREE_EMPTY | ROCE_AGREE_MISSING)) == ROCE_AGREE_EMPTY)
 		say(strict, "no rail is usable on every node of the step%s", strict ? "" : ": no NCCL environment set");
 	if (strict)
-		slurm_error(ROCE_LOG "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
+		slurm_error(ROCE_LOG
+		            "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
 }
 
 /* Tell the step; a value too long to pass fails safe (each node its own). */
@@ -132,10 +132,10 @@ static void pass_on(const struct roce_agreement *a, enum roce_agree_verdict v, u
 static void unknown(bool strict, uint32_t job_id, uint32_t step_id, const char *why)
 {
 	struct roce_agreement none = { .flags = ROCE_AGREE_MISSING };
-	say(strict, "the step's nodes cannot be compared: %s%s", why,
-	    strict ? "" : "; each node uses its own rails");
+	say(strict, "the step's nodes cannot be compared: %s%s", why, strict ? "" : "; each node uses its own rails");
 	if (strict)
-		slurm_error(ROCE_LOG "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
+		slurm_error(ROCE_LOG
+		            "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
 	pass_on(&none, strict ? ROCE_AGREED_FAIL : ROCE_AGREED_OWN, job_id, step_id);
 }
 
@@ -172,8 +172,8 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 		if (a.flags)
 			tell(&a, &g, p->timeout_ms, strict);
 		pass_on(&a, v, job_id, step_id);
-		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read, %zu refused)", job, n, g.waited_ms,
-		            g.n_read, g.n_refused);
+		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read, %zu refused)", job, n,
+		            g.waited_ms, g.n_read, g.n_refused);
 		roce_agree_free(&a);
 	}
 	free(fps);
@@ -190,7 +190,7 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 	uint32_t job_id = 0, step_id = 0, nnodes = 0;
 	const char *optout = getenv(ROCE_ENV_AGREE_OPTOUT);
 
-	unsetenv(ROCE_AGREE_ENV);   /* an outer step's verdict is never this step's */
+	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
 	/* A bad plugstack line or roce.conf: client.c said so at init, the nodes judge it. */
 	if (roce_config_parse(ac, av, &config, &err) < 0 || roce_config_policy(&config, &policy, &err) < 0)
 		return 0;
@@ -227,33 +227,36 @@ enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, con
 	if (got != ESPANK_SUCCESS && got != ESPANK_NOSPACE)
 		return ROCE_JOBWIDE_NONE;
 	if (got == ESPANK_NOSPACE || roce_agree_decode(val, &d, &err) < 0) {
-		snprintf(msg, len, ROCE_LOG "warning: %s: ignoring %s: not a value srun's plugin wrote", node, ROCE_AGREE_ENV);
+		snprintf(msg, len, ROCE_LOG "warning: %s: ignoring %s: not a value srun's plugin wrote", node,
+		         ROCE_AGREE_ENV);
 		return ROCE_JOBWIDE_WARN;
 	}
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	spank_get_item(sp, S_JOB_STEPID, &step_id);
 	snprintf(want, sizeof(want), "%" PRIu32 ".%" PRIu32, job_id, step_id);
 	if (strcmp(d.step, want) != 0)
-		return ROCE_JOBWIDE_NONE;   /* inherited from an outer step: not about this one */
+		return ROCE_JOBWIDE_NONE; /* inherited from an outer step: not about this one */
 	switch (d.verdict) {
 	case ROCE_AGREED_FAIL:
-		snprintf(msg, len, ROCE_LOG "%s: the step's nodes do not agree on the RoCE fabric (--roce=strict; srun "
-		         "names the difference): the step does not run", node);
+		snprintf(msg, len,
+		         ROCE_LOG "%s: the step's nodes do not agree on the RoCE fabric (--roce=strict; srun "
+		                  "names the difference): the step does not run",
+		         node);
 		return ROCE_JOBWIDE_FAIL;
-	case ROCE_AGREED_OWN:
-		return ROCE_JOBWIDE_NONE;
+	case ROCE_AGREED_OWN: return ROCE_JOBWIDE_NONE;
 	case ROCE_AGREED_EMPTY:
 		res->plan.valid = false;
 		snprintf(res->plan.why, sizeof(res->plan.why), "no rail is usable on every node of the step");
 		return ROCE_JOBWIDE_APPLIED;
-	case ROCE_AGREED_RAILS:
-		break;
+	case ROCE_AGREED_RAILS: break;
 	}
 	if (roce_agree_apply(&d, &res->self, &res->plan, why, sizeof(why)) == 0)
 		return ROCE_JOBWIDE_APPLIED;
 	if (mode == ROCE_MODE_STRICT) {
-		snprintf(msg, len, ROCE_LOG "%s: rails the step's nodes agreed on are not usable here (%s): the step "
-		         "does not run (--roce=strict)", node, why);
+		snprintf(msg, len,
+		         ROCE_LOG "%s: rails the step's nodes agreed on are not usable here (%s): the step "
+		                  "does not run (--roce=strict)",
+		         node, why);
 		return ROCE_JOBWIDE_FAIL;
 	}
 	snprintf(msg, len, ROCE_LOG "warning: %s: rails the step's nodes agreed on are not usable here (%s): left out",

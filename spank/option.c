@@ -8,10 +8,7 @@
 
 static struct roce_request option_request;
 
-const struct roce_request *roce_option_request(void)
-{
-	return &option_request;
-}
+const struct roce_request *roce_option_request(void) { return &option_request; }
 
 /* Called in srun/sbatch/salloc for each --roce they parse (the inherited
  * SLURM_SPANK__ variable, #SBATCH lines, the command line: the last one
@@ -35,14 +32,14 @@ static int option_cb(int val, const char *optarg, int remote)
 /* The table is not exported: sbatch/salloc on 22.05 ignore spank_options[]. */
 static struct spank_option roce_opts[] = {
 	{
-		.name = "roce",
-		.arginfo = "[off|warn|strict]",   /* shown as --roce=[off|warn|strict] */
-		.usage = "check this job's RoCE fabric on every node and export the NCCL environment "
-		         "(warn: leave bad ports out; strict: fail on a bad fabric; off: do nothing). "
-		         "Without a value: the site's Mode= (roce.conf). Also: SLURM_ROCE=MODE",
-		.has_arg = 2,
-		.val = 0,
-		.cb = option_cb,
+	        .name = "roce",
+	        .arginfo = "[off|warn|strict]", /* shown as --roce=[off|warn|strict] */
+	        .usage = "check this job's RoCE fabric on every node and export the NCCL environment "
+	                 "(warn: leave bad ports out; strict: fail on a bad fabric; off: do nothing). "
+	                 "Without a value: the site's Mode= (roce.conf). Also: SLURM_ROCE=MODE",
+	        .has_arg = 2,
+	        .val = 0,
+	        .cb = option_cb,
 	},
 	SPANK_OPTIONS_TABLE_END
 };

@@ -24,14 +24,10 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
-	case S_CTX_ALLOCATOR:
-		return roce_client_init(sp, ac, av);
-	case S_CTX_REMOTE:
-		return roce_slurmstepd_init(sp, ac, av);
-	case S_CTX_JOB_SCRIPT:
-		return roce_jobscript_init(sp);
-	default:   /* slurmd loads us only because init exists: nothing to do there */
-		return 0;
+	case S_CTX_ALLOCATOR: return roce_client_init(sp, ac, av);
+	case S_CTX_REMOTE: return roce_slurmstepd_init(sp, ac, av);
+	case S_CTX_JOB_SCRIPT: return roce_jobscript_init(sp);
+	default: /* slurmd loads us only because init exists: nothing to do there */ return 0;
 	}
 }
 
@@ -40,12 +36,9 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	(void)ac, (void)av;
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
-	case S_CTX_ALLOCATOR:
-		return roce_client_init_post_opt(sp);
-	case S_CTX_REMOTE:
-		return roce_slurmstepd_init_post_opt(sp);
-	default:
-		return 0;
+	case S_CTX_ALLOCATOR: return roce_client_init_post_opt(sp);
+	case S_CTX_REMOTE: return roce_slurmstepd_init_post_opt(sp);
+	default: return 0;
 	}
 }
 
@@ -81,12 +74,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	return 0;
 }
 
-int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
-{
-	return roce_jobscript_run(sp, ac, av, true);
-}
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av) { return roce_jobscript_run(sp, ac, av, true); }
 
-int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
-{
-	return roce_jobscript_run(sp, ac, av, false);
-}
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av) { return roce_jobscript_run(sp, ac, av, false); }

@@ -21,7 +21,7 @@
 #include "agree/fingerprint.h"
 #include "check/plan.h"
 #include "read/policy.h"
-#include "base/printable.h"   /* roce_printable(): every hostile value in a log line */
+#include "base/printable.h" /* roce_printable(): every hostile value in a log line */
 
 #define ROCE_LOG "roce: "
 #define ROCE_ENV_MODE "SLURM_ROCE"        /* for users who cannot pass --roce */
@@ -32,12 +32,12 @@
 /* What the user asked for: --roce, SLURM_ROCE, or the client's word for the
  * job prolog (SPANK_ROCE_MODE). */
 struct roce_request {
-	bool given;                    /* a value was found */
-	bool site_mode;                /* --roce without a value: the site's Mode= */
+	bool given;     /* a value was found */
+	bool site_mode; /* --roce without a value: the site's Mode= */
 	bool valid;
 	enum roce_mode mode;
-	char raw[48];                  /* printable copy for messages */
-	const char *source;            /* "--roce", "SLURM_ROCE", "SPANK_ROCE_MODE" */
+	char raw[48];       /* printable copy for messages */
+	const char *source; /* "--roce", "SLURM_ROCE", "SPANK_ROCE_MODE" */
 };
 
 /* Parse a value from the option or the environment; NULL/""/"(null)" = site mode. */
@@ -66,9 +66,9 @@ int roce_option_getopt(spank_t sp, char **optarg);
 
 /* The plugstack configuration: config=PATH, default=MODE, and roce.conf keys. */
 struct roce_config {
-	char conf_file[256];           /* "" = ROCE_DEFAULT_CONFIG, missing file allowed */
-	enum roce_mode default_mode;   /* for jobs that did not ask */
-	char *kv[ROCE_CONFIG_MAX_KV];  /* roce.conf Key=Value words, in order (point into argv) */
+	char conf_file[256];          /* "" = ROCE_DEFAULT_CONFIG, missing file allowed */
+	enum roce_mode default_mode;  /* for jobs that did not ask */
+	char *kv[ROCE_CONFIG_MAX_KV]; /* roce.conf Key=Value words, in order (point into argv) */
 	int n_kv;
 };
 
@@ -91,18 +91,18 @@ int roce_exported_add(char *list, size_t len, const char *name, const char *valu
 
 /* What the worker process sends back: plain data, no pointers. */
 struct roce_step_result {
-	int rc;                        /* 0, or -1 with error set (internal failure) */
+	int rc; /* 0, or -1 with error set (internal failure) */
 	char error[ROCE_ERR_MAX];
-	bool failed;                   /* the node fails under the mode */
-	bool drain;                    /* hardware fault: drain_reason is set */
+	bool failed; /* the node fails under the mode */
+	bool drain;  /* hardware fault: drain_reason is set */
 	char drain_reason[256];
 	size_t n_pass, n_warn, n_fail, n_unknown;
 	size_t n_ports, n_healthy;
-	double pipeline_ms;            /* collect+check+locality+plan in the worker (debug log) */
-	double worker_cpu_ms;          /* the worker's CPU time, fork included */
+	double pipeline_ms;   /* collect+check+locality+plan in the worker (debug log) */
+	double worker_cpu_ms; /* the worker's CPU time, fork included */
 	struct roce_plan plan;
-	struct roce_fingerprint self;  /* what this node offers, as its prolog writes it (jobwide.c) */
-	size_t n_findings;             /* non-PASS findings (at most ROCE_MAX_FINDINGS) */
+	struct roce_fingerprint self; /* what this node offers, as its prolog writes it (jobwide.c) */
+	size_t n_findings;            /* non-PASS findings (at most ROCE_MAX_FINDINGS) */
 	struct roce_finding findings[ROCE_MAX_FINDINGS];
 };
 

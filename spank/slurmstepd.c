@@ -38,17 +38,16 @@ enum msg_level { MSG_WARN, MSG_ERROR };
 
 static struct {
 	struct roce_config config;
-	bool config_ok;               /* the plugstack words parsed; else config_err says why */
+	bool config_ok; /* the plugstack words parsed; else config_err says why */
 	struct roce_error config_err;
-	bool fail_tasks;              /* strict failure: task_init refuses */
+	bool fail_tasks; /* strict failure: task_init refuses */
 	uint32_t job_id, step_id;
 	size_t n_msgs;
 	enum msg_level level[ROCE_MSGS];
 	char *msgs[ROCE_MSGS];
 } step;
 
-__attribute__((format(printf, 2, 3)))
-static void keep_msg(enum msg_level level, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void keep_msg(enum msg_level level, const char *fmt, ...)
 {
 	va_list ap;
 	char *s = NULL;
@@ -85,7 +84,7 @@ static const struct roce_request *find_request(spank_t sp, struct roce_request *
 		return r;
 	spank_err_t got = spank_getenv(sp, ROCE_ENV_MODE, val, sizeof(val));
 	if (got == ESPANK_NOSPACE)
-		roce_request_parse(env_req, "(too long)", ROCE_ENV_MODE);   /* shown as such; not a mode */
+		roce_request_parse(env_req, "(too long)", ROCE_ENV_MODE); /* shown as such; not a mode */
 	else if (got == ESPANK_SUCCESS && val[0])
 		roce_request_parse(env_req, val, ROCE_ENV_MODE);
 	else
@@ -101,8 +100,8 @@ static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
 
 	if (r && !r->valid) {
 		/* Clients refuse bad values; this one came around them.  Never fail a job on it. */
-		keep_msg(MSG_WARN, ROCE_LOG "%s: ignoring %s=\"%s\": " ROCE_VALID_MODES "; using %s",
-		         node_name(), r->source, r->raw, roce_mode_name(fallback));
+		keep_msg(MSG_WARN, ROCE_LOG "%s: ignoring %s=\"%s\": " ROCE_VALID_MODES "; using %s", node_name(),
+		         r->source, r->raw, roce_mode_name(fallback));
 	}
 	return roce_request_mode(r, fallback, p->mode);
 }
@@ -160,8 +159,8 @@ static void export_plan(spank_t sp, const struct roce_policy *policy, const stru
 /* No valid plan: values an earlier step on another node exported must not leak into this one. */
 static void unset_inherited(spank_t sp)
 {
-	static const char *const names[] = { "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_NET_GDR_LEVEL",
-	                                      "NCCL_SOCKET_IFNAME", "NCCL_IB_TC", "NCCL_IB_SL" };
+	static const char *const names[] = { "NCCL_IB_HCA",        "NCCL_IB_GID_INDEX", "NCCL_NET_GDR_LEVEL",
+		                             "NCCL_SOCKET_IFNAME", "NCCL_IB_TC",        "NCCL_IB_SL" };
 	char exported[1024], cur[2048];
 	if (spank_getenv(sp, ROCE_ENV_EXPORTED, exported, sizeof(exported)) != ESPANK_SUCCESS)
 		return;
@@ -260,8 +259,8 @@ static void strict_lines(const struct roce_step_result *r)
 		const struct roce_finding *f = &r->findings[i];
 		if (f->status != ROCE_FAIL && f->status != ROCE_UNKNOWN)
 			continue;
-		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(),
-		         finding_subject(f, subj, sizeof(subj)), f->check, roce_finding_verdict_name(f->status), f->message);
+		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(), finding_subject(f, subj, sizeof(subj)),
+		         f->check, roce_finding_verdict_name(f->status), f->message);
 	}
 	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
@@ -336,11 +335,8 @@ static bool job_wide(spank_t sp, const struct roce_policy *policy, struct roce_s
 		step.fail_tasks = true;
 		unset_inherited(sp);
 		return false;
-	case ROCE_JOBWIDE_WARN:
-		keep_msg(MSG_WARN, "%s", msg);
-		return true;
-	default:
-		return true;
+	case ROCE_JOBWIDE_WARN: keep_msg(MSG_WARN, "%s", msg); return true;
+	default: return true;
 	}
 }
 
@@ -370,8 +366,11 @@ static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_
 	char summary[2200];
 	plan_summary(&res->plan, summary, sizeof(summary));
 	slurm_info(ROCE_LOG "%s: job %" PRIu32 " mode %s: %s (%zu pass, %zu warn, %zu fail, %zu unknown; "
-	           "%zu of %zu ports healthy): %s", node_name(), job_id, roce_mode_name(mode),
-	           step.fail_tasks ? "FAIL" : res->failed ? "no usable port" : "ok",
+	                    "%zu of %zu ports healthy): %s",
+	           node_name(), job_id, roce_mode_name(mode),
+	           step.fail_tasks ? "FAIL"
+	           : res->failed   ? "no usable port"
+	                           : "ok",
 	           res->n_pass, res->n_warn, res->n_fail, res->n_unknown, res->n_healthy, res->n_ports, summary);
 	for (size_t i = 0; i < res->n_findings; i++)
 		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
@@ -393,7 +392,7 @@ static int step_policy(struct roce_policy *p, struct roce_error *err)
 /* The checks in a worker, then drain, export or fail. */
 static void check_step(spank_t sp, uint32_t job_id, const struct roce_policy *policy, struct roce_step_result *res)
 {
-	char gpus[8192];           /* more than lib/check/gpuset.c's GPU list limit (4096) */
+	char gpus[8192]; /* more than lib/check/gpuset.c's GPU list limit (4096) */
 	const char *gpus_from = step_gpus(sp, gpus, sizeof(gpus));
 
 	if (gpus_from)
@@ -425,7 +424,7 @@ int roce_slurmstepd_init_post_opt(spank_t sp)
 
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS && step_id == SLURM_EXTERN_CONT)
-		return 0;   /* the extern step runs no user task */
+		return 0; /* the extern step runs no user task */
 	step.job_id = job_id;
 	step.step_id = step_id;
 
@@ -444,8 +443,8 @@ int roce_slurmstepd_init_post_opt(spank_t sp)
 	/* Wall time includes waiting for a CPU; cpu is this thread's plus the worker's. */
 	double cpu = roce_clock_ms_of(CLOCK_THREAD_CPUTIME_ID) - cpu0, wall = roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 	slurm_debug(ROCE_LOG "%s: step setup took %.3f ms (cpu %.3f ms: slurmstepd %.3f, worker %.3f; "
-	            "pipeline %.3f ms)", node_name(), wall, cpu + res->worker_cpu_ms, cpu, res->worker_cpu_ms,
-	            res->pipeline_ms);
+	                     "pipeline %.3f ms)",
+	            node_name(), wall, cpu + res->worker_cpu_ms, cpu, res->worker_cpu_ms, res->pipeline_ms);
 	free(res);
 	return 0;
 }

@@ -34,7 +34,7 @@ static void summarize(const struct roce_check_result *c, struct roce_step_result
 
 struct step_input {
 	const struct roce_policy *policy;
-	const char *gpus;          /* the step's GPUs (Slurm indexes or UUIDs), "" = none */
+	const char *gpus; /* the step's GPUs (Slurm indexes or UUIDs), "" = none */
 };
 
 /* The worker's whole job.  Fills out; never fails silently. */

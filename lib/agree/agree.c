@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MSG_MAX 4096              /* a warning line; the rest is "..." */
-#define GROUPS_MAX 8              /* distinct values named in one clause */
+#define MSG_MAX 4096 /* a warning line; the rest is "..." */
+#define GROUPS_MAX 8 /* distinct values named in one clause */
 
 /* ---------------------------------------------------------------- text */
 
@@ -19,8 +19,7 @@ struct text {
 	bool oom;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void text_add(struct text *t, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void text_add(struct text *t, const char *fmt, ...)
 {
 	char buf[MSG_MAX];
 	va_list ap;
@@ -63,18 +62,18 @@ static void text_list(struct text *t, roce_nodelist_fn fn, const char *const *na
 struct rail {
 	const char *device;
 	unsigned port;
-	size_t count;                /* nodes that have it */
+	size_t count; /* nodes that have it */
 };
 
 struct agree_ctx {
-	const struct roce_fingerprint **fp;   /* the present ones */
-	const char **names;                   /* their nodes */
+	const struct roce_fingerprint **fp; /* the present ones */
+	const char **names;                 /* their nodes */
 	size_t n;
 	roce_nodelist_fn fn;
 	struct rail rails[ROCE_AGREE_UNION_MAX];
 	size_t n_rails;
-	size_t extra_rails;                   /* beyond ROCE_AGREE_UNION_MAX: counted, not named */
-	const char **sel;                     /* scratch: n names */
+	size_t extra_rails; /* beyond ROCE_AGREE_UNION_MAX: counted, not named */
+	const char **sel;   /* scratch: n names */
 };
 
 /* Index of f's port device:port, or -1; tries index hint first (the same
@@ -99,7 +98,8 @@ static void count_rails(struct agree_ctx *c)
 			if (k >= c->n_rails || c->rails[k].port != f->ports[j].port ||
 			    strcmp(c->rails[k].device, f->ports[j].device) != 0)
 				for (k = 0; k < c->n_rails; k++)
-					if (c->rails[k].port == f->ports[j].port && strcmp(c->rails[k].device, f->ports[j].device) == 0)
+					if (c->rails[k].port == f->ports[j].port &&
+					    strcmp(c->rails[k].device, f->ports[j].device) == 0)
 						break;
 			if (k == c->n_rails) {
 				if (c->n_rails == ROCE_AGREE_UNION_MAX) {
@@ -190,11 +190,11 @@ static void mismatch_text(struct agree_ctx *c, const struct roce_agreement *a, s
 		snprintf(label, sizeof(label), a->n_rails > 1 ? "%s:%u RDMA MTU" : "RDMA MTU", r->device, r->port);
 		groups_text(c, t, a->n_rails > 1 ? label : "RDMA MTU", vals, show_int);
 	}
-#define FIELD_GROUPS(field, label, show)                   \
-	do {                                               \
-		for (size_t i = 0; i < c->n; i++)          \
-			vals[i] = c->fp[i]->field;         \
-		groups_text(c, t, label, vals, show);      \
+#define FIELD_GROUPS(field, label, show)              \
+	do {                                          \
+		for (size_t i = 0; i < c->n; i++)     \
+			vals[i] = c->fp[i]->field;    \
+		groups_text(c, t, label, vals, show); \
 	} while (0)
 	FIELD_GROUPS(gid_index, "GID index", show_int);
 	FIELD_GROUPS(addr_family, "GID family", show_family);
@@ -354,7 +354,8 @@ int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *e
 	if (!s || strlen(s) >= sizeof(copy) || strncmp(s, "1;", 2) != 0)
 		goto bad;
 	snprintf(copy, sizeof(copy), "%s", s + 2);
-	char *step = strtok_r(copy, ";", &save), *word = strtok_r(NULL, ";", &save), *rails = strtok_r(NULL, ";", &save);
+	char *step = strtok_r(copy, ";", &save), *word = strtok_r(NULL, ";", &save),
+	     *rails = strtok_r(NULL, ";", &save);
 	if (!step || !word || strlen(step) >= sizeof(d->step) || strspn(step, "0123456789.") != strlen(step) ||
 	    strtok_r(NULL, ";", &save))
 		goto bad;
@@ -413,11 +414,13 @@ int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint 
 		if (!p || (r->active_mtu && p->active_mtu != r->active_mtu)) {
 			lacking++;
 			if (wused < len)
-				wused += (size_t)snprintf(why + wused, len - wused, "%s%s:%u %s", wused ? ", " : "", r->device,
-				                          r->port, p ? "has another RDMA MTU" : "is not healthy here");
+				wused += (size_t)snprintf(why + wused, len - wused, "%s%s:%u %s", wused ? ", " : "",
+				                          r->device, r->port,
+				                          p ? "has another RDMA MTU" : "is not healthy here");
 			continue;
 		}
-		used += (size_t)snprintf(hca + used, sizeof(hca) - used, "%s%s:%u", used ? "," : "=", r->device, r->port);
+		used += (size_t)snprintf(hca + used, sizeof(hca) - used, "%s%s:%u", used ? "," : "=", r->device,
+		                         r->port);
 		add_netdev(ifs, sizeof(ifs), p->netdev);
 	}
 	if (!plan->valid)

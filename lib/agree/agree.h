@@ -28,19 +28,19 @@
 #include "check/plan.h"
 
 #define ROCE_AGREE_ENV "ROCE_AGREEMENT"
-#define ROCE_AGREE_ENV_MAX 2560            /* 32 x "mlx5_NN:P@4096," and the head, with room */
-#define ROCE_AGREE_UNION_MAX 128           /* distinct rails named in messages */
+#define ROCE_AGREE_ENV_MAX 2560  /* 32 x "mlx5_NN:P@4096," and the head, with room */
+#define ROCE_AGREE_UNION_MAX 128 /* distinct rails named in messages */
 
 /* What the fingerprints showed (flags). */
-#define ROCE_AGREE_TRIMMED  0x1            /* some node lacked a rail another had */
-#define ROCE_AGREE_MISMATCH 0x2            /* a difference that cannot be trimmed */
-#define ROCE_AGREE_EMPTY    0x4            /* no rail usable on every node */
-#define ROCE_AGREE_MISSING  0x8            /* a node had no (usable) fingerprint: unknown, never a pass */
+#define ROCE_AGREE_TRIMMED 0x1  /* some node lacked a rail another had */
+#define ROCE_AGREE_MISMATCH 0x2 /* a difference that cannot be trimmed */
+#define ROCE_AGREE_EMPTY 0x4    /* no rail usable on every node */
+#define ROCE_AGREE_MISSING 0x8  /* a node had no (usable) fingerprint: unknown, never a pass */
 
 struct roce_agree_rail {
 	char device[ROCE_NAME_MAX];
 	unsigned port;
-	int active_mtu;                      /* the first node's (the same everywhere unless MISMATCH);
+	int active_mtu; /* the first node's (the same everywhere unless MISMATCH);
 	                                        0 in ROCE_AGREEMENT: not compared (MISMATCH under warn) */
 };
 
@@ -49,9 +49,9 @@ struct roce_agreement {
 	size_t n_rails;
 	struct roce_agree_rail rails[ROCE_FP_PORTS_MAX];
 	/* One warning each, malloc'd, NULL when there is nothing to say: */
-	char *trimmed;                       /* "node3: mlx5_1:1 missing; ..." */
-	char *mismatch;                      /* "RDMA MTU 4096 on node[1,3]; 1024 on node2; ..." */
-	char *missing;                       /* the nodes without a fingerprint, as a list */
+	char *trimmed;  /* "node3: mlx5_1:1 missing; ..." */
+	char *mismatch; /* "RDMA MTU 4096 on node[1,3]; 1024 on node2; ..." */
+	char *missing;  /* the nodes without a fingerprint, as a list */
 };
 
 /* fps[i] is nodes[i]'s fingerprint, NULL when it is missing or was refused.
@@ -62,15 +62,15 @@ void roce_agree_free(struct roce_agreement *a);
 
 /* What a step's nodes are told. */
 enum roce_agree_verdict {
-	ROCE_AGREED_RAILS = 0,               /* export these rails (or fewer), in this order */
-	ROCE_AGREED_EMPTY,                   /* export no NCCL variables */
-	ROCE_AGREED_OWN,                     /* unknown: each node exports its own (warn, a fingerprint missing) */
-	ROCE_AGREED_FAIL,                    /* strict and the nodes disagree: the step fails everywhere */
+	ROCE_AGREED_RAILS = 0, /* export these rails (or fewer), in this order */
+	ROCE_AGREED_EMPTY,     /* export no NCCL variables */
+	ROCE_AGREED_OWN,       /* unknown: each node exports its own (warn, a fingerprint missing) */
+	ROCE_AGREED_FAIL,      /* strict and the nodes disagree: the step fails everywhere */
 };
 
 struct roce_agreed {
 	enum roce_agree_verdict verdict;
-	char step[32];                       /* "<job>.<step>" it was computed for */
+	char step[32]; /* "<job>.<step>" it was computed for */
 	size_t n_rails;
 	struct roce_agree_rail rails[ROCE_FP_PORTS_MAX];
 };

@@ -12,10 +12,7 @@
 
 static const char *const verdict_names[] = { "pass", "warn", "fail" };
 
-static const char *roce_fp_verdict_name(int v)
-{
-	return v >= 0 && v <= ROCE_FP_FAIL ? verdict_names[v] : NULL;
-}
+static const char *roce_fp_verdict_name(int v) { return v >= 0 && v <= ROCE_FP_FAIL ? verdict_names[v] : NULL; }
 
 /* ---------------------------------------------------------------- build */
 
@@ -39,8 +36,9 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 	memset(out, 0, sizeof(*out));
 	snprintf(out->job_id, sizeof(out->job_id), "%s", job_id ? job_id : "");
 	snprintf(out->node, sizeof(out->node), "%s", node ? node : "");
-	out->verdict = check->failed ? ROCE_FP_FAIL : check->n_fail + check->n_warn + check->n_unknown ? ROCE_FP_WARN
-	                                                                                               : ROCE_FP_PASS;
+	out->verdict = check->failed                                      ? ROCE_FP_FAIL
+	               : check->n_fail + check->n_warn + check->n_unknown ? ROCE_FP_WARN
+	                                                                  : ROCE_FP_PASS;
 	out->gid_index = check->gid_index;
 	out->addr_family = p->addr_family == AF_INET6 ? 6 : 4;
 	out->traffic_class = check->traffic_class;
@@ -59,8 +57,7 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 	}
 }
 
-const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device,
-                                                 unsigned port)
+const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port)
 {
 	for (size_t i = 0; i < f->n_ports; i++)
 		if (f->ports[i].port == port && strcmp(f->ports[i].device, device) == 0)
@@ -110,7 +107,8 @@ json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
  * know is a newer schema or a forgery, never silently ignored. */
 static int only_keys(json_object *o, const char *const *keys, const char *what, struct roce_error *err)
 {
-	json_object_object_foreach(o, k, v) {
+	json_object_object_foreach(o, k, v)
+	{
 		(void)v;
 		size_t i = 0;
 		while (keys[i] && strcmp(keys[i], k) != 0)
@@ -124,8 +122,8 @@ static int only_keys(json_object *o, const char *const *keys, const char *what, 
 }
 
 static const char *const port_keys[] = { "device", "port", "netdev", "active_mtu", "netdev_mtu", "rate_gbps", NULL };
-static const char *const top_keys[] = { "schema", "job_id", "node", "verdict", "gid_index", "addr_family",
-	                                "traffic_class", "pfc_priority", "ports", NULL };
+static const char *const top_keys[] = { "schema",      "job_id",        "node",         "verdict", "gid_index",
+	                                "addr_family", "traffic_class", "pfc_priority", "ports",   NULL };
 
 static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error *err)
 {
@@ -167,7 +165,7 @@ static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_e
 		struct roce_fp_port *p = &f->ports[i];
 		if (parse_port(json_object_array_get_idx(a, i), p, err) < 0)
 			return -1;
-		if (roce_fingerprint_port(f, p->device, p->port)) {   /* f->n_ports excludes p yet */
+		if (roce_fingerprint_port(f, p->device, p->port)) { /* f->n_ports excludes p yet */
 			roce_error_set(err, "port %s:%u listed twice", p->device, p->port);
 			return -1;
 		}

@@ -26,8 +26,8 @@
 #include "base/error.h"
 
 #define ROCE_FP_SCHEMA "slurm-roce/fingerprint/1"
-#define ROCE_FP_PORTS_MAX ROCE_HCA_MAX    /* NCCL_IB_HCA takes at most 32 entries */
-#define ROCE_FP_TEXT_MAX 16384            /* far above 32 ports; a planted file cannot make us read more */
+#define ROCE_FP_PORTS_MAX ROCE_HCA_MAX /* NCCL_IB_HCA takes at most 32 entries */
+#define ROCE_FP_TEXT_MAX 16384         /* far above 32 ports; a planted file cannot make us read more */
 #define ROCE_FP_NODE_MAX 64
 #define ROCE_FP_JOB_MAX 16
 
@@ -37,22 +37,22 @@ enum roce_fp_verdict { ROCE_FP_PASS = 0, ROCE_FP_WARN, ROCE_FP_FAIL };
 
 struct roce_fp_port {
 	char device[ROCE_NAME_MAX];
-	unsigned port;                /* 1..255 */
+	unsigned port; /* 1..255 */
 	char netdev[IF_NAMESIZE];
-	int active_mtu;               /* RDMA MTU in bytes (256..4096), 0 unknown */
-	unsigned netdev_mtu;          /* 0 unknown */
-	unsigned rate_gbps;           /* link rate, 0 unknown */
+	int active_mtu;      /* RDMA MTU in bytes (256..4096), 0 unknown */
+	unsigned netdev_mtu; /* 0 unknown */
+	unsigned rate_gbps;  /* link rate, 0 unknown */
 };
 
 struct roce_fingerprint {
 	char job_id[ROCE_FP_JOB_MAX];
 	char node[ROCE_FP_NODE_MAX];
 	enum roce_fp_verdict verdict;
-	int gid_index;                /* -1 none */
-	int addr_family;              /* 4 or 6 */
-	int traffic_class;            /* -1 none */
-	int pfc_priority;             /* -1 not checked */
-	size_t n_ports;               /* healthy allowed RoCE ports, in the check's order */
+	int gid_index;     /* -1 none */
+	int addr_family;   /* 4 or 6 */
+	int traffic_class; /* -1 none */
+	int pfc_priority;  /* -1 not checked */
+	size_t n_ports;    /* healthy allowed RoCE ports, in the check's order */
 	struct roce_fp_port ports[ROCE_FP_PORTS_MAX];
 };
 
@@ -71,7 +71,6 @@ int roce_fingerprint_parse(const char *text, size_t len, const char *job_id, con
                            struct roce_fingerprint *f, struct roce_error *err);
 
 /* The port named device:port, or NULL. */
-const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device,
-                                                 unsigned port);
+const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port);
 
 #endif

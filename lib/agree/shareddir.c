@@ -46,7 +46,8 @@ int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerpr
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	if (!text)
 		roce_error_set(err, "out of memory serialising the fingerprint");
-	else if (roce_safefile_write(dfd, name, text, strlen(text), geteuid(), getegid(), 0440, (long)job_uid, 0, err) == 0)
+	else if (roce_safefile_write(dfd, name, text, strlen(text), geteuid(), getegid(), 0440, (long)job_uid, 0,
+	                             err) == 0)
 		rc = 0;
 	json_object_put(o);
 	close(dfd);
@@ -89,8 +90,8 @@ static enum roce_fp_state read_one(int dfd, const char *dir, const char *job_id,
 		return ROCE_FP_REFUSED;
 	}
 	/* One more byte than a fingerprint may have: a longer file is refused by the parser. */
-	ssize_t len = roce_readfile_buf(dfd, dir, name, text, TEXT_BUF, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
-	                                &r);
+	ssize_t len =
+	        roce_readfile_buf(dfd, dir, name, text, TEXT_BUF, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &r);
 	if (len < 0) {
 		if (r.status == ROCE_MISSING)
 			return ROCE_FP_MISSING;

@@ -37,7 +37,7 @@ struct roce_fp_gather {
 	struct roce_fingerprint **fp;
 	enum roce_fp_state *state;
 	size_t n, n_read, n_refused;
-	char refused_why[ROCE_ERR_MAX];   /* the first refusal: "node2: \"job_id\" is ..." (raw: escape to show) */
+	char refused_why[ROCE_ERR_MAX]; /* the first refusal: "node2: \"job_id\" is ..." (raw: escape to show) */
 	double waited_ms;
 };
 

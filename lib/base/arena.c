@@ -17,17 +17,17 @@
 
 struct roce_arena_chunk {
 	struct roce_arena_chunk *next;
-	size_t used, cap;            /* bytes of data */
-	size_t last;                 /* offset of the last aligned block, for roce_arena_grow */
-	bool pooled;                 /* in a pool's region: freed with the pool */
+	size_t used, cap; /* bytes of data */
+	size_t last;      /* offset of the last aligned block, for roce_arena_grow */
+	bool pooled;      /* in a pool's region: freed with the pool */
 	max_align_t data[];
 };
 
 /* ---------------------------------------------------------------- pools */
 
-#define HUGE_PAGE (2u << 20)        /* x86-64's and arm64's (4 KiB base pages) PMD size */
-#define REGION (32u << 20)          /* address space only: what is not used is never touched */
-#define POOLED_MAX (REGION / 16)    /* a larger chunk is malloc'd */
+#define HUGE_PAGE (2u << 20)     /* x86-64's and arm64's (4 KiB base pages) PMD size */
+#define REGION (32u << 20)       /* address space only: what is not used is never touched */
+#define POOLED_MAX (REGION / 16) /* a larger chunk is malloc'd */
 
 /* Under AddressSanitizer a region is poisoned but for the chunks handed
  * out, each followed by a poisoned gap: ASan sees a pooled fragment's
@@ -48,15 +48,12 @@ struct region {
 };
 
 struct roce_arena_pool {
-	struct region *regions;      /* the newest first: at..end is left of it */
+	struct region *regions; /* the newest first: at..end is left of it */
 	char *at, *end;
-	struct roce_arena_pool *joined;   /* pools joined into this one: freed with it */
+	struct roce_arena_pool *joined; /* pools joined into this one: freed with it */
 };
 
-struct roce_arena_pool *roce_arena_pool_new(void)
-{
-	return calloc(1, sizeof(struct roce_arena_pool));
-}
+struct roce_arena_pool *roce_arena_pool_new(void) { return calloc(1, sizeof(struct roce_arena_pool)); }
 
 /* A new region, aligned to a huge page so that all of it can be one. */
 static int region_new(struct roce_arena_pool *p)
@@ -116,7 +113,7 @@ void roce_arena_pool_free(struct roce_arena_pool *p)
 		next = p->joined;
 		for (struct region *r = p->regions, *rn; r; r = rn) {
 			rn = r->next;
-			ASAN_UNPOISON_MEMORY_REGION(r->map, r->len);   /* the next mapping there is not ours */
+			ASAN_UNPOISON_MEMORY_REGION(r->map, r->len); /* the next mapping there is not ours */
 			munmap(r->map, r->len);
 			free(r);
 		}
@@ -164,15 +161,9 @@ static void *take(struct roce_arena *a, size_t size, size_t align)
 	return (char *)c->data + at;
 }
 
-void *roce_arena_alloc(struct roce_arena *a, size_t size)
-{
-	return take(a, size, alignof(max_align_t));
-}
+void *roce_arena_alloc(struct roce_arena *a, size_t size) { return take(a, size, alignof(max_align_t)); }
 
-char *roce_arena_chars(struct roce_arena *a, size_t size)
-{
-	return take(a, size, 1);
-}
+char *roce_arena_chars(struct roce_arena *a, size_t size) { return take(a, size, 1); }
 
 char *roce_arena_strdup(struct roce_arena *a, const char *s)
 {
@@ -187,12 +178,12 @@ void *roce_arena_grow(struct roce_arena *a, void *old, size_t old_size, size_t n
 	char *b = old;
 	if (old && c && c->last != SIZE_MAX && b == (char *)c->data + c->last && c->used == c->last + old_size &&
 	    new_size - old_size <= c->cap - c->used) {
-		c->used = c->last + new_size;   /* the last block: extended where it is */
+		c->used = c->last + new_size; /* the last block: extended where it is */
 	} else {
 		if (!(b = roce_arena_alloc(a, new_size)))
 			return NULL;
 		if (old_size)
-			memcpy(b, old, old_size);   /* old stays in its chunk, unused, until the arena is freed */
+			memcpy(b, old, old_size); /* old stays in its chunk, unused, until the arena is freed */
 	}
 	memset(b + old_size, 0, new_size - old_size);
 	return b;

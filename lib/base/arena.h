@@ -27,9 +27,9 @@ struct roce_arena_chunk;
 struct roce_arena_pool;
 
 struct roce_arena {
-	struct roce_arena_chunk *head;   /* the chunk allocated from; older ones after it */
-	size_t first;                    /* the first chunk's size when set before it is made; 0 a default */
-	struct roce_arena_pool *pool;    /* where chunks come from when set; NULL: malloc */
+	struct roce_arena_chunk *head; /* the chunk allocated from; older ones after it */
+	size_t first;                  /* the first chunk's size when set before it is made; 0 a default */
+	struct roce_arena_pool *pool;  /* where chunks come from when set; NULL: malloc */
 };
 
 /* size bytes, aligned for any type, uninitialised; NULL on ENOMEM. */

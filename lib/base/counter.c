@@ -20,7 +20,10 @@
  *  - Congestion counters (QUERY_CONG_STATISTICS) and the PPCNT counter
  *    rx_icrc_encapsulated are 64-bit fields.
  */
-#define C(n, hw, w, sat, kind) { #n, #n, hw, w, sat, 1, kind }
+#define C(n, hw, w, sat, kind)              \
+	{                                   \
+#n, #n, hw, w, sat, 1, kind \
+	}
 const struct roce_counter_def roce_counter_defs[ROCE_N_COUNTERS] = {
 	[ROCE_C_PORT_XMIT_DATA] = { "port_xmit_data", "port_xmit_bytes", false, 64, false, 4, ROCE_KIND_TRAFFIC },
 	[ROCE_C_PORT_RCV_DATA] = { "port_rcv_data", "port_rcv_bytes", false, 64, false, 4, ROCE_KIND_TRAFFIC },
@@ -54,8 +57,7 @@ const struct roce_counter_def roce_counter_defs[ROCE_N_COUNTERS] = {
 int roce_counter_lookup(const char *name)
 {
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
-		if (strcmp(roce_counter_defs[i].name, name) == 0 ||
-		    strcmp(roce_counter_defs[i].report_name, name) == 0)
+		if (strcmp(roce_counter_defs[i].name, name) == 0 || strcmp(roce_counter_defs[i].report_name, name) == 0)
 			return i;
 	return -1;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ROCE_DECIMAL_U64_MAX 20   /* digits of UINT64_MAX */
+#define ROCE_DECIMAL_U64_MAX 20 /* digits of UINT64_MAX */
 
 /* v's digits into dst (room for ROCE_DECIMAL_U64_MAX bytes; no NUL); their count. */
 size_t roce_decimal_u64(char *dst, uint64_t v);

@@ -131,10 +131,7 @@ bool roce_gid_is_ipv4(const uint8_t raw[16])
 	return memcmp(raw, prefix, sizeof(prefix)) == 0;
 }
 
-bool roce_gid_is_link_local(const uint8_t raw[16])
-{
-	return raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80;
-}
+bool roce_gid_is_link_local(const uint8_t raw[16]) { return raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80; }
 
 bool roce_gid_is_ipv4_link_local(const uint8_t raw[16])
 {

@@ -16,29 +16,29 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#define ROCE_NAME_MAX 64    /* RDMA device names are at most 64 bytes (IB_DEVICE_NAME_MAX) */
-#define ROCE_PCI_MAX 32     /* "0000:41:00.0" */
+#define ROCE_NAME_MAX 64 /* RDMA device names are at most 64 bytes (IB_DEVICE_NAME_MAX) */
+#define ROCE_PCI_MAX 32  /* "0000:41:00.0" */
 #define ROCE_WHY_MAX 192
-#define ROCE_GID_MAX 4096   /* refuse larger tables: no real HCA has one */
+#define ROCE_GID_MAX 4096 /* refuse larger tables: no real HCA has one */
 #define ROCE_PRIOS 8
 #define ROCE_DSCP_MAX 64
-#define ROCE_RATE_MAX_GBPS 10000   /* a larger link rate is garbage, not a port */
+#define ROCE_RATE_MAX_GBPS 10000 /* a larger link rate is garbage, not a port */
 
 /* Why a value is or is not in the model. */
 enum roce_status {
-	ROCE_NOT_READ = 0,   /* nobody asked (lazy reads) */
+	ROCE_NOT_READ = 0, /* nobody asked (lazy reads) */
 	ROCE_OK,
-	ROCE_MISSING,        /* ENOENT: the file, device or attribute does not exist */
-	ROCE_UNREADABLE,     /* open/read failed with another errno */
-	ROCE_MALFORMED,      /* read, but not in the kernel's format */
-	ROCE_UNSUPPORTED,    /* the driver said EOPNOTSUPP (e.g. DCB on veth) */
-	ROCE_TIMEOUT,        /* the collector's deadline fired */
+	ROCE_MISSING,     /* ENOENT: the file, device or attribute does not exist */
+	ROCE_UNREADABLE,  /* open/read failed with another errno */
+	ROCE_MALFORMED,   /* read, but not in the kernel's format */
+	ROCE_UNSUPPORTED, /* the driver said EOPNOTSUPP (e.g. DCB on veth) */
+	ROCE_TIMEOUT,     /* the collector's deadline fired */
 };
 
 struct roce_reading {
 	enum roce_status status;
-	int err;                 /* errno where there was one, else 0 */
-	char why[ROCE_WHY_MAX];  /* human text naming the file/value, empty when OK */
+	int err;                /* errno where there was one, else 0 */
+	char why[ROCE_WHY_MAX]; /* human text naming the file/value, empty when OK */
 };
 
 const char *roce_status_name(enum roce_status s);
@@ -49,54 +49,54 @@ enum roce_status roce_status_for_errno(int err);
 uint32_t roce_fnv1a(const char *s);
 /* Record a result; fmt may be NULL for ROCE_OK. */
 void roce_reading_set(struct roce_reading *r, enum roce_status s, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+        __attribute__((format(printf, 4, 5)));
 static inline bool roce_reading_ok(const struct roce_reading *r) { return r->status == ROCE_OK; }
 
 enum roce_gid_type {
 	ROCE_GID_TYPE_UNKNOWN = 0,
-	ROCE_GID_TYPE_IB_ROCE_V1,   /* sysfs "IB/RoCE v1" */
-	ROCE_GID_TYPE_ROCE_V2,      /* sysfs "RoCE v2" */
+	ROCE_GID_TYPE_IB_ROCE_V1, /* sysfs "IB/RoCE v1" */
+	ROCE_GID_TYPE_ROCE_V2,    /* sysfs "RoCE v2" */
 };
 
 struct roce_gid {
 	int index;
-	uint8_t raw[16];             /* network byte order */
-	bool empty;                  /* all zeros: an unused slot */
-	enum roce_gid_type type;     /* only read for non-empty entries */
-	char ndev[IF_NAMESIZE];      /* only read for non-empty entries */
+	uint8_t raw[16];         /* network byte order */
+	bool empty;              /* all zeros: an unused slot */
+	enum roce_gid_type type; /* only read for non-empty entries */
+	char ndev[IF_NAMESIZE];  /* only read for non-empty entries */
 	struct roce_reading read, type_read, ndev_read;
 };
 
 enum roce_link_layer { ROCE_LL_UNKNOWN = 0, ROCE_LL_ETHERNET, ROCE_LL_INFINIBAND };
 
 struct roce_port {
-	unsigned num;                       /* 1-based, as in sysfs */
-	int state;                          /* 4 = ACTIVE */
-	char state_name[24];                /* "ACTIVE" */
+	unsigned num;        /* 1-based, as in sysfs */
+	int state;           /* 4 = ACTIVE */
+	char state_name[24]; /* "ACTIVE" */
 	struct roce_reading state_read;
-	int phys_state;                     /* 5 = LinkUp */
-	char phys_state_name[32];           /* "LinkUp" */
+	int phys_state;           /* 5 = LinkUp */
+	char phys_state_name[32]; /* "LinkUp" */
 	struct roce_reading phys_state_read;
 	enum roce_link_layer link_layer;
 	struct roce_reading link_layer_read;
-	char rate[64];                      /* "100 Gb/sec (4X EDR)" */
-	unsigned rate_mbps;                 /* parsed from rate (2.5 Gb/s = 2500), 0 unless rate_read is OK */
-	struct roce_reading rate_read;      /* MALFORMED: rate is not "<n>[.5] Gb/sec (...)" */
+	char rate[64];                 /* "100 Gb/sec (4X EDR)" */
+	unsigned rate_mbps;            /* parsed from rate (2.5 Gb/s = 2500), 0 unless rate_read is OK */
+	struct roce_reading rate_read; /* MALFORMED: rate is not "<n>[.5] Gb/sec (...)" */
 
 	/* GID entries read so far, sorted by index.  Reads are lazy (see
 	 * rdma.c): a healthy port usually has exactly one entry here. */
 	struct roce_gid *gids;
 	size_t n_gids;
-	int gid_table_size;                 /* entries in gids/, -1 unknown */
-	bool gid_table_scanned;             /* every non-empty entry is in gids[] */
+	int gid_table_size;     /* entries in gids/, -1 unknown */
+	bool gid_table_scanned; /* every non-empty entry is in gids[] */
 	struct roce_reading gids_read;
 
 	/* The port's Ethernet netdev: from the GID ndevs, else device/net/. */
 	char netdev[IF_NAMESIZE];
 	struct roce_reading netdev_read;
 
-	int verbs_active_mtu;               /* bytes from ibv_query_port, 0 = none */
-	struct roce_reading verbs_read;     /* NOT_READ: not asked; else OK, or why the query was not done */
+	int verbs_active_mtu;           /* bytes from ibv_query_port, 0 = none */
+	struct roce_reading verbs_read; /* NOT_READ: not asked; else OK, or why the query was not done */
 };
 
 /*
@@ -106,26 +106,26 @@ struct roce_port {
  * that is down.
  */
 struct roce_pcie_fn {
-	char bdf[ROCE_PCI_MAX];             /* "0000:c1:00.0" */
-	unsigned cur_speed, max_speed;      /* tenths of GT/s */
-	unsigned cur_width, max_width;      /* lanes */
-	struct roce_reading link_read;      /* the four link attributes: OK, or the first that failed */
+	char bdf[ROCE_PCI_MAX];        /* "0000:c1:00.0" */
+	unsigned cur_speed, max_speed; /* tenths of GT/s */
+	unsigned cur_width, max_width; /* lanes */
+	struct roce_reading link_read; /* the four link attributes: OK, or the first that failed */
 	/* From the config space (bridges only: NOT_READ for the device
 	 * itself): the PCI Express port type, when acs_read is OK and the
 	 * function has the capability, and ACS. */
 	bool port_type_known;
-	unsigned port_type;                 /* pcicap.h ROCE_PCIE_TYPE_* */
+	unsigned port_type; /* pcicap.h ROCE_PCIE_TYPE_* */
 	struct roce_reading acs_read;
 	bool acs_present;
-	uint16_t acs_cap, acs_ctrl;         /* capability and control registers */
+	uint16_t acs_cap, acs_ctrl; /* capability and control registers */
 };
 
-#define ROCE_PCIE_DEPTH_MAX 12              /* functions from a device up to its root port */
+#define ROCE_PCIE_DEPTH_MAX 12 /* functions from a device up to its root port */
 
 /* A device's PCIe path: fn[0] the device itself, fn[n - 1] its root port
  * (the first function under the host bridge), in between the switch ports. */
 struct roce_pcie_path {
-	struct roce_reading read;           /* the path itself (the bus/pci/devices link) */
+	struct roce_reading read; /* the path itself (the bus/pci/devices link) */
 	size_t n;
 	struct roce_pcie_fn fn[ROCE_PCIE_DEPTH_MAX];
 	/* fn[0]'s IOMMU group (<bdf>/iommu_group -> kernel/iommu_groups/<n>):
@@ -137,18 +137,18 @@ struct roce_pcie_path {
 };
 
 struct roce_device {
-	char name[ROCE_NAME_MAX];           /* "mlx5_0" */
-	char pci_addr[ROCE_PCI_MAX];        /* basename of realpath(device) */
+	char name[ROCE_NAME_MAX];    /* "mlx5_0" */
+	char pci_addr[ROCE_PCI_MAX]; /* basename of realpath(device) */
 	struct roce_reading pci_read;
-	struct roce_pcie_path pcie;         /* NOT_READ when pci_read is not OK */
+	struct roce_pcie_path pcie; /* NOT_READ when pci_read is not OK */
 	struct roce_port *ports;
 	size_t n_ports;
 	struct roce_reading ports_read;
 	/* Inventory: what the adapter is and runs.  hca_type + board_id is the
 	 * adapter model ports are compared within (LinkRate=auto, firmware). */
-	char fw_ver[64];                    /* "20.39.1002" */
-	char board_id[64];                  /* "MT_0000000223" */
-	char hca_type[64];                  /* "MT4123" */
+	char fw_ver[64];   /* "20.39.1002" */
+	char board_id[64]; /* "MT_0000000223" */
+	char hca_type[64]; /* "MT4123" */
 	struct roce_reading fw_ver_read, board_id_read, hca_type_read;
 	/* roce-check --verbs: NCCL's DMA-BUF probe (verbs.c), NOT_READ when
 	 * not asked; OK: dmabuf_verbs says whether the device and kernel take
@@ -158,49 +158,50 @@ struct roce_device {
 };
 
 struct roce_pfc {
-	struct roce_reading read;           /* ROCE_UNSUPPORTED = unknown, not disabled */
-	uint8_t cap;                        /* traffic classes that can do PFC */
-	uint8_t enabled;                    /* bitmap of priorities with PFC on */
+	struct roce_reading read; /* ROCE_UNSUPPORTED = unknown, not disabled */
+	uint8_t cap;              /* traffic classes that can do PFC */
+	uint8_t enabled;          /* bitmap of priorities with PFC on */
 	uint8_t mbc;
 	uint16_t delay;
-	uint64_t requests[ROCE_PRIOS];      /* PFC frames sent, per priority */
-	uint64_t indications[ROCE_PRIOS];   /* PFC frames received, per priority */
+	uint64_t requests[ROCE_PRIOS];    /* PFC frames sent, per priority */
+	uint64_t indications[ROCE_PRIOS]; /* PFC frames received, per priority */
 };
 
 /* DSCP -> priority entries of the DCB APP table (selector 5). */
 struct roce_dscp_map {
 	struct roce_reading read;
-	size_t n;                           /* entries present */
-	int8_t prio[ROCE_DSCP_MAX];         /* -1 = no entry for that DSCP */
+	size_t n;                   /* entries present */
+	int8_t prio[ROCE_DSCP_MAX]; /* -1 = no entry for that DSCP */
 };
 
 /* ETS (IEEE 802.1Qaz) from DCB_ATTR_IEEE_ETS: which traffic class each
  * priority goes to, and how the classes share the link. */
 struct roce_ets {
-	struct roce_reading read;           /* UNSUPPORTED: the reply has no ETS (driver without ieee_getets) */
-	uint8_t prio_tc[ROCE_PRIOS];        /* priority -> traffic class, 0-7 */
-	uint8_t tc_tx_bw[ROCE_PRIOS];       /* per traffic class, % of the link under TSA ETS */
-	uint8_t tc_tsa[ROCE_PRIOS];         /* per traffic class, IEEE_8021QAZ_TSA_* */
+	struct roce_reading read;     /* UNSUPPORTED: the reply has no ETS (driver without ieee_getets) */
+	uint8_t prio_tc[ROCE_PRIOS];  /* priority -> traffic class, 0-7 */
+	uint8_t tc_tx_bw[ROCE_PRIOS]; /* per traffic class, % of the link under TSA ETS */
+	uint8_t tc_tsa[ROCE_PRIOS];   /* per traffic class, IEEE_8021QAZ_TSA_* */
 };
 
 /* The port's receive buffers from DCB_ATTR_DCB_BUFFER (struct dcbnl_buffer,
  * what `dcb buffer show` and mlnx_qos --prio2buffer read). */
 struct roce_dcb_buffer {
-	struct roce_reading read;           /* UNSUPPORTED: the reply has none (kernel < 4.18 or driver without dcbnl_getbuffer) */
-	uint8_t prio2buffer[ROCE_PRIOS];    /* priority -> receive buffer, 0-7 */
-	uint32_t buffer_size[ROCE_PRIOS];   /* bytes, per buffer (DCBX_MAX_BUFFERS is 8) */
-	uint32_t total_size;                /* bytes */
+	/* UNSUPPORTED: the reply has none (kernel < 4.18 or driver without dcbnl_getbuffer) */
+	struct roce_reading read;
+	uint8_t prio2buffer[ROCE_PRIOS];  /* priority -> receive buffer, 0-7 */
+	uint32_t buffer_size[ROCE_PRIOS]; /* bytes, per buffer (DCBX_MAX_BUFFERS is 8) */
+	uint32_t total_size;              /* bytes */
 };
 
 /* ECN/DCQCN as MLNX_OFED shows it (class/net/<if>/ecn/): the notification
  * point (roce_np: answers ECN marks with CNPs) and the reaction point
  * (roce_rp: slows down on CNPs), enabled per priority. */
 struct roce_ecn {
-	struct roce_reading read;           /* MISSING: no ecn/ (upstream mlx5: debugfs only); else the
+	struct roce_reading read;              /* MISSING: no ecn/ (upstream mlx5: debugfs only); else the
 	                                       first file that failed, named; the others are still read */
-	int8_t np[ROCE_PRIOS], rp[ROCE_PRIOS];   /* 1 on, 0 off, -1 not read */
-	int cnp_dscp;                       /* roce_np/cnp_dscp 0-63, -1 not read */
-	int cnp_prio;                       /* roce_np/cnp_802p_prio 0-7, -1 not read */
+	int8_t np[ROCE_PRIOS], rp[ROCE_PRIOS]; /* 1 on, 0 off, -1 not read */
+	int cnp_dscp;                          /* roce_np/cnp_dscp 0-63, -1 not read */
+	int cnp_prio;                          /* roce_np/cnp_802p_prio 0-7, -1 not read */
 };
 
 /* The priority trust of the port (MLNX_OFED class/net/<if>/qos/): which
@@ -210,63 +211,63 @@ struct roce_ecn {
 enum roce_trust_mode { ROCE_TRUST_UNKNOWN = 0, ROCE_TRUST_PCP, ROCE_TRUST_DSCP };
 
 struct roce_trust {
-	struct roce_reading read;           /* qos/trust: MISSING = not MLNX_OFED (infer from the APP table) */
-	enum roce_trust_mode mode;          /* when read is OK */
-	char from[IF_NAMESIZE];             /* the netdev whose qos/ was read (a VLAN's lower device) */
-	struct roce_dscp_map dscp2prio;     /* qos/dscp2prio; its read says why not */
+	struct roce_reading read;       /* qos/trust: MISSING = not MLNX_OFED (infer from the APP table) */
+	enum roce_trust_mode mode;      /* when read is OK */
+	char from[IF_NAMESIZE];         /* the netdev whose qos/ was read (a VLAN's lower device) */
+	struct roce_dscp_map dscp2prio; /* qos/dscp2prio; its read says why not */
 };
 
 /* A VLAN netdev (rtnetlink IFLA_LINKINFO kind "vlan"), where the GID is on one. */
 struct roce_vlan {
 	bool is_vlan;
 	unsigned id;
-	uint8_t egress_pcps;                /* bitmap of the PCPs the egress QoS map sends to */
+	uint8_t egress_pcps; /* bitmap of the PCPs the egress QoS map sends to */
 };
 
 struct roce_netdev {
 	char name[IF_NAMESIZE];
-	struct roce_reading link_read;      /* rtnetlink RTM_GETLINK */
+	struct roce_reading link_read; /* rtnetlink RTM_GETLINK */
 	int ifindex;
 	unsigned mtu;
-	bool up;                            /* IFF_UP and operstate UP (or UNKNOWN on links without carrier reporting) */
-	char operstate[16];                 /* "UP", "DOWN", "UNKNOWN", ... */
+	bool up;            /* IFF_UP and operstate UP (or UNKNOWN on links without carrier reporting) */
+	char operstate[16]; /* "UP", "DOWN", "UNKNOWN", ... */
 	struct roce_pfc pfc;
 	struct roce_dscp_map dscp;
 	struct roce_ets ets;
 	struct roce_dcb_buffer buffer;
-	int speed_mbps;                     /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
+	int speed_mbps; /* class/net/<if>/speed; -1 = the kernel says unknown (link down) */
 	struct roce_reading speed_read;
 	struct roce_ecn ecn;
-	struct roce_trust trust;            /* trust.c */
-	struct roce_vlan vlan;              /* rtlink.c, with link_read */
+	struct roce_trust trust; /* trust.c */
+	struct roce_vlan vlan;   /* rtlink.c, with link_read */
 };
 
 /* GPUDirect RDMA readiness (gdr.c): a peer-memory client, or DMA-BUF. */
 struct roce_gdr {
 	struct roce_reading read;
-	bool loaded;                        /* a peer-memory module directory exists */
-	char module[32];                    /* "nvidia_peermem" or "nv_peer_mem" */
-	bool peer_memory;                   /* a peer-memory client is registered (NCCL's test) */
-	char peer_file[64];                 /* the file that says so, under sysfs */
-	bool dmabuf;                        /* Linux >= 5.12 and the NVIDIA open kernel module */
-	char kernel[64];                    /* the kernel release, when read */
-	char dmabuf_why[ROCE_WHY_MAX];      /* why DMA-BUF is not possible */
+	bool loaded;                   /* a peer-memory module directory exists */
+	char module[32];               /* "nvidia_peermem" or "nv_peer_mem" */
+	bool peer_memory;              /* a peer-memory client is registered (NCCL's test) */
+	char peer_file[64];            /* the file that says so, under sysfs */
+	bool dmabuf;                   /* Linux >= 5.12 and the NVIDIA open kernel module */
+	char kernel[64];               /* the kernel release, when read */
+	char dmabuf_why[ROCE_WHY_MAX]; /* why DMA-BUF is not possible */
 };
 
 /* A kernel module's version (/sys/module/<name>/version; in-tree modules have none). */
 #define ROCE_MODULES 5
 struct roce_module {
-	const char *name;                   /* "mlx5_core", ...: a constant of the collector */
+	const char *name; /* "mlx5_core", ...: a constant of the collector */
 	char version[64];
-	struct roce_reading read;           /* MISSING: not loaded, or no version file */
+	struct roce_reading read; /* MISSING: not loaded, or no version file */
 };
 
 struct roce_node {
 	char sysfs_root[256];
-	struct roce_reading devices_read;   /* /sys/class/infiniband itself */
+	struct roce_reading devices_read; /* /sys/class/infiniband itself */
 	struct roce_device *devices;
 	size_t n_devices;
-	struct roce_netdev *netdevs;        /* one per distinct port netdev */
+	struct roce_netdev *netdevs; /* one per distinct port netdev */
 	size_t n_netdevs;
 	struct roce_gdr gdr;
 	struct roce_module modules[ROCE_MODULES];

@@ -10,12 +10,15 @@
 #include <string.h>
 
 #define EXT_START 0x100
-#define STD_START 0x40                  /* the standard list lives in 0x40-0xff */
+#define STD_START 0x40 /* the standard list lives in 0x40-0xff */
 #define STATUS 0x06
 #define STATUS_CAP_LIST 0x10
 #define CAP_PTR 0x34
 
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Copies from a buffer: the source of the buffer versions below. */
@@ -45,7 +48,8 @@ static int src_bytes(const struct roce_pcicap_src *src, size_t off, uint8_t *buf
 	return -1;
 }
 
-static int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why, size_t whylen)
+static int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t id, size_t *off, char *why,
+                                    size_t whylen)
 {
 	/* One bit per dword of the extended space: a list that visits one twice loops. */
 	bool seen[ROCE_PCICAP_SPACE / 4] = { false };
@@ -68,7 +72,8 @@ static int roce_pcicap_find_ext_src(const struct roce_pcicap_src *src, uint16_t 
 		if (next == 0)
 			return 0;
 		if (next < EXT_START) {
-			snprintf(why, whylen, "the capability at 0x%zx points to 0x%zx, outside the extended space", pos, next);
+			snprintf(why, whylen, "the capability at 0x%zx points to 0x%zx, outside the extended space",
+			         pos, next);
 			return -1;
 		}
 		if (seen[next / 4]) {
@@ -171,8 +176,8 @@ const char *roce_pcicap_port_type_name(unsigned type, char *buf, size_t len)
 void roce_pcicap_acs_names(uint16_t ctrl, uint16_t mask, char *out, size_t len)
 {
 	static const char *const names[] = {
-		"Source Validation", "Translation Blocking", "P2P Request Redirect", "P2P Completion Redirect",
-		"Upstream Forwarding", "P2P Egress Control", "Direct Translated P2P",
+		"Source Validation",   "Translation Blocking", "P2P Request Redirect",  "P2P Completion Redirect",
+		"Upstream Forwarding", "P2P Egress Control",   "Direct Translated P2P",
 	};
 	size_t used = 0;
 	out[0] = '\0';

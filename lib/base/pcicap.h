@@ -15,19 +15,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ROCE_PCICAP_SPACE 4096          /* a PCIe function's config space */
-#define ROCE_PCICAP_STD_SPACE 256       /* its PCI-compatible part: the standard list */
-#define ROCE_PCICAP_EXP 0x10            /* PCI Express capability (standard list) */
-#define ROCE_PCICAP_ACS 0x000d          /* Access Control Services */
+#define ROCE_PCICAP_SPACE 4096    /* a PCIe function's config space */
+#define ROCE_PCICAP_STD_SPACE 256 /* its PCI-compatible part: the standard list */
+#define ROCE_PCICAP_EXP 0x10      /* PCI Express capability (standard list) */
+#define ROCE_PCICAP_ACS 0x000d    /* Access Control Services */
 
 /* ACS control register bits (PCIe base spec 7.7.11.3; pci_regs.h PCI_ACS_*). */
-#define ROCE_ACS_SV 0x0001              /* Source Validation */
-#define ROCE_ACS_TB 0x0002              /* Translation Blocking */
-#define ROCE_ACS_RR 0x0004              /* P2P Request Redirect */
-#define ROCE_ACS_CR 0x0008              /* P2P Completion Redirect */
-#define ROCE_ACS_UF 0x0010              /* Upstream Forwarding */
-#define ROCE_ACS_EC 0x0020              /* P2P Egress Control */
-#define ROCE_ACS_DT 0x0040              /* Direct Translated P2P */
+#define ROCE_ACS_SV 0x0001 /* Source Validation */
+#define ROCE_ACS_TB 0x0002 /* Translation Blocking */
+#define ROCE_ACS_RR 0x0004 /* P2P Request Redirect */
+#define ROCE_ACS_CR 0x0008 /* P2P Completion Redirect */
+#define ROCE_ACS_UF 0x0010 /* Upstream Forwarding */
+#define ROCE_ACS_EC 0x0020 /* P2P Egress Control */
+#define ROCE_ACS_DT 0x0040 /* Direct Translated P2P */
 /* The bits that send GPU<->NIC peer traffic up to the root complex. */
 #define ROCE_ACS_P2P_BLOCKING (ROCE_ACS_SV | ROCE_ACS_RR | ROCE_ACS_CR | ROCE_ACS_UF)
 
@@ -37,8 +37,8 @@
  * does not (traffic through it goes via the root complex anyway). */
 #define ROCE_PCIE_TYPE_ENDPOINT 0x0
 #define ROCE_PCIE_TYPE_ROOT_PORT 0x4
-#define ROCE_PCIE_TYPE_UPSTREAM 0x5     /* a switch's upstream port */
-#define ROCE_PCIE_TYPE_DOWNSTREAM 0x6   /* a switch's downstream port */
+#define ROCE_PCIE_TYPE_UPSTREAM 0x5   /* a switch's upstream port */
+#define ROCE_PCIE_TYPE_DOWNSTREAM 0x6 /* a switch's downstream port */
 
 /* The Device/Port Type from the PCI Express capability, found through the
  * standard list (0x34, needs the first 256 bytes): 1 found (*type), 0 the

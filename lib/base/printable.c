@@ -9,16 +9,10 @@
 #include <string.h>
 
 /* Copied as it is: printable ASCII but the backslash. */
-static bool plain(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '\\';
-}
+static bool plain(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }
 
 /* Length of the escape of a byte that is not plain. */
-static size_t escape_len(unsigned char c)
-{
-	return c == '\\' || c == '\n' || c == '\t' || c == '\r' ? 2 : 4;
-}
+static size_t escape_len(unsigned char c) { return c == '\\' || c == '\n' || c == '\t' || c == '\r' ? 2 : 4; }
 
 /* The escape of a byte that is not plain, NUL-terminated in e. */
 static void escape(unsigned char c, char e[5])
@@ -89,7 +83,7 @@ static char *dup_with(const char *s, void *(*alloc)(void *ctx, size_t size), voi
 	size_t n = strlen(s);
 	size_t len = escaped_len(s, n) + 1;
 	char *out = alloc(ctx, len);
-	if (out && len == n + 1)   /* nothing to escape: the common case */
+	if (out && len == n + 1) /* nothing to escape: the common case */
 		memcpy(out, s, len);
 	else if (out)
 		roce_printable_n(s, n, out, len);
@@ -102,25 +96,17 @@ static void *heap(void *ctx, size_t size)
 	return malloc(size);
 }
 
-static void *arena(void *ctx, size_t size)
-{
-	return roce_arena_chars(ctx, size);
-}
+static void *arena(void *ctx, size_t size) { return roce_arena_chars(ctx, size); }
 
-char *roce_printable_dup(const char *s)
-{
-	return dup_with(s, heap, NULL);
-}
+char *roce_printable_dup(const char *s) { return dup_with(s, heap, NULL); }
 
-char *roce_printable_dup_in(struct roce_arena *a, const char *s)
-{
-	return dup_with(s, arena, a);
-}
+char *roce_printable_dup_in(struct roce_arena *a, const char *s) { return dup_with(s, arena, a); }
 
 void roce_printable_html(FILE *out, const char *s)
 {
-	static const char *const ref[] = { ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;",
-	                                   ['\''] = "&#39;" };
+	static const char *const ref[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;"
+	};
 	char e[5];
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;

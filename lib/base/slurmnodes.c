@@ -41,7 +41,7 @@ char **roce_slurm_expand(const char *list, size_t max, size_t *n)
 	int count = slurm_hostlist_count(hl);
 	if (count > 0 && (size_t)count <= max && (names = calloc((size_t)count, sizeof(*names))))
 		while (*n < (size_t)count && (h = slurm_hostlist_shift(hl)))
-			names[(*n)++] = h;   /* malloc'd by libslurm: free() is right */
+			names[(*n)++] = h; /* malloc'd by libslurm: free() is right */
 	slurm_hostlist_destroy(hl);
 	return names;
 }

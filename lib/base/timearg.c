@@ -10,24 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMS "an ISO date or time (2026-11-30, 2026-11-30T12:00[:00][Z]) or a time back from now (now-7days, -7d, -36h)"
+#define FORMS \
+	"an ISO date or time (2026-11-30, 2026-11-30T12:00[:00][Z]) or a time back from now (now-7days, -7d, -36h)"
 
 /* "7days" -> seconds; -1 when not a count and a unit. */
 static long long span(const char *s)
 {
-	static const struct { const char *name; long long sec; } units[] = {
-		{ "s", 1 }, { "sec", 1 }, { "second", 1 }, { "seconds", 1 },
-		{ "m", 60 }, { "min", 60 }, { "minute", 60 }, { "minutes", 60 },
-		{ "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
-		{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
-		{ "w", 604800 }, { "week", 604800 }, { "weeks", 604800 },
+	static const struct {
+		const char *name;
+		long long sec;
+	} units[] = {
+		{ "s", 1 },         { "sec", 1 },        { "second", 1 },   { "seconds", 1 },  { "m", 60 },
+		{ "min", 60 },      { "minute", 60 },    { "minutes", 60 }, { "h", 3600 },     { "hour", 3600 },
+		{ "hours", 3600 },  { "d", 86400 },      { "day", 86400 },  { "days", 86400 }, { "w", 604800 },
+		{ "week", 604800 }, { "weeks", 604800 },
 	};
 	char *end;
 	if (!isdigit((unsigned char)s[0]))
 		return -1;
 	errno = 0;
 	long long n = strtoll(s, &end, 10);
-	if (errno || n > 100000LL * 366)   /* beyond any Slurm history: a typo */
+	if (errno || n > 100000LL * 366) /* beyond any Slurm history: a typo */
 		return -1;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (strcmp(end, units[i].name) == 0)
@@ -39,7 +42,7 @@ static long long span(const char *s)
 static bool iso(const char *s, time_t *out)
 {
 	static const char *const forms[] = { "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M",
-	                                     "%Y-%m-%d %H:%M", "%Y-%m-%d" };
+		                             "%Y-%m-%d %H:%M", "%Y-%m-%d" };
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		struct tm tm;
 		memset(&tm, 0, sizeof(tm));

@@ -44,12 +44,13 @@ static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"
 static enum roce_verdict check_port_state(struct roce_check_result *r, const struct roce_device *d,
                                           const struct roce_port *p)
 {
-	const struct roce_reading *bad = !roce_reading_ok(&p->state_read) ? &p->state_read
-	                               : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read : NULL;
+	const struct roce_reading *bad = !roce_reading_ok(&p->state_read)        ? &p->state_read
+	                                 : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read
+	                                                                         : NULL;
 	if (bad) {
 		add(r, "port_state", d->name, p->num, ROCE_UNKNOWN, false,
-		    "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)",
-		    d->name, p->num, roce_status_name(bad->status), bad->why);
+		    "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name, p->num,
+		    roce_status_name(bad->status), bad->why);
 		return ROCE_UNKNOWN;
 	}
 	if (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP) {
@@ -59,8 +60,8 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 		    d->name, p->num, p->state_name, p->phys_state_name, p->netdev[0] ? p->netdev : "<netdev>");
 		return ROCE_FAIL;
 	}
-	add(r, "port_state", d->name, p->num, ROCE_PASS, false, "%s port %u is ACTIVE, LinkUp, %s",
-	    d->name, p->num, p->rate[0] ? p->rate : "rate unknown");
+	add(r, "port_state", d->name, p->num, ROCE_PASS, false, "%s port %u is ACTIVE, LinkUp, %s", d->name, p->num,
+	    p->rate[0] ? p->rate : "rate unknown");
 	return ROCE_PASS;
 }
 
@@ -71,20 +72,21 @@ static enum roce_verdict check_netdev(struct roce_check_result *r, const struct 
 	*out = NULL;
 	if (!p->netdev[0]) {
 		add(r, "netdev", d->name, p->num, ROCE_FAIL, true,
-		    "%s port %u has no Ethernet netdev (%s): check that the mlx5_core netdev exists",
-		    d->name, p->num, p->netdev_read.why[0] ? p->netdev_read.why : "none found");
+		    "%s port %u has no Ethernet netdev (%s): check that the mlx5_core netdev exists", d->name, p->num,
+		    p->netdev_read.why[0] ? p->netdev_read.why : "none found");
 		return ROCE_FAIL;
 	}
 	const struct roce_netdev *nd = roce_node_find_netdev(node, p->netdev);
 	if (!nd || nd->link_read.status == ROCE_NOT_READ) {
-		add(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false,
-		    "%s (netdev of %s port %u) was not queried", p->netdev, d->name, p->num);
+		add(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, "%s (netdev of %s port %u) was not queried",
+		    p->netdev, d->name, p->num);
 		return ROCE_UNKNOWN;
 	}
 	if (nd->link_read.status == ROCE_MISSING) {
 		add(r, "netdev", d->name, p->num, ROCE_FAIL, false,
 		    "%s (netdev of %s port %u) does not exist in this network namespace: "
-		    "run outside a private network namespace, or move the netdev in", p->netdev, d->name, p->num);
+		    "run outside a private network namespace, or move the netdev in",
+		    p->netdev, d->name, p->num);
 		return ROCE_FAIL;
 	}
 	if (!roce_reading_ok(&nd->link_read)) {
@@ -95,8 +97,8 @@ static enum roce_verdict check_netdev(struct roce_check_result *r, const struct 
 	*out = nd;
 	if (!nd->up) {
 		add(r, "netdev", d->name, p->num, ROCE_FAIL, true,
-		    "%s (netdev of %s port %u) is %s: `ip link set %s up`, check the cable and switch port",
-		    nd->name, d->name, p->num, nd->operstate[0] ? nd->operstate : "down", nd->name);
+		    "%s (netdev of %s port %u) is %s: `ip link set %s up`, check the cable and switch port", nd->name,
+		    d->name, p->num, nd->operstate[0] ? nd->operstate : "down", nd->name);
 		return ROCE_FAIL;
 	}
 	add(r, "netdev", d->name, p->num, ROCE_PASS, false, "%s is up, MTU %u", nd->name, nd->mtu);
@@ -153,7 +155,7 @@ static const struct roce_gid *unreadable_gid(const struct roce_port *p)
 static void explain_no_gid(const struct roce_port *p, int family, char *buf, size_t len)
 {
 	bool v1 = false, v2_other = false;
-	const struct roce_gid *ll = NULL;   /* a link-local RoCE v2 GID, of our family if there is one */
+	const struct roce_gid *ll = NULL; /* a link-local RoCE v2 GID, of our family if there is one */
 	for (size_t i = 0; i < p->n_gids; i++) {
 		const struct roce_gid *g = &p->gids[i];
 		if (g->empty || !roce_reading_ok(&g->read))
@@ -170,19 +172,24 @@ static void explain_no_gid(const struct roce_port *p, int family, char *buf, siz
 	const char *nd = p->netdev[0] ? p->netdev : "the netdev";
 	bool ll_ipv4 = ll && roce_gid_is_ipv4_link_local(ll->raw) && family == AF_INET;
 	if (v2_other && !ll_ipv4) {
-		snprintf(buf, len, "only RoCE v2 GIDs of the other address family: give %s an %s address or set AddrFamily",
-		         nd, family_name(family));
+		snprintf(buf, len,
+		         "only RoCE v2 GIDs of the other address family: give %s an %s address or set AddrFamily", nd,
+		         family_name(family));
 	} else if (ll_ipv4) {
 		/* An address the host gave itself (no DHCP lease, an unapplied config). */
 		char addr[64];
 		roce_gid_format_addr(ll->raw, addr, sizeof(addr));
-		snprintf(buf, len, "only a link-local RoCE v2 GID, which is not routable: give %s its routable %s address "
-		         "(GID %d is %s, link-local: not routed across an L3 fabric)", nd, family_name(family), ll->index, addr);
+		snprintf(buf, len,
+		         "only a link-local RoCE v2 GID, which is not routable: give %s its routable %s address "
+		         "(GID %d is %s, link-local: not routed across an L3 fabric)",
+		         nd, family_name(family), ll->index, addr);
 	} else if (ll) {
 		snprintf(buf, len, "only a link-local RoCE v2 GID, which is not routable: give %s an %s address", nd,
 		         family_name(family));
 	} else if (v1) {
-		snprintf(buf, len, "only RoCE v1 GIDs: RoCE v2 is disabled on this port (check the firmware's ROCE_CONTROL / cma_roce_mode)");
+		snprintf(buf, len,
+		         "only RoCE v1 GIDs: RoCE v2 is disabled on this port (check the firmware's ROCE_CONTROL / "
+		         "cma_roce_mode)");
 	} else {
 		snprintf(buf, len, "the GID table is empty: give %s an %s address", nd, family_name(family));
 	}
@@ -205,7 +212,8 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		if (at && roce_gid_usable(at, pol->addr_family)) {
 			*index_out = at->index;
 			describe_gid(at, have, sizeof(have));
-			add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s", at->index, have, at->ndev);
+			add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s", at->index, have,
+			    at->ndev);
 			return ROCE_PASS;
 		}
 		if (at && !roce_reading_ok(&at->read) && at->read.status != ROCE_MALFORMED) {
@@ -218,8 +226,10 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 			*index_out = -1;
 			describe_gid(found, where, sizeof(where));
 			add(r, "gid", d->name, p->num, ROCE_FAIL, false,
-			    "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; the RoCE v2 %s GID (%s) is at index %d: "
-			    "set GidIndex=%d or GidIndex=auto in roce.conf, or remove the address or VLAN that shifted it",
+			    "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; the RoCE v2 %s GID (%s) is at "
+			    "index %d: "
+			    "set GidIndex=%d or GidIndex=auto in roce.conf, or remove the address or VLAN that shifted "
+			    "it",
 			    d->name, p->num, pol->gid_index, have, family_name(pol->addr_family),
 			    family_name(pol->addr_family), where, found->index, found->index);
 			return ROCE_FAIL;
@@ -227,28 +237,30 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 	} else if (found) {
 		*index_out = found->index;
 		describe_gid(found, have, sizeof(have));
-		add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s (auto)", found->index, have, found->ndev);
+		add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s (auto)", found->index, have,
+		    found->ndev);
 		return ROCE_PASS;
 	}
 	/* An entry we could not read might be the one: that is unknown, not a fault. */
 	const struct roce_gid *bad = unreadable_gid(p);
 	if (bad) {
-		const struct roce_reading *rd = !roce_reading_ok(&bad->read) ? &bad->read
-		                              : !roce_reading_ok(&bad->type_read) ? &bad->type_read : &bad->ndev_read;
+		const struct roce_reading *rd = !roce_reading_ok(&bad->read)        ? &bad->read
+		                                : !roce_reading_ok(&bad->type_read) ? &bad->type_read
+		                                                                    : &bad->ndev_read;
 		add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false,
-		    "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)",
-		    d->name, p->num, family_name(pol->addr_family), bad->index, roce_status_name(rd->status), rd->why);
+		    "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)", d->name, p->num,
+		    family_name(pol->addr_family), bad->index, roce_status_name(rd->status), rd->why);
 		return ROCE_UNKNOWN;
 	}
 	explain_no_gid(p, pol->addr_family, where, sizeof(where));
-	add(r, "gid", d->name, p->num, ROCE_FAIL, true, "%s port %u has no routable RoCE v2 %s GID: %s",
-	    d->name, p->num, family_name(pol->addr_family), where);
+	add(r, "gid", d->name, p->num, ROCE_FAIL, true, "%s port %u has no routable RoCE v2 %s GID: %s", d->name,
+	    p->num, family_name(pol->addr_family), where);
 	return ROCE_FAIL;
 }
 
 static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roce_policy *pol,
-                                   const struct roce_device *d, const struct roce_port *p,
-                                   const struct roce_netdev *nd, int *active_mtu, unsigned *netdev_mtu)
+                                   const struct roce_device *d, const struct roce_port *p, const struct roce_netdev *nd,
+                                   int *active_mtu, unsigned *netdev_mtu)
 {
 	*active_mtu = 0;
 	*netdev_mtu = 0;
@@ -258,7 +270,8 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 	*active_mtu = roce_ib_mtu_for_netdev_mtu(nd->mtu);
 	if (p->verbs_read.status != ROCE_NOT_READ && !roce_reading_ok(&p->verbs_read)) {
 		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
-		    "%s port %u: the libibverbs MTU cross-check was not done: %s; the active RDMA MTU %d is derived from %s MTU %u",
+		    "%s port %u: the libibverbs MTU cross-check was not done: %s; the active RDMA MTU %d is derived "
+		    "from %s MTU %u",
 		    d->name, p->num, p->verbs_read.why, *active_mtu, nd->name, nd->mtu);
 	} else if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
 		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
@@ -268,11 +281,13 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 	}
 	if (pol->mtu && nd->mtu != pol->mtu) {
 		add(r, "mtu", d->name, p->num, ROCE_FAIL, false,
-		    "%s MTU is %u, the policy requires %u (RDMA MTU %d): `ip link set %s mtu %u`, and the switch ports must match",
+		    "%s MTU is %u, the policy requires %u (RDMA MTU %d): `ip link set %s mtu %u`, and the switch ports "
+		    "must match",
 		    nd->name, nd->mtu, pol->mtu, *active_mtu, nd->name, pol->mtu);
 		return ROCE_FAIL;
 	}
-	add(r, "mtu", d->name, p->num, ROCE_PASS, false, "%s MTU %u, active RDMA MTU %d", nd->name, nd->mtu, *active_mtu);
+	add(r, "mtu", d->name, p->num, ROCE_PASS, false, "%s MTU %u, active RDMA MTU %d", nd->name, nd->mtu,
+	    *active_mtu);
 	return ROCE_PASS;
 }
 
@@ -288,8 +303,8 @@ int roce_check_dscp_for_priority(const struct roce_dscp_map *m, int prio)
 }
 
 static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roce_policy *pol,
-                                   const struct roce_device *d, const struct roce_port *p,
-                                   const struct roce_netdev *nd, int *tc_out)
+                                   const struct roce_device *d, const struct roce_port *p, const struct roce_netdev *nd,
+                                   int *tc_out)
 {
 	*tc_out = -1;
 	if (pol->pfc_priority == ROCE_PFC_NONE || !nd)
@@ -305,8 +320,10 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 			return v;
 		}
 		add(r, "pfc", d->name, p->num, v, false,
-		    "PFC state of %s is unknown (%s%s%s): PFC cannot be verified; check it with `dcb pfc show dev %s` or mlnx_qos",
-		    nd->name, roce_status_name(pfc->read.status), pfc->read.why[0] ? ": " : "", pfc->read.why, nd->name);
+		    "PFC state of %s is unknown (%s%s%s): PFC cannot be verified; check it with `dcb pfc show dev %s` "
+		    "or mlnx_qos",
+		    nd->name, roce_status_name(pfc->read.status), pfc->read.why[0] ? ": " : "", pfc->read.why,
+		    nd->name);
 		return v;
 	}
 	int prio = pol->pfc_priority;
@@ -326,8 +343,8 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 	    nd->trust.mode == ROCE_TRUST_DSCP) {
 		/* MLNX_OFED's DSCP trust with its map in qos/dscp2prio: check_trust.c judges it. */
 		*tc_out = pol->traffic_class;
-		add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC is on for priority %d on %s (DSCP trust: see trust)",
-		    prio, nd->name);
+		add(r, "pfc", d->name, p->num, ROCE_PASS, false,
+		    "PFC is on for priority %d on %s (DSCP trust: see trust)", prio, nd->name);
 		return ROCE_PASS;
 	}
 	if (!roce_reading_ok(&m->read) || m->n == 0) {
@@ -348,20 +365,21 @@ static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roc
 			    pol->traffic_class, dscp, nd->name, m->prio[dscp], prio, nd->name, dscp, prio);
 			return ROCE_FAIL;
 		}
-		add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC on priority %d; DSCP %d maps to it on %s",
-		    prio, dscp, nd->name);
+		add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC on priority %d; DSCP %d maps to it on %s", prio,
+		    dscp, nd->name);
 		return ROCE_PASS;
 	}
 	int dscp = roce_check_dscp_for_priority(m, prio);
 	if (dscp < 0) {
 		add(r, "pfc", d->name, p->num, ROCE_FAIL, false,
 		    "no DSCP maps to PFC priority %d on %s: RoCE traffic will not be lossless; "
-		    "`dcb app add dev %s dscp-prio 26:%d` (or mlnx_qos --trust dscp)", prio, nd->name, nd->name, prio);
+		    "`dcb app add dev %s dscp-prio 26:%d` (or mlnx_qos --trust dscp)",
+		    prio, nd->name, nd->name, prio);
 		return ROCE_FAIL;
 	}
 	*tc_out = dscp << 2;
-	add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC on priority %d; DSCP %d maps to it on %s (traffic class %d)",
-	    prio, dscp, nd->name, dscp << 2);
+	add(r, "pfc", d->name, p->num, ROCE_PASS, false,
+	    "PFC on priority %d; DSCP %d maps to it on %s (traffic class %d)", prio, dscp, nd->name, dscp << 2);
 	return ROCE_PASS;
 }
 
@@ -375,8 +393,9 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	pr->gid_index = -1;
 	snprintf(pr->netdev, sizeof(pr->netdev), "%s", p->netdev);
 	if (!roce_reading_ok(&p->link_layer_read)) {
-		return add(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u link layer cannot be read (%s: %s)",
-		           d->name, p->num, roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
+		return add(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false,
+		           "%s port %u link layer cannot be read (%s: %s)", d->name, p->num,
+		           roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
 	}
 	if (p->link_layer != ROCE_LL_ETHERNET)
 		return add(r, "link_layer", d->name, p->num, ROCE_PASS, false,
@@ -394,7 +413,7 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
 	ok &= check_pfc(r, pol, d, p, nd, &tc) != ROCE_FAIL;
-	if (r->n_findings < before)   /* out of memory inside add() */
+	if (r->n_findings < before) /* out of memory inside add() */
 		return -1;
 	if (tc >= 0 && r->traffic_class < 0)
 		r->traffic_class = tc;
@@ -463,8 +482,8 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	if (!best)
 		return 0;
 	if (best_n == known)
-		return add(r, "mtu_uniform", NULL, 0, ROCE_PASS, false, "active RDMA MTU is %d on every healthy RoCE port",
-		           best->active_mtu);
+		return add(r, "mtu_uniform", NULL, 0, ROCE_PASS, false,
+		           "active RDMA MTU is %d on every healthy RoCE port", best->active_mtu);
 	/* Copies: add() may move r->findings, never r->ports, but keep it obvious. */
 	int want = best->active_mtu;
 	unsigned want_netdev = best->netdev_mtu;
@@ -474,8 +493,10 @@ static int check_mtu_uniform(struct roce_check_result *r)
 			continue;
 		pr->healthy = false;
 		if (add(r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, false,
-		        "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): NCCL uses the "
-		        "smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: `ip link set %s mtu %u`, "
+		        "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): NCCL "
+		        "uses the "
+		        "smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: `ip link set %s "
+		        "mtu %u`, "
 		        "and give its switch port the same MTU",
 		        pr->device, pr->port, pr->netdev, pr->active_mtu, pr->netdev, pr->netdev_mtu, want, want_netdev,
 		        pr->netdev, want_netdev) < 0)
@@ -492,12 +513,13 @@ static int check_node(struct roce_check_result *r, const struct roce_node *node,
 	for (size_t i = 0; i < pol->n_hca; i++) {
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;
-		if (roce_devices_listed(node) ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
-		                               "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=",
-		                               pol->hca[i]) < 0
-		                         : add(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false,
-		                               "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)",
-		                               pol->hca[i], node->devices_read.why) < 0)
+		if (roce_devices_listed(node)
+		            ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
+		                  "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=",
+		                  pol->hca[i]) < 0
+		            : add(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false,
+		                  "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)", pol->hca[i],
+		                  node->devices_read.why) < 0)
 			return -1;
 	}
 	return 0;
@@ -533,7 +555,8 @@ static int refused_entries(struct roce_check_result *r, const struct roce_node *
 		const struct roce_device *dev = &node->devices[d];
 		if (dev->ports_read.status == ROCE_MALFORMED &&
 		    add(r, "device", dev->name, 0, ROCE_UNKNOWN, false,
-		        "%s: a port entry was refused (%s); its other ports were checked", dev->name, dev->ports_read.why) < 0)
+		        "%s: a port entry was refused (%s); its other ports were checked", dev->name,
+		        dev->ports_read.why) < 0)
 			return -1;
 	}
 	if (node->devices_read.status == ROCE_MALFORMED)
@@ -558,7 +581,8 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 
 	if (!roce_devices_listed(node)) {
 		if (add(out, "devices", NULL, 0, ROCE_FAIL, false,
-		        "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)", node->devices_read.why) < 0)
+		        "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
+		        node->devices_read.why) < 0)
 			goto nomem;
 	}
 	for (size_t d = 0; d < node->n_devices; d++) {
@@ -582,14 +606,13 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	        node->sysfs_root) < 0)
 		goto nomem;
 	if (roce_devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
-	    add(out, "devices", NULL, 0, ROCE_FAIL, false, "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
-	        pol->n_hca ? "" : "s") < 0)
+	    add(out, "devices", NULL, 0, ROCE_FAIL, false,
+	        "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=", pol->n_hca ? "" : "s") < 0)
 		goto nomem;
 	/* Node-wide checks of their own files, then MTU: the GID index is then
 	 * chosen among the ports that stay. */
 	if (roce_check_link(out, node, pol) < 0 || roce_check_fw(out, node) < 0 || roce_check_ecn(out, node, pol) < 0 ||
-	    roce_check_ets(out, node, pol) < 0 ||
-	    roce_check_trust(out, node, pol) < 0)
+	    roce_check_ets(out, node, pol) < 0 || roce_check_trust(out, node, pol) < 0)
 		goto nomem;
 	if (check_mtu_uniform(out) < 0 || check_gid_uniform(out, pol) < 0 || check_node(out, node, pol) < 0 ||
 	    roce_pciecheck(out, node, pol) < 0)

@@ -10,8 +10,7 @@
 #include "read/policy.h"
 
 /* Returns 0, or -1 on ENOMEM (result is then freed). */
-int roce_check(const struct roce_node *node, const struct roce_policy *policy,
-               struct roce_check_result *out);
+int roce_check(const struct roce_node *node, const struct roce_policy *policy, struct roce_check_result *out);
 void roce_check_result_free(struct roce_check_result *r);
 
 /* Append a finding while roce_check() runs (its tally counts it): for the
@@ -19,7 +18,7 @@ void roce_check_result_free(struct roce_check_result *r);
  * drain text of a hardware fail.  -1 on ENOMEM. */
 int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                        enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 8, 9)));
+        __attribute__((format(printf, 8, 9)));
 
 /* check_link.c: every RoCE port's rate against LinkRate= (a minimum, or as
  * fast as the same adapter model's other ports), and against its netdev's
@@ -71,7 +70,6 @@ void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol
 int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                    enum roce_verdict status, const char *message);
 
-const struct roce_port_result *roce_check_port(const struct roce_check_result *r,
-                                               const char *device, unsigned port);
+const struct roce_port_result *roce_check_port(const struct roce_check_result *r, const char *device, unsigned port);
 
 #endif

@@ -35,12 +35,16 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 	const struct roce_ecn *e = &nd->ecn;
 	enum roce_verdict bad = pol->ecn == ROCE_ECN_REQUIRE ? ROCE_FAIL : ROCE_WARN;
 	if (e->np[prio] == 0 || e->rp[prio] == 0) {
-		const char *which = e->np[prio] == 0 && e->rp[prio] == 0 ? "roce_np and roce_rp" : e->np[prio] == 0 ? "roce_np" : "roce_rp";
-		return roce_check_finding(r, "ecn", pr->device, pr->port, bad, false, NULL,
-		                          "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, congestion "
-		                          "turns into pauses and timeouts: `echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d` and "
-		                          "`... roce_rp/enable/%d` (persist with mlnx_qos or the OFED config), and ECN marking on the switches",
-		                          nd->name, prio, which, nd->name, prio, prio);
+		const char *which = e->np[prio] == 0 && e->rp[prio] == 0 ? "roce_np and roce_rp"
+		                    : e->np[prio] == 0                   ? "roce_np"
+		                                                         : "roce_rp";
+		return roce_check_finding(
+		        r, "ecn", pr->device, pr->port, bad, false, NULL,
+		        "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, congestion "
+		        "turns into pauses and timeouts: `echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d` and "
+		        "`... roce_rp/enable/%d` (persist with mlnx_qos or the OFED config), and ECN marking on the "
+		        "switches",
+		        nd->name, prio, which, nd->name, prio, prio);
 	}
 	if (e->np[prio] < 0 || e->rp[prio] < 0)
 		return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
@@ -48,11 +52,12 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		                          roce_status_name(e->read.status), e->read.why);
 	bool lossless = roce_reading_ok(&nd->pfc.read) && (nd->pfc.enabled & (1u << prio));
 	if (lossless && e->cnp_prio >= 0 && !(nd->pfc.enabled & (1u << e->cnp_prio)) && pol->ecn != ROCE_ECN_IGNORE)
-		return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
-		                          "ECN on for priority %d on %s, but CNPs go out on priority %d, which is lossy while "
-		                          "priority %d is lossless: dropped CNPs leave senders at full rate; put CNPs on a "
-		                          "lossless or strict-priority queue (ecn/roce_np/cnp_802p_prio, cnp_dscp)",
-		                          prio, nd->name, e->cnp_prio, prio);
+		return roce_check_finding(
+		        r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+		        "ECN on for priority %d on %s, but CNPs go out on priority %d, which is lossy while "
+		        "priority %d is lossless: dropped CNPs leave senders at full rate; put CNPs on a "
+		        "lossless or strict-priority queue (ecn/roce_np/cnp_802p_prio, cnp_dscp)",
+		        prio, nd->name, e->cnp_prio, prio);
 	return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_PASS, false, NULL,
 	                          "ECN notification and reaction points on for priority %d on %s", prio, nd->name);
 }
@@ -86,16 +91,18 @@ static int check_cnp_dscp(struct roce_check_result *r, const struct roce_node *n
 	const struct roce_netdev *first = NULL;
 	for (size_t i = 0; i < r->n_ports; i++) {
 		const struct roce_port_result *pr = &r->ports[i];
-		const struct roce_netdev *nd = pr->roce && pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
+		const struct roce_netdev *nd =
+		        pr->roce && pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
 		if (!nd || nd->ecn.cnp_dscp < 0)
 			continue;
 		if (!first)
 			first = nd;
 		else if (nd->ecn.cnp_dscp != first->ecn.cnp_dscp)
 			return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
-			                          "CNP DSCP is %d on %s but %d on %s: switches give CNPs one queue; set the same "
-			                          "ecn/roce_np/cnp_dscp on every port", nd->ecn.cnp_dscp, nd->name,
-			                          first->ecn.cnp_dscp, first->name);
+			                          "CNP DSCP is %d on %s but %d on %s: switches give CNPs one queue; "
+			                          "set the same "
+			                          "ecn/roce_np/cnp_dscp on every port",
+			                          nd->ecn.cnp_dscp, nd->name, first->ecn.cnp_dscp, first->name);
 	}
 	return 0;
 }

@@ -75,9 +75,11 @@ static enum ets_outcome judge_ets(const struct roce_netdev *nd, int prio, char *
 		bw[big] -= bw[tc];
 	char dcb[64], mlnx[40];
 	lists(bw, dcb, sizeof(dcb), mlnx, sizeof(mlnx));
-	snprintf(msg, len, "PFC priority %d is on TC %d, which has 0 %% bandwidth under ETS on %s: RoCE starves "
+	snprintf(msg, len,
+	         "PFC priority %d is on TC %d, which has 0 %% bandwidth under ETS on %s: RoCE starves "
 	         "behind any other traffic; give TC %d a share: `mlnx_qos -i %s --tcbw %s` or "
-	         "`dcb ets set dev %s tc-bw %s`", prio, tc, nd->name, tc, nd->name, mlnx, nd->name, dcb);
+	         "`dcb ets set dev %s tc-bw %s`",
+	         prio, tc, nd->name, tc, nd->name, mlnx, nd->name, dcb);
 	return ETS_BAD;
 }
 
@@ -110,13 +112,15 @@ static enum ets_outcome judge_buffer(const struct roce_netdev *nd, int prio, cha
 	}
 	unsigned map[ROCE_PRIOS];
 	for (int i = 0; i < ROCE_PRIOS; i++)
-		map[i] = b->prio2buffer[i] == buf && !(pfc & (1u << i)) && other >= 0 ? (unsigned)other : b->prio2buffer[i];
+		map[i] = b->prio2buffer[i] == buf && !(pfc & (1u << i)) && other >= 0 ? (unsigned)other
+		                                                                      : b->prio2buffer[i];
 	char dcb[64], mlnx[40];
 	lists(map, dcb, sizeof(dcb), mlnx, sizeof(mlnx));
-	snprintf(msg, len, "PFC priority %d shares receive buffer %d of %s with lossy priorit%s %s: their traffic fills "
+	snprintf(msg, len,
+	         "PFC priority %d shares receive buffer %d of %s with lossy priorit%s %s: their traffic fills "
 	         "the lossless buffer and pauses RoCE; give lossy priorities their own buffer: "
-	         "`mlnx_qos -i %s --prio2buffer %s` or `dcb buffer set dev %s prio-buffer %s`", prio, buf, nd->name,
-	         strchr(lossy, ',') ? "ies" : "y", lossy, nd->name, mlnx, nd->name, dcb);
+	         "`mlnx_qos -i %s --prio2buffer %s` or `dcb buffer set dev %s prio-buffer %s`",
+	         prio, buf, nd->name, strchr(lossy, ',') ? "ies" : "y", lossy, nd->name, mlnx, nd->name, dcb);
 	return ETS_BAD;
 }
 
@@ -125,7 +129,8 @@ static int garbled(struct roce_check_result *r, const struct roce_port_result *p
                    const char *attr, const struct roce_reading *rd)
 {
 	return roce_check_finding(r, "ets", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-	                          "%s of %s cannot be used (%s: %s): `dcb ets show dev %s` and `dcb buffer show dev %s`",
+	                          "%s of %s cannot be used (%s: %s): `dcb ets show dev %s` and `dcb buffer show dev "
+	                          "%s`",
 	                          attr, nd->name, roce_status_name(rd->status), rd->why, nd->name, nd->name);
 }
 
@@ -170,16 +175,20 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	 * fails on an UNKNOWN verdict and such a driver is not broken. */
 	char what[160];
 	if (ets == ETS_ABSENT && buf == ETS_ABSENT)
-		snprintf(what, sizeof(what), "ETS and receive buffers of %s unknown: the driver reports neither "
-		         "DCB_ATTR_IEEE_ETS nor DCB_ATTR_DCB_BUFFER", nd->name);
+		snprintf(what, sizeof(what),
+		         "ETS and receive buffers of %s unknown: the driver reports neither "
+		         "DCB_ATTR_IEEE_ETS nor DCB_ATTR_DCB_BUFFER",
+		         nd->name);
 	else
 		snprintf(what, sizeof(what), "%s of %s unknown: the driver reports no %s",
 		         ets == ETS_ABSENT ? "ETS" : "receive buffers", nd->name,
 		         ets == ETS_ABSENT ? "DCB_ATTR_IEEE_ETS" : "DCB_ATTR_DCB_BUFFER");
 	const char *known = ets == ETS_FINE ? ets_msg : buf == ETS_FINE ? buf_msg : "";
 	return roce_check_finding(r, "ets", pr->device, pr->port, ROCE_WARN, false, NULL,
-	                          "%s%s%s; check with `dcb ets show dev %s` and `dcb buffer show dev %s` (or mlnx_qos -i %s); "
-	                          "Ets=ignore silences this", what, known[0] ? "; " : "", known, nd->name, nd->name, nd->name);
+	                          "%s%s%s; check with `dcb ets show dev %s` and `dcb buffer show dev %s` (or mlnx_qos "
+	                          "-i %s); "
+	                          "Ets=ignore silences this",
+	                          what, known[0] ? "; " : "", known, nd->name, nd->name, nd->name);
 }
 
 int roce_check_ets(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)

@@ -31,7 +31,8 @@ static void list_model(const struct roce_node *node, size_t first, char *buf, si
 		if (j != first && !same_model(&node->devices[first], o))
 			continue;
 		if (roce_reading_ok(&o->fw_ver_read))
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s", buf[0] ? ", " : "", o->name, o->fw_ver);
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s", buf[0] ? ", " : "", o->name,
+			         o->fw_ver);
 	}
 }
 
@@ -53,10 +54,12 @@ static int check_model(struct roce_check_result *r, const struct roce_node *node
 	if (mixed)
 		return roce_check_finding(r, "firmware", d->name, 0, ROCE_WARN, false, NULL,
 		                          "%s (%s) adapters on this node run different firmware (%s): flash them all "
-		                          "to the same version (mlxfwmanager, or the vendor's tool) and reboot or reset them",
+		                          "to the same version (mlxfwmanager, or the vendor's tool) and reboot or "
+		                          "reset them",
 		                          d->hca_type, d->board_id, list);
-	return roce_check_finding(r, "firmware", d->name, 0, ROCE_PASS, false, NULL, "%s (%s) firmware %s (%zu adapter%s)",
-	                          d->hca_type, d->board_id, d->fw_ver, n, n == 1 ? "" : "s");
+	return roce_check_finding(r, "firmware", d->name, 0, ROCE_PASS, false, NULL,
+	                          "%s (%s) firmware %s (%zu adapter%s)", d->hca_type, d->board_id, d->fw_ver, n,
+	                          n == 1 ? "" : "s");
 }
 
 int roce_check_fw(struct roce_check_result *r, const struct roce_node *node)

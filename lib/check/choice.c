@@ -66,9 +66,10 @@ static void acs_on_pair(const struct roce_locality *loc, unsigned g, const char 
 	enum roce_sysfs_path below = gc->best > ROCE_PATH_LOC ? (enum roce_sysfs_path)(gc->best - 1) : ROCE_PATH_LOC;
 	gc->acs = true;
 	gc->gdr = false;
-	warn(c, "GPU %u (%s): ACS redirect on bridge %s between it and %s: NCCL_NET_GDR_LEVEL lowered to %s so that "
-	        "NCCL does not try GPUDirect RDMA over that path (see the acs finding for the fix)", g,
-	     loc->gpus[g].pci_addr, bridge ? bridge : "(not named: too many)", hca, roce_locality_path_name(below));
+	warn(c,
+	     "GPU %u (%s): ACS redirect on bridge %s between it and %s: NCCL_NET_GDR_LEVEL lowered to %s so that "
+	     "NCCL does not try GPUDirect RDMA over that path (see the acs finding for the fix)",
+	     g, loc->gpus[g].pci_addr, bridge ? bridge : "(not named: too many)", hca, roce_locality_path_name(below));
 }
 
 /* One GPU: record its best path; add its nearest HCAs when within the cap. */
@@ -93,8 +94,10 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 		return false;
 	}
 	if ((int)best > (int)cap) {
-		warn(c, "GPU %u (%s) has no RoCE HCA within %s: GPUDirect RDMA will not be used for it "
-		        "(nearest: %s, %s)", g, loc->gpus[g].pci_addr, roce_locality_path_name((enum roce_sysfs_path)cap), nearest,
+		warn(c,
+		     "GPU %u (%s) has no RoCE HCA within %s: GPUDirect RDMA will not be used for it "
+		     "(nearest: %s, %s)",
+		     g, loc->gpus[g].pci_addr, roce_locality_path_name((enum roce_sysfs_path)cap), nearest,
 		     roce_locality_path_name(best));
 		return false;
 	}
@@ -111,8 +114,8 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 /* Every GPU of the set, in index order; the worst best path among those
  * within the cap, or UNKNOWN when no GPU has an HCA within it. */
 static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
-                                  const char *const healthy[], size_t n, enum roce_gdr_level cap,
-                                  struct roce_choice *c, enum roce_sysfs_path *acs_limit)
+                                        const char *const healthy[], size_t n, enum roce_gdr_level cap,
+                                        struct roce_choice *c, enum roce_sysfs_path *acs_limit)
 {
 	enum roce_sysfs_path worst = ROCE_PATH_LOC;
 	*acs_limit = ROCE_PATH_SYS;
@@ -135,9 +138,8 @@ static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const s
 	return any ? worst : ROCE_PATH_UNKNOWN;
 }
 
-int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus,
-                     const char *const healthy[], size_t n_healthy, enum roce_gdr_level cap,
-                     struct roce_choice *out, struct roce_error *err)
+int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus, const char *const healthy[],
+                     size_t n_healthy, enum roce_gdr_level cap, struct roce_choice *out, struct roce_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (n_healthy > ROCE_HCA_MAX) {
@@ -170,8 +172,8 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
 }
 
 int roce_choice_for_check(struct roce_check_result *check, const struct roce_policy *policy,
-                          const struct roce_locality *loc, const struct roce_gpuset *gpus,
-                          struct roce_choice *out, struct roce_error *err)
+                          const struct roce_locality *loc, const struct roce_gpuset *gpus, struct roce_choice *out,
+                          struct roce_error *err)
 {
 	const char *healthy[ROCE_HCA_MAX];
 	size_t n = 0;

@@ -25,20 +25,20 @@
 #define ROCE_CHOICE_WARN_LEN 256
 
 struct roce_choice_gpu {
-	unsigned gpu;                      /* Slurm index */
-	enum roce_sysfs_path best;               /* best path to any healthy HCA (UNKNOWN if none known) */
-	bool gdr;                          /* best is within the cap: NCCL will use GPUDirect RDMA */
-	bool acs;                          /* ACS redirect on the path to a chosen HCA: the level is lowered below best */
+	unsigned gpu;              /* Slurm index */
+	enum roce_sysfs_path best; /* best path to any healthy HCA (UNKNOWN if none known) */
+	bool gdr;                  /* best is within the cap: NCCL will use GPUDirect RDMA */
+	bool acs;                  /* ACS redirect on the path to a chosen HCA: the level is lowered below best */
 };
 
 struct roce_choice {
-	size_t n_hca;                      /* NCCL_IB_HCA, in this order (device names) */
+	size_t n_hca; /* NCCL_IB_HCA, in this order (device names) */
 	char hca[ROCE_HCA_MAX][ROCE_NAME_MAX];
-	enum roce_gdr_level gdr_level;     /* NCCL_NET_GDR_LEVEL */
-	bool by_locality;                  /* false: every healthy HCA (no GPUs, unknown mapping, none near) */
+	enum roce_gdr_level gdr_level; /* NCCL_NET_GDR_LEVEL */
+	bool by_locality;              /* false: every healthy HCA (no GPUs, unknown mapping, none near) */
 	size_t n_gpus;
 	struct roce_choice_gpu gpus[ROCE_LOCALITY_GPU_MAX];
-	size_t n_warnings;                 /* human text, one finding each */
+	size_t n_warnings; /* human text, one finding each */
 	char warnings[ROCE_LOCALITY_GPU_MAX + 4][ROCE_CHOICE_WARN_LEN];
 };
 
@@ -55,9 +55,8 @@ struct roce_choice {
  * topology: every healthy HCA, at level cap.  No GPUs: every healthy HCA,
  * level cap.  Returns 0, or -1 when n_healthy > ROCE_HCA_MAX (err set).
  */
-int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus,
-                     const char *const healthy[], size_t n_healthy, enum roce_gdr_level cap,
-                     struct roce_choice *out, struct roce_error *err);
+int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus, const char *const healthy[],
+                     size_t n_healthy, enum roce_gdr_level cap, struct roce_choice *out, struct roce_error *err);
 
 /*
  * The choice for a node's check: among the devices with a healthy port
@@ -66,8 +65,8 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
  * unknown GPU mapping).  loc or gpus may be NULL.  0, or -1 (err).
  */
 int roce_choice_for_check(struct roce_check_result *check, const struct roce_policy *policy,
-                          const struct roce_locality *loc, const struct roce_gpuset *gpus,
-                          struct roce_choice *out, struct roce_error *err);
+                          const struct roce_locality *loc, const struct roce_gpuset *gpus, struct roce_choice *out,
+                          struct roce_error *err);
 
 /* {"hca":[...], "gdr_level", "by_locality", "gpus":[{gpu,best,gdr,acs}], "warnings":[...]} */
 json_object *roce_choice_json(const struct roce_choice *c);

@@ -18,14 +18,14 @@
 enum roce_verdict { ROCE_PASS = 0, ROCE_WARN, ROCE_UNKNOWN, ROCE_FAIL };
 
 struct roce_finding {
-	char check[24];          /* "port_state", "gid", "mtu", "pfc", ... */
-	char subject[96];        /* "mlx5_0:1", "eth0", "node" */
+	char check[24];   /* "port_state", "gid", "mtu", "pfc", ... */
+	char subject[96]; /* "mlx5_0:1", "eth0", "node" */
 	char device[ROCE_NAME_MAX];
-	unsigned port;           /* 0 = not about a port */
+	unsigned port; /* 0 = not about a port */
 	enum roce_verdict status;
-	bool hardware;           /* a node fault (drainable), not a configuration choice */
-	char message[512];       /* what is wrong and what to do */
-	char reason[64];         /* the short drain text of a hardware finding, "" = said from check */
+	bool hardware;     /* a node fault (drainable), not a configuration choice */
+	char message[512]; /* what is wrong and what to do */
+	char reason[64];   /* the short drain text of a hardware finding, "" = said from check */
 };
 
 /* What the check concluded about one port. */
@@ -33,11 +33,11 @@ struct roce_port_result {
 	char device[ROCE_NAME_MAX];
 	unsigned port;
 	char netdev[IF_NAMESIZE];
-	bool roce;               /* Ethernet link layer and allowed by policy */
-	bool healthy;            /* roce and no failing finding */
-	int gid_index;           /* index of the routable RoCE v2 GID, -1 none */
-	int active_mtu;          /* RDMA MTU in bytes, 0 unknown */
-	unsigned netdev_mtu;     /* the netdev's MTU, 0 unknown */
+	bool roce;           /* Ethernet link layer and allowed by policy */
+	bool healthy;        /* roce and no failing finding */
+	int gid_index;       /* index of the routable RoCE v2 GID, -1 none */
+	int active_mtu;      /* RDMA MTU in bytes, 0 unknown */
+	unsigned netdev_mtu; /* the netdev's MTU, 0 unknown */
 };
 
 struct roce_check_result {
@@ -45,11 +45,11 @@ struct roce_check_result {
 	size_t n_findings, cap_findings;
 	struct roce_port_result *ports;
 	size_t n_ports;
-	int gid_index;           /* the node's GID index for NCCL, -1 = none */
-	int traffic_class;       /* policy value or derived from DSCP/PFC, -1 = none */
-	enum roce_trust_mode trust;   /* the RoCE ports' priority trust (check_trust.c); PCP: NCCL_IB_SL */
+	int gid_index;              /* the node's GID index for NCCL, -1 = none */
+	int traffic_class;          /* policy value or derived from DSCP/PFC, -1 = none */
+	enum roce_trust_mode trust; /* the RoCE ports' priority trust (check_trust.c); PCP: NCCL_IB_SL */
 	enum roce_mode mode;
-	bool failed;             /* the node fails under the policy's mode */
+	bool failed; /* the node fails under the policy's mode */
 	size_t n_pass, n_warn, n_fail, n_unknown;
 };
 
@@ -57,7 +57,7 @@ struct roce_check_result {
  * -1 on ENOMEM.  hardware: a node fault that drains when status is FAIL. */
 int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                       enum roce_verdict status, bool hardware, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+        __attribute__((format(printf, 7, 8)));
 
 /* "pass", "warn", "unknown", "fail" */
 const char *roce_finding_verdict_name(enum roce_verdict v);

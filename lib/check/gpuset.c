@@ -25,10 +25,10 @@
 #include <string.h>
 #include <strings.h>
 
-#define GPU_LIST_MAX 4096      /* longer than any real list of 64 UUIDs */
+#define GPU_LIST_MAX 4096 /* longer than any real list of 64 UUIDs */
 #define GPU_INDEX_MAX 4095
-#define UUID_LEN 40            /* "GPU-" and 8-4-4-4-12 hex digits */
-#define SHOWN_MAX 44           /* hostile text in messages: 40 bytes and "..." */
+#define UUID_LEN 40  /* "GPU-" and 8-4-4-4-12 hex digits */
+#define SHOWN_MAX 44 /* hostile text in messages: 40 bytes and "..." */
 
 const char *roce_gpuset_status_name(enum roce_gpuset_status s)
 {
@@ -48,7 +48,10 @@ struct uuid_map {
 	bool scanned;
 	struct roce_reading read;
 	size_t n;
-	struct { char uuid[48]; char busid[ROCE_PCI_MAX]; } e[ROCE_LOCALITY_GPU_MAX];
+	struct {
+		char uuid[48];
+		char busid[ROCE_PCI_MAX];
+	} e[ROCE_LOCALITY_GPU_MAX];
 };
 
 /* "8-4-4-4-12" hex digits */
@@ -146,7 +149,7 @@ static void gpu_unknown(struct gpu_parse *ps, const char *fmt, ...)
 {
 	va_list ap;
 	if (ps->unknown)
-		return;    /* the first reason is the one to show */
+		return; /* the first reason is the one to show */
 	ps->unknown = true;
 	va_start(ap, fmt);
 	vsnprintf(ps->out->why, sizeof(ps->out->why), fmt, ap);
@@ -264,10 +267,7 @@ static int gpu_entry(struct gpu_parse *ps, const char *s, size_t len)
 	return -1;
 }
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
+static bool blank(char c) { return c == ' ' || c == '\t'; }
 
 /* Every entry, trimmed of blanks.  -1 at the first bad one (why set). */
 static int gpu_entries(struct gpu_parse *ps, const char *list, size_t len)
@@ -318,7 +318,7 @@ static enum roce_gpuset_status gpu_list(struct gpu_parse *ps, const char *list)
 void roce_gpuset_parse(const char *list, const char *proc_root, const struct roce_locality *loc,
                        struct roce_gpuset *out)
 {
-	struct gpu_parse *ps = calloc(1, sizeof(*ps));   /* 4 KiB of flags and 5 KiB of UUIDs: not on the stack */
+	struct gpu_parse *ps = calloc(1, sizeof(*ps)); /* 4 KiB of flags and 5 KiB of UUIDs: not on the stack */
 	memset(out, 0, sizeof(*out));
 	if (!ps) {
 		out->status = ROCE_GPUS_UNKNOWN;

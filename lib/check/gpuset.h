@@ -16,17 +16,17 @@
 #include "base/model.h"
 
 enum roce_gpuset_status {
-	ROCE_GPUS_NONE = 0,      /* empty or unset: the job has no GPUs */
-	ROCE_GPUS_OK,            /* idx[] holds Slurm GPU indexes, ascending, no duplicates */
-	ROCE_GPUS_UNKNOWN,       /* well-formed, but cannot be mapped to this node's GPUs */
-	ROCE_GPUS_INVALID,       /* not a GPU list: garbage */
+	ROCE_GPUS_NONE = 0, /* empty or unset: the job has no GPUs */
+	ROCE_GPUS_OK,       /* idx[] holds Slurm GPU indexes, ascending, no duplicates */
+	ROCE_GPUS_UNKNOWN,  /* well-formed, but cannot be mapped to this node's GPUs */
+	ROCE_GPUS_INVALID,  /* not a GPU list: garbage */
 };
 
 struct roce_gpuset {
 	enum roce_gpuset_status status;
 	size_t n;
 	unsigned idx[ROCE_LOCALITY_GPU_MAX];
-	char why[ROCE_WHY_MAX];  /* for UNKNOWN/INVALID: what and why, hostile text escaped */
+	char why[ROCE_WHY_MAX]; /* for UNKNOWN/INVALID: what and why, hostile text escaped */
 };
 const char *roce_gpuset_status_name(enum roce_gpuset_status s);
 

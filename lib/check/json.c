@@ -12,9 +12,18 @@
 
 #include <stdio.h>
 
-static void put_str(json_object *o, const char *k, const char *v) { json_object_object_add(o, k, json_object_new_string(v)); }
-static void put_int(json_object *o, const char *k, int64_t v) { json_object_object_add(o, k, json_object_new_int64(v)); }
-static void put_bool(json_object *o, const char *k, bool v) { json_object_object_add(o, k, json_object_new_boolean(v)); }
+static void put_str(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+static void put_int(json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+static void put_bool(json_object *o, const char *k, bool v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
 
 json_object *roce_json_reading(const struct roce_reading *r)
 {
@@ -181,7 +190,8 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 		put_int(o, "speed_mbps", nd->speed_mbps);
 	put_reading(&errors, "speed", &nd->speed_read);
 	if (nd->ecn.read.status != ROCE_NOT_READ && nd->ecn.read.status != ROCE_MISSING) {
-		json_object *ecn = json_object_new_object(), *np = json_object_new_array(), *rp = json_object_new_array();
+		json_object *ecn = json_object_new_object(), *np = json_object_new_array(),
+		            *rp = json_object_new_array();
 		for (int i = 0; i < ROCE_PRIOS; i++) {
 			json_object_array_add(np, json_object_new_int(nd->ecn.np[i]));
 			json_object_array_add(rp, json_object_new_int(nd->ecn.rp[i]));

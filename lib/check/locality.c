@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHAIN_MAX 32                  /* PCI bridges between a device and its CPU */
-#define SHOWN_MAX 44                  /* hostile text in messages: 40 bytes and "..." */
+#define CHAIN_MAX 32 /* PCI bridges between a device and its CPU */
+#define SHOWN_MAX 44 /* hostile text in messages: 40 bytes and "..." */
 
 const char *roce_locality_path_name(enum roce_sysfs_path p)
 {
@@ -44,9 +44,9 @@ const char *roce_locality_path_name(enum roce_sysfs_path p)
  */
 struct place {
 	hwloc_obj_t obj;
-	hwloc_obj_t sw[CHAIN_MAX];        /* NCCL switch nodes, nearest first, after BCM flattening */
+	hwloc_obj_t sw[CHAIN_MAX]; /* NCCL switch nodes, nearest first, after BCM flattening */
 	int n_sw;
-	hwloc_obj_t cpu;                  /* first non-I/O ancestor */
+	hwloc_obj_t cpu; /* first non-I/O ancestor */
 };
 
 /* NCCL's 64-bit PCI id of a switch: vendor, device, subsystem vendor, subsystem device. */
@@ -171,7 +171,7 @@ static int cmp_busid(const void *x, const void *y)
 static void busid_of(hwloc_obj_t o, char *out, size_t len)
 {
 	struct roce_pciaddr a = { o->attr->pcidev.domain, o->attr->pcidev.bus, o->attr->pcidev.dev,
-	                          o->attr->pcidev.func };
+		                  o->attr->pcidev.func };
 	roce_pciaddr_format(&a, out, len);
 }
 
@@ -215,8 +215,8 @@ static hwloc_obj_t hca_object(hwloc_topology_t h, const char *pci_addr, struct r
 	/* hwloc's PCI domains are 16 bits */
 	hwloc_obj_t o = b.domain > 0xffff ? NULL : hwloc_get_pcidev_by_busid(h, b.domain, b.bus, b.dev, b.func);
 	if (!o)
-		roce_reading_set(&hca->found, ROCE_MISSING, 0, "%s: PCI device %s is not in the topology",
-		                 hca->name, hca->pci_addr);
+		roce_reading_set(&hca->found, ROCE_MISSING, 0, "%s: PCI device %s is not in the topology", hca->name,
+		                 hca->pci_addr);
 	else
 		roce_reading_set(&hca->found, ROCE_OK, 0, NULL);
 	return o;
@@ -241,14 +241,15 @@ static void fill_paths(struct roce_locality *loc, const struct place *gp, const 
 		for (size_t j = 0; j < loc->n_gpus; j++)
 			loc->gpu_gpu[i][j] = path_between(&gp[i], &gp[j]);
 		for (size_t j = 0; j < loc->n_hcas; j++)
-			loc->gpu_hca[i][j] = roce_reading_ok(&loc->hcas[j].found) ? path_between(&gp[i], &hp[j])
-			                                                           : ROCE_PATH_UNKNOWN;
+			loc->gpu_hca[i][j] =
+			        roce_reading_ok(&loc->hcas[j].found) ? path_between(&gp[i], &hp[j]) : ROCE_PATH_UNKNOWN;
 	}
 	for (size_t i = 0; i < loc->n_hcas; i++)
 		for (size_t j = 0; j < loc->n_hcas; j++)
-			loc->hca_hca[i][j] = roce_reading_ok(&loc->hcas[i].found) && roce_reading_ok(&loc->hcas[j].found)
-			                             ? path_between(&hp[i], &hp[j])
-			                             : ROCE_PATH_UNKNOWN;
+			loc->hca_hca[i][j] =
+			        roce_reading_ok(&loc->hcas[i].found) && roce_reading_ok(&loc->hcas[j].found)
+			                ? path_between(&hp[i], &hp[j])
+			                : ROCE_PATH_UNKNOWN;
 }
 
 int roce_locality_build(const struct roce_topo *t, const struct roce_locality_hca_in *hcas, size_t n,
@@ -283,8 +284,8 @@ int roce_locality_build(const struct roce_topo *t, const struct roce_locality_hc
 	return 0;
 }
 
-int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *node,
-                             struct roce_locality *loc, struct roce_error *err)
+int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *node, struct roce_locality *loc,
+                             struct roce_error *err)
 {
 	struct roce_locality_hca_in in[ROCE_LOCALITY_HCA_MAX];
 	size_t n = 0;
@@ -303,8 +304,7 @@ int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *
 	return roce_locality_build(t, in, n, loc, err);
 }
 
-const struct roce_locality_hca *roce_locality_find_hca(const struct roce_locality *loc, const char *name,
-                                                       size_t *index)
+const struct roce_locality_hca *roce_locality_find_hca(const struct roce_locality *loc, const char *name, size_t *index)
 {
 	for (size_t i = 0; i < loc->n_hcas; i++)
 		if (!strcmp(loc->hcas[i].name, name)) {
@@ -361,7 +361,8 @@ static void print_legend(const struct roce_locality *loc, FILE *out)
 {
 	fprintf(out, "\nLegend:\n\n"
 	             "  X    = Self\n"
-	             "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)\n"
+	             "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., "
+	             "QPI/UPI)\n"
 	             "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU);\n"
 	             "         nvidia-smi's NODE (another host bridge of the same NUMA node) is PHB here, as in NCCL\n"
 	             "  PXB  = Connection traversing multiple PCIe switches (without traversing the PCIe Host Bridge)\n"
@@ -371,9 +372,11 @@ static void print_legend(const struct roce_locality *loc, FILE *out)
 		for (size_t h = 0; h < loc->n_hcas; h++)
 			marks |= loc->gpu_hca_block[g][h];
 	if (marks & ROCE_LOCALITY_BLOCK_ACS)
-		fprintf(out, "  !    = (after a GPU-NIC path) ACS redirect on a bridge of the path: no GPUDirect RDMA peer to peer\n");
+		fprintf(out, "  !    = (after a GPU-NIC path) ACS redirect on a bridge of the path: no GPUDirect RDMA "
+		             "peer to peer\n");
 	if (marks & ROCE_LOCALITY_BLOCK_LINK)
-		fprintf(out, "  ~    = (after a GPU-NIC path) a PCIe link of the path runs below what both its ends can do\n");
+		fprintf(out, "  ~    = (after a GPU-NIC path) a PCIe link of the path runs below what both its ends "
+		             "can do\n");
 	bool unknown = false;
 	for (size_t i = 0; i < loc->n_hcas; i++)
 		if (!roce_reading_ok(&loc->hcas[i].found)) {
@@ -402,7 +405,7 @@ void roce_locality_print(const struct roce_locality *loc, FILE *out)
 	}
 	for (size_t i = 0; i < loc->n_hcas; i++) {
 		fprintf(out, "%s", loc->hcas[i].name);
-		for (size_t j = 0; j < loc->n_gpus; j++)   /* a column of gpu_hca */
+		for (size_t j = 0; j < loc->n_gpus; j++) /* a column of gpu_hca */
 			print_pair(loc, j, i, out);
 		print_cells(loc->hca_hca[i], loc->n_hcas, out);
 		fprintf(out, "\n");

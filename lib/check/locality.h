@@ -21,14 +21,14 @@
 #include "base/model.h"
 #include "read/policy.h"
 
-struct roce_topo;                    /* topo.h: a loaded topology */
+struct roce_topo; /* topo.h: a loaded topology */
 
-#define ROCE_LOCALITY_GPU_MAX 64         /* NVIDIA PCI functions per node we look at */
-#define ROCE_LOCALITY_HCA_MAX 64         /* RDMA devices per node we look at */
-#define ROCE_LOCALITY_AFFINITY_MAX 96    /* "0-23,48-71": longer lists end in "..." */
-#define ROCE_LOCALITY_BRIDGE_MAX 64      /* bridges with ACS redirect named in gpu_hca_bridge */
-#define ROCE_LOCALITY_BLOCK_ACS 0x1      /* ACS redirect on a bridge between them */
-#define ROCE_LOCALITY_BLOCK_LINK 0x2     /* a degraded PCIe link between them */
+#define ROCE_LOCALITY_GPU_MAX 64      /* NVIDIA PCI functions per node we look at */
+#define ROCE_LOCALITY_HCA_MAX 64      /* RDMA devices per node we look at */
+#define ROCE_LOCALITY_AFFINITY_MAX 96 /* "0-23,48-71": longer lists end in "..." */
+#define ROCE_LOCALITY_BRIDGE_MAX 64   /* bridges with ACS redirect named in gpu_hca_bridge */
+#define ROCE_LOCALITY_BLOCK_ACS 0x1   /* ACS redirect on a bridge between them */
+#define ROCE_LOCALITY_BLOCK_LINK 0x2  /* a degraded PCIe link between them */
 
 /*
  * NCCL's path types (src/graph/topo.h), same order and values as
@@ -36,26 +36,26 @@ struct roce_topo;                    /* topo.h: a loaded topology */
  * NCCL does not tell nvidia-smi's NODE from PHB: both are PHB here.
  */
 enum roce_sysfs_path {
-	ROCE_PATH_LOC = ROCE_GDR_LOC,   /* the same device */
-	ROCE_PATH_PIX = ROCE_GDR_PIX,   /* behind the same PCIe switch */
-	ROCE_PATH_PXB = ROCE_GDR_PXB,   /* behind switches that share a switch */
-	ROCE_PATH_PHB = ROCE_GDR_PHB,   /* through the CPU, same NUMA node */
-	ROCE_PATH_SYS = ROCE_GDR_SYS,   /* across NUMA nodes */
-	ROCE_PATH_UNKNOWN,              /* a device is not in the topology */
+	ROCE_PATH_LOC = ROCE_GDR_LOC, /* the same device */
+	ROCE_PATH_PIX = ROCE_GDR_PIX, /* behind the same PCIe switch */
+	ROCE_PATH_PXB = ROCE_GDR_PXB, /* behind switches that share a switch */
+	ROCE_PATH_PHB = ROCE_GDR_PHB, /* through the CPU, same NUMA node */
+	ROCE_PATH_SYS = ROCE_GDR_SYS, /* across NUMA nodes */
+	ROCE_PATH_UNKNOWN,            /* a device is not in the topology */
 };
-const char *roce_locality_path_name(enum roce_sysfs_path p);   /* "PIX", ...; "?" for UNKNOWN */
+const char *roce_locality_path_name(enum roce_sysfs_path p); /* "PIX", ...; "?" for UNKNOWN */
 
 struct roce_locality_gpu {
-	char pci_addr[ROCE_PCI_MAX];                  /* "0000:03:00.0" */
-	unsigned device_id;                           /* PCI device id, e.g. 0x20b0 */
-	char cpus[ROCE_LOCALITY_AFFINITY_MAX];        /* CPU affinity list "0-23,48-71" */
-	char numa[ROCE_LOCALITY_AFFINITY_MAX];        /* NUMA affinity list "0" */
+	char pci_addr[ROCE_PCI_MAX];           /* "0000:03:00.0" */
+	unsigned device_id;                    /* PCI device id, e.g. 0x20b0 */
+	char cpus[ROCE_LOCALITY_AFFINITY_MAX]; /* CPU affinity list "0-23,48-71" */
+	char numa[ROCE_LOCALITY_AFFINITY_MAX]; /* NUMA affinity list "0" */
 };
 
 struct roce_locality_hca {
-	char name[ROCE_NAME_MAX];                     /* "mlx5_0" */
+	char name[ROCE_NAME_MAX]; /* "mlx5_0" */
 	char pci_addr[ROCE_PCI_MAX];
-	struct roce_reading found;                    /* OK, or why the PCI device is not in the topology */
+	struct roce_reading found; /* OK, or why the PCI device is not in the topology */
 	char cpus[ROCE_LOCALITY_AFFINITY_MAX];
 	char numa[ROCE_LOCALITY_AFFINITY_MAX];
 };
@@ -73,13 +73,13 @@ struct roce_locality_hca {
  * indexed like gpu_hca.  About 60 KiB: allocate it, not on a small stack.
  */
 struct roce_locality {
-	char origin[16];                                  /* "xml", "cache", "live", or "" (built by hand) */
+	char origin[16]; /* "xml", "cache", "live", or "" (built by hand) */
 	size_t n_gpus;
 	struct roce_locality_gpu gpus[ROCE_LOCALITY_GPU_MAX];
-	bool gpus_truncated;                              /* more than ROCE_LOCALITY_GPU_MAX GPUs */
+	bool gpus_truncated; /* more than ROCE_LOCALITY_GPU_MAX GPUs */
 	size_t n_hcas;
 	struct roce_locality_hca hcas[ROCE_LOCALITY_HCA_MAX];
-	unsigned char gpu_gpu[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_GPU_MAX];   /* enum roce_sysfs_path */
+	unsigned char gpu_gpu[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_GPU_MAX]; /* enum roce_sysfs_path */
 	unsigned char gpu_hca[ROCE_LOCALITY_GPU_MAX][ROCE_LOCALITY_HCA_MAX];
 	unsigned char hca_hca[ROCE_LOCALITY_HCA_MAX][ROCE_LOCALITY_HCA_MAX];
 	/* What on a GPU-HCA pair's PCIe path keeps GPUDirect RDMA from going
@@ -108,8 +108,8 @@ struct roce_locality_hca_in {
 int roce_locality_build(const struct roce_topo *t, const struct roce_locality_hca_in *hcas, size_t n,
                         struct roce_locality *loc, struct roce_error *err);
 /* The same for every device of the model that has a PCI address (pci_read OK). */
-int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *node,
-                             struct roce_locality *loc, struct roce_error *err);
+int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *node, struct roce_locality *loc,
+                             struct roce_error *err);
 
 /* The HCA called name and its index in loc->hcas, or NULL. */
 const struct roce_locality_hca *roce_locality_find_hca(const struct roce_locality *loc, const char *name,

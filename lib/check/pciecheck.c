@@ -27,8 +27,8 @@ void roce_pciecheck_speed(unsigned tenths, char *out, size_t len)
 		snprintf(out, len, "%u.%u GT/s", tenths / 10, tenths % 10);
 }
 
-static const char link_fix[] =
-	"reseat the card, check its slot and riser and the BIOS PCIe speed setting (`lspci -vv -s %s`: LnkSta against LnkCap)";
+static const char link_fix[] = "reseat the card, check its slot and riser and the BIOS PCIe speed setting (`lspci -vv "
+                               "-s %s`: LnkSta against LnkCap)";
 
 /* The PcieDegraded= action taken on a device's ports: a failing link leaves
  * them out of NCCL_IB_HCA, as any failing port finding does. */
@@ -43,18 +43,22 @@ static void mark_unhealthy(struct roce_check_result *r, const char *device)
  * its ports out of NCCL_IB_HCA) or one of the job's GPUs (issue 13: a GPU
  * at x8 slows every transfer it makes, GPUDirect RDMA's included). */
 struct subject {
-	const char *device;                 /* the finding's device: "mlx5_1", "GPU3" */
-	const char *name;                   /* in messages: "mlx5_1", "GPU 3" */
-	const char *bdf;                    /* its PCI address, for a path that could not be read */
-	const char *traffic;                /* what a slow link limits */
+	const char *device;  /* the finding's device: "mlx5_1", "GPU3" */
+	const char *name;    /* in messages: "mlx5_1", "GPU 3" */
+	const char *bdf;     /* its PCI address, for a path that could not be read */
+	const char *traffic; /* what a slow link limits */
 	const struct roce_pcie_path *path;
 	bool hca;
 };
 
 static struct subject hca_subject(const struct roce_device *d)
 {
-	return (struct subject){ .device = d->name, .name = d->name, .bdf = d->pci_addr, .path = &d->pcie,
-	                         .traffic = "RDMA and GPUDirect traffic", .hca = true };
+	return (struct subject){ .device = d->name,
+		                 .name = d->name,
+		                 .bdf = d->pci_addr,
+		                 .path = &d->pcie,
+		                 .traffic = "RDMA and GPUDirect traffic",
+		                 .hca = true };
 }
 
 /* Which link of the path: the subject's own, or one further up. */
@@ -73,7 +77,8 @@ static bool link_degraded(const struct roce_pcie_path *p, size_t i)
 	const struct roce_pcie_fn *lo = &p->fn[i], *up = &p->fn[i + 1];
 	if (!roce_reading_ok(&lo->link_read) || !roce_reading_ok(&up->link_read) || !lo->cur_speed || !lo->cur_width)
 		return false;
-	return lo->cur_speed < lower(lo->max_speed, up->max_speed) || lo->cur_width < lower(lo->max_width, up->max_width);
+	return lo->cur_speed < lower(lo->max_speed, up->max_speed) ||
+	       lo->cur_width < lower(lo->max_width, up->max_width);
 }
 
 /* Is fn[i] of p a port of a PCIe switch?  ACS matters there: with it on,
@@ -106,7 +111,8 @@ static unsigned side(const struct roce_pcie_path *p, size_t top, bool acs, const
 	 * none goes through the root complex anyway. */
 	for (size_t i = 1; acs && i < top && i < p->n; i++) {
 		const struct roce_pcie_fn *b = &p->fn[i];
-		if (switch_port(p, i) && roce_reading_ok(&b->acs_read) && b->acs_present && (b->acs_ctrl & ROCE_ACS_P2P_BLOCKING)) {
+		if (switch_port(p, i) && roce_reading_ok(&b->acs_read) && b->acs_present &&
+		    (b->acs_ctrl & ROCE_ACS_P2P_BLOCKING)) {
 			bits |= ROCE_LOCALITY_BLOCK_ACS;
 			if (!*bridge)
 				*bridge = b->bdf;
@@ -143,14 +149,21 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	const struct roce_pcie_fn *lo = &s->path->fn[i], *up = &s->path->fn[i + 1];
 	char what[160], cur[24], cap[24];
 	link_name(s, i, what, sizeof(what));
-	const struct roce_pcie_fn *bad = !roce_reading_ok(&lo->link_read) ? lo : !roce_reading_ok(&up->link_read) ? up : NULL;
+	const struct roce_pcie_fn *bad = !roce_reading_ok(&lo->link_read)   ? lo
+	                                 : !roce_reading_ok(&up->link_read) ? up
+	                                                                    : NULL;
 	if (bad)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, "%s: link state unknown (%s)", what,
-		                       bad->link_read.why) < 0 ? -1 : 1;
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
+		                         "%s: link state unknown (%s)", what, bad->link_read.why) < 0
+		               ? -1
+		               : 1;
 	if (lo->cur_speed == 0 || lo->cur_width == 0 || lo->max_speed == 0 || up->max_speed == 0)
 		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
-		                       "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
-		                       "the link is down or in training)", what) < 0 ? -1 : 1;
+		                         "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
+		                         "the link is down or in training)",
+		                         what) < 0
+		               ? -1
+		               : 1;
 	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
 	if (lo->cur_speed >= speed && lo->cur_width >= width)
 		return 0;
@@ -162,9 +175,11 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	char fix[200];
 	snprintf(fix, sizeof(fix), link_fix, lo->bdf);
 	return roce_finding_addf(r, "pcie_link", s->device, 0, v, true,
-	                       "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
-	                       "%s is limited to that rate; %s",
-	                       what, cur, lo->cur_width, cap, width, s->traffic, fix) < 0 ? -1 : 1;
+	                         "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
+	                         "%s is limited to that rate; %s",
+	                         what, cur, lo->cur_width, cap, width, s->traffic, fix) < 0
+	               ? -1
+	               : 1;
 }
 
 static int check_path_links(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s)
@@ -176,8 +191,8 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	if (p->read.status == ROCE_NOT_READ || p->read.status == ROCE_MISSING)
 		return 0;
 	if (!roce_reading_ok(&p->read))
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, "%s (%s): PCIe path unknown (%s)",
-		                       s->name, s->bdf, p->read.why);
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
+		                         "%s (%s): PCIe path unknown (%s)", s->name, s->bdf, p->read.why);
 	int bad = 0;
 	size_t links = 0;
 	for (size_t i = 0; i + 1 < p->n; i++) {
@@ -195,10 +210,10 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	if (links == 0)
 		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
-		                       "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
+		                         "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
 	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
-	                       "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", s->name,
-	                       p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
+	                         "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", s->name,
+	                         p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
 }
 
 /* One bridge: 1 ACS redirect or unknown (a finding added), 0 fine, -1 ENOMEM. */
@@ -206,18 +221,23 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
                             const struct roce_pcie_fn *b)
 {
 	if (!roce_reading_ok(&b->acs_read))
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, "%s: ACS on switch port %s unknown (%s)",
-		                       d->name, b->bdf, b->acs_read.why) < 0 ? -1 : 1;
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false,
+		                         "%s: ACS on switch port %s unknown (%s)", d->name, b->bdf, b->acs_read.why) < 0
+		               ? -1
+		               : 1;
 	if (!b->acs_present || !(b->acs_ctrl & ROCE_ACS_P2P_BLOCKING))
 		return 0;
 	char bits[160];
 	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
 	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	return roce_finding_addf(r, "acs", d->name, 0, v, true,
-	                       "%s: ACS on switch port %s has %s set (control 0x%04x): peer traffic between a GPU and "
-	                       "%s is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
-	                       "disable it (`setpci -s %s ECAP_ACS+6.w=0`, or ACS/IOMMU in the BIOS)",
-	                       d->name, b->bdf, bits, b->acs_ctrl, d->name, b->bdf) < 0 ? -1 : 1;
+	                         "%s: ACS on switch port %s has %s set (control 0x%04x): peer traffic between a GPU "
+	                         "and "
+	                         "%s is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
+	                         "disable it (`setpci -s %s ECAP_ACS+6.w=0`, or ACS/IOMMU in the BIOS)",
+	                         d->name, b->bdf, bits, b->acs_ctrl, d->name, b->bdf) < 0
+	               ? -1
+	               : 1;
 }
 
 /* Every switch port above the device (switch_port(): not its root port). */
@@ -225,7 +245,7 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 {
 	const struct roce_pcie_path *p = &d->pcie;
 	if (!roce_reading_ok(&p->read))
-		return 0;    /* said by pcie_link, or not a PCI function */
+		return 0; /* said by pcie_link, or not a PCI function */
 	int bad = 0;
 	size_t ports = 0;
 	for (size_t i = 1; i < p->n; i++) {
@@ -242,8 +262,8 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 	if (ports == 0)
 		return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
 		                         "%s: no PCIe switch between it and root port %s (ACS on a root port does not "
-		                         "matter: traffic through it crosses the root complex anyway)", d->name,
-		                         p->fn[p->n - 1].bdf);
+		                         "matter: traffic through it crosses the root complex anyway)",
+		                         d->name, p->fn[p->n - 1].bdf);
 	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
 	                         "%s: no ACS redirect on the %zu PCIe switch port(s) between it and root port %s",
 	                         d->name, ports, p->fn[p->n - 1].bdf);
@@ -255,33 +275,36 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
  * GPU-NIC traffic up to the root complex; identity (passthrough) or no
  * IOMMU is what GPUDirect RDMA wants. */
 static int check_path_iommu(struct roce_check_result *r, const struct roce_policy *pol, const char *root,
-                              const struct subject *s)
+                            const struct subject *s)
 {
 	const struct roce_pcie_path *p = s->path;
 	if (!roce_reading_ok(&p->read))
-		return 0;    /* said by pcie_link, or not a PCI function */
+		return 0; /* said by pcie_link, or not a PCI function */
 	const char *bdf = p->fn[0].bdf, *t = p->iommu_type;
 	if (!roce_reading_ok(&p->iommu_read))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, "%s (%s): IOMMU group type unknown (%s)",
-		                         s->name, bdf, p->iommu_read.why);
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false,
+		                         "%s (%s): IOMMU group type unknown (%s)", s->name, bdf, p->iommu_read.why);
 	if (!p->iommu_group[0])
 		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false,
 		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", s->name, bdf);
 	if (!strcmp(t, "identity") || !strcmp(t, "unmanaged"))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s", s->name,
-		                         bdf, p->iommu_group, t, t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s",
+		                         s->name, bdf, p->iommu_group, t,
+		                         t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
 	if (strcmp(t, "DMA") && strcmp(t, "DMA-FQ") && strcmp(t, "blocked")) {
 		char shown[40];
 		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false,
 		                         "%s (%s): IOMMU group %s has type \"%s\", not one the kernel writes "
-		                         "(%s/kernel/iommu_groups/%s/type)", s->name, bdf, p->iommu_group,
-		                         roce_printable(t, shown, sizeof(shown)), root, p->iommu_group);
+		                         "(%s/kernel/iommu_groups/%s/type)",
+		                         s->name, bdf, p->iommu_group, roce_printable(t, shown, sizeof(shown)), root,
+		                         p->iommu_group);
 	}
 	enum roce_verdict v = pol->iommu == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	return roce_finding_addf(r, "iommu", s->device, 0, v, false,
 	                         "%s (%s): IOMMU group %s has type %s: %s; boot with iommu=pt (Intel: "
 	                         "`intel_iommu=on iommu=pt`, AMD: `iommu=pt`) so that the IOMMU passes device DMA "
-	                         "through, or disable the IOMMU in the BIOS", s->name, bdf, p->iommu_group, t,
+	                         "through, or disable the IOMMU in the BIOS",
+	                         s->name, bdf, p->iommu_group, t,
 	                         t[0] == 'b' ? "the IOMMU blocks the device's DMA"
 	                                     : "the IOMMU translates every DMA, GPUDirect RDMA's peer accesses "
 	                                       "included (lower bandwidth, and NCCL may hang or fall back)");
@@ -314,33 +337,39 @@ static int check_gdr(struct roce_check_result *r, const struct roce_node *node, 
 	bool dmabuf = g->dmabuf && (!probe || probe->dmabuf_verbs);
 	char why[ROCE_WHY_MAX + 160];
 	if (g->dmabuf && !dmabuf)
-		snprintf(why, sizeof(why), "ibv_reg_dmabuf_mr on %s fails with %s: the kernel or the RDMA provider "
-		         "cannot register DMA-BUF memory", probe->name, strerror(probe->dmabuf_read.err));
+		snprintf(why, sizeof(why),
+		         "ibv_reg_dmabuf_mr on %s fails with %s: the kernel or the RDMA provider "
+		         "cannot register DMA-BUF memory",
+		         probe->name, strerror(probe->dmabuf_read.err));
 	else
 		snprintf(why, sizeof(why), "%s", g->dmabuf_why);
 	if (!roce_reading_ok(&g->read))
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, "GPUDirect RDMA readiness unknown (%s)",
-		                       g->read.why);
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false,
+		                         "GPUDirect RDMA readiness unknown (%s)", g->read.why);
 	if (g->peer_memory)
 		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
-		                       "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
-		                       g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
+		                         "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
+		                         g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
 	if (dmabuf)
 		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
-		                       "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
-		                       "no peer-memory module needed%s%s%s", g->kernel, probe ? " (ibv_reg_dmabuf_mr probe: " : "",
-		                       probe ? probe->name : "", probe ? " takes it)" : "");
+		                         "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
+		                         "no peer-memory module needed%s%s%s",
+		                         g->kernel, probe ? " (ibv_reg_dmabuf_mr probe: " : "",
+		                         probe ? probe->name : "", probe ? " takes it)" : "");
 	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
 	if (g->loaded)
 		return roce_finding_addf(r, "gdr", NULL, 0, v, false,
-		                       "%s is loaded but no peer-memory client is registered (no "
-		                       "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe %s`, "
-		                       "dmesg); DMA-BUF is not possible either (%s)", g->module, g->module, g->module,
-		                       why);
+		                         "%s is loaded but no peer-memory client is registered (no "
+		                         "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe "
+		                         "%s`, "
+		                         "dmesg); DMA-BUF is not possible either (%s)",
+		                         g->module, g->module, g->module, why);
 	return roce_finding_addf(r, "gdr", NULL, 0, v, false,
-	                       "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no DMA-BUF "
-	                       "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
-	                       "NCCL stages GPU data through host memory", why);
+	                         "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no "
+	                         "DMA-BUF "
+	                         "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
+	                         "NCCL stages GPU data through host memory",
+	                         why);
 }
 
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
@@ -365,8 +394,12 @@ int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *po
 	char device[16], name[16];
 	snprintf(device, sizeof(device), "GPU%u", index);
 	snprintf(name, sizeof(name), "GPU %u", index);
-	struct subject s = { .device = device, .name = name, .bdf = bdf, .path = path, .hca = false,
-	                     .traffic = "every transfer of the GPU (GPUDirect RDMA, peer and host copies)" };
+	struct subject s = { .device = device,
+		             .name = name,
+		             .bdf = bdf,
+		             .path = path,
+		             .hca = false,
+		             .traffic = "every transfer of the GPU (GPUDirect RDMA, peer and host copies)" };
 	if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_path_links(r, pol, &s) < 0)
 		return -1;
 	if (pol->iommu != ROCE_ACTION_IGNORE && check_path_iommu(r, pol, root, &s) < 0)

@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-__attribute__((format(printf, 3, 4)))
-static int set_var(struct roce_plan *plan, const char *name, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int set_var(struct roce_plan *plan, const char *name, const char *fmt, ...)
 {
 	if (plan->n_vars >= ROCE_PLAN_VARS)
 		return -1;
@@ -54,8 +53,8 @@ static void append_unique(char *list, size_t len, const char *item)
 }
 
 /* "=dev:port,..." for the healthy ports of device (in port order). */
-static size_t add_device_ports(const struct roce_check_result *check, const char *device,
-                               char *hcas, size_t hlen, char *ifnames, size_t ilen, size_t n)
+static size_t add_device_ports(const struct roce_check_result *check, const char *device, char *hcas, size_t hlen,
+                               char *ifnames, size_t ilen, size_t n)
 {
 	char item[128];
 	for (size_t i = 0; i < check->n_ports && n < ROCE_HCA_MAX; i++) {

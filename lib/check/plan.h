@@ -12,17 +12,17 @@
 
 struct roce_env_var {
 	char name[32];
-	char value[2048];   /* 32 x "=mlx5_NN:P," fits */
+	char value[2048]; /* 32 x "=mlx5_NN:P," fits */
 };
 
 struct roce_plan {
-	bool valid;                      /* false: no plan (node failed in strict mode, or no usable port) */
+	bool valid; /* false: no plan (node failed in strict mode, or no usable port) */
 	struct roce_env_var vars[ROCE_PLAN_VARS];
 	size_t n_vars;
-	char why[256];                   /* when !valid */
+	char why[256]; /* when !valid */
 };
 
-struct roce_choice;                  /* choice.h: HCAs in locality order and the GDR level */
+struct roce_choice; /* choice.h: HCAs in locality order and the GDR level */
 
 /*
  * choice NULL: every healthy port in device order, GdrLevel from the policy.

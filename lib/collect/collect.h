@@ -12,11 +12,11 @@
 #include "read/policy.h"
 
 struct roce_collect_opts {
-	const char *sysfs_root;   /* NULL = "/sys" */
-	bool full_gids;           /* dump whole GID tables */
-	bool netlink;             /* false: skip rtnetlink/DCB (tests of sysfs only) */
-	bool verbs;               /* query libibverbs where devices exist */
-	const char *proc_root;    /* NULL = "/proc" (DMA-BUF: kernel release, NVIDIA driver) */
+	const char *sysfs_root; /* NULL = "/sys" */
+	bool full_gids;         /* dump whole GID tables */
+	bool netlink;           /* false: skip rtnetlink/DCB (tests of sysfs only) */
+	bool verbs;             /* query libibverbs where devices exist */
+	const char *proc_root;  /* NULL = "/proc" (DMA-BUF: kernel release, NVIDIA driver) */
 };
 
 /* Fill node (roce_node_init'ed).  Nothing is returned: every outcome, a

@@ -74,8 +74,9 @@ static void dmabuf(struct roce_gdr *g, const char *proc)
 	}
 	int at = roce_gdr_kernel_at_least(g->kernel, 5, 12);
 	if (at <= 0) {
-		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), at < 0 ? "kernel release \"%.60s\" not understood"
-		         : "Linux %.60s is older than 5.12", g->kernel);
+		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why),
+		         at < 0 ? "kernel release \"%.60s\" not understood" : "Linux %.60s is older than 5.12",
+		         g->kernel);
 		return;
 	}
 	if (roce_sysfs_read(proc, "driver/nvidia/version", ver, sizeof(ver), &r) < 0) {

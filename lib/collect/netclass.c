@@ -98,7 +98,8 @@ static void read_speed(const char *root, struct roce_netdev *nd)
 		return;
 	if (roce_netclass_parse_speed(buf, &nd->speed_mbps) < 0) {
 		nd->speed_mbps = -1;
-		roce_reading_set(&nd->speed_read, ROCE_MALFORMED, 0, "%s/%s: \"%.24s\" is not a speed in Mb/s", root, rel, buf);
+		roce_reading_set(&nd->speed_read, ROCE_MALFORMED, 0, "%s/%s: \"%.24s\" is not a speed in Mb/s", root,
+		                 rel, buf);
 	}
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * netclass.h - what sysfs says about each port netdev (class/net/<if>/):
- * the link speed the netdev negotiated, cross-checked with the RDMA port's
- * rate, and MLNX_OFED's ECN/DCQCN files (ecn/roce_np, ecn/roce_rp).  Every file is hostile: missing, unreadable, garbage and
- * out-of-range values each become a reading naming the file.
+ * netclass.h - what sysfs says about each port netdev (class/net/<if>/): the link speed the netdev
+ * negotiated, cross-checked with the RDMA port's rate, and MLNX_OFED's ECN/DCQCN files
+ * (ecn/roce_np, ecn/roce_rp). Every file is hostile: missing, unreadable, garbage and out-of-range
+ * values each become a reading naming the file.
  */
 #ifndef ROCE_NETCLASS_H
 #define ROCE_NETCLASS_H

@@ -173,8 +173,8 @@ static void read_iommu(const char *root, struct roce_pcie_path *path)
 		if (err == ENOENT)
 			roce_reading_set(&path->iommu_read, ROCE_OK, 0, NULL);
 		else
-			roce_reading_set(&path->iommu_read, roce_status_for_errno(err), err, "cannot read the link %s: %s",
-			                 link, strerror(err));
+			roce_reading_set(&path->iommu_read, roce_status_for_errno(err), err,
+			                 "cannot read the link %s: %s", link, strerror(err));
 		return;
 	}
 	target[n] = '\0';
@@ -205,8 +205,9 @@ static int parse_link(const char *root, const char *bdf, const char *target, str
 		if (roce_pciaddr_parse(c, &a) < 0)
 			continue;
 		if (n == ROCE_PCIE_DEPTH_MAX) {
-			roce_reading_set(&path->read, ROCE_MALFORMED, 0, "%s/" PCI_DEVICES "/%s: more than %d PCI functions deep",
-			                 root, bdf, ROCE_PCIE_DEPTH_MAX);
+			roce_reading_set(&path->read, ROCE_MALFORMED, 0,
+			                 "%s/" PCI_DEVICES "/%s: more than %d PCI functions deep", root, bdf,
+			                 ROCE_PCIE_DEPTH_MAX);
 			return -1;
 		}
 		roce_pciaddr_format(&a, found[n++], ROCE_PCI_MAX);
@@ -240,13 +241,13 @@ void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_pat
 			seen->fn[seen->n++] = &path->fn[i];
 }
 
-void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path,
-                            struct roce_pcie_seen *seen)
+void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path, struct roce_pcie_seen *seen)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	memset(path, 0, sizeof(*path));
 	if (roce_sysfs_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s", root, bdf) < 0) {
-		roce_reading_set(&path->read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/" PCI_DEVICES "/%s", root, bdf);
+		roce_reading_set(&path->read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/" PCI_DEVICES "/%s",
+		                 root, bdf);
 		return;
 	}
 	ssize_t n = readlink(link, target, sizeof(target) - 1);

@@ -58,7 +58,9 @@ int roce_rdma_parse_gid(const char *s, uint8_t raw[16])
 		for (int i = 0; i < 4; i++) {
 			if (!isxdigit((unsigned char)p[i]))
 				return -1;
-			v = v * 16 + (unsigned)(isdigit((unsigned char)p[i]) ? p[i] - '0' : (tolower((unsigned char)p[i]) - 'a' + 10));
+			v = v * 16 + (unsigned)(isdigit((unsigned char)p[i])
+			                                ? p[i] - '0'
+			                                : (tolower((unsigned char)p[i]) - 'a' + 10));
 		}
 		if (g < 7 && p[4] != ':')
 			return -1;
@@ -154,11 +156,13 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 	snprintf(rel, sizeof(rel), "%s/gid_attrs/types/%d", portdir, index);
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->type_read) == 0 &&
 	    roce_rdma_parse_gid_type(buf, &g->type) < 0)
-		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel, buf);
+		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel,
+		                 buf);
 
 	snprintf(rel, sizeof(rel), "%s/gid_attrs/ndevs/%d", portdir, index);
 	if (roce_sysfs_read(root, rel, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 && !roce_netdev_name_ok(g->ndev)) {
-		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a netdev name", root, rel, g->ndev);
+		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a netdev name", root, rel,
+		                 g->ndev);
 		g->ndev[0] = '\0';
 	}
 	return 0;
@@ -179,7 +183,7 @@ static int keep_gid(struct roce_port *port, const struct roce_gid *g)
 	if (lo < port->n_gids && port->gids[lo].index == g->index)
 		return 0;
 	size_t n = port->n_gids;
-	if ((n & (n - 1)) == 0) {   /* 0, 1, 2, 4, ...: full */
+	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
 		struct roce_gid *v = realloc(port->gids, (n ? 2 * n : 1) * sizeof(*v));
 		if (!v)
 			return -1;
@@ -224,7 +228,7 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 		if (g.read.status == ROCE_MISSING) {
 			port->gid_table_size = i;
 			if (i == 0)
-				port->gids_read = g.read;   /* no table at all */
+				port->gids_read = g.read; /* no table at all */
 			break;
 		}
 		if (!(g.empty && roce_reading_ok(&g.read)) && keep_gid(port, &g) < 0)
@@ -233,15 +237,16 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 			return;
 	}
 	if (port->gid_table_size < 0 && roce_reading_ok(&port->gids_read))
-		roce_reading_set(&port->gids_read, ROCE_MALFORMED, 0, "%s/%s/gids: more than %d entries (no HCA has that many): "
-		                 "read only the first %d", root, portdir, ROCE_GID_MAX, ROCE_GID_MAX);
+		roce_reading_set(&port->gids_read, ROCE_MALFORMED, 0,
+		                 "%s/%s/gids: more than %d entries (no HCA has that many): "
+		                 "read only the first %d",
+		                 root, portdir, ROCE_GID_MAX, ROCE_GID_MAX);
 	port->gid_table_scanned = port->gid_table_size >= 0;
 }
 
 /* ------------------------------------------------------------ ports, devices */
 
-static void read_state(const char *root, const char *rel, int *num, char *name, size_t namelen,
-                       struct roce_reading *r)
+static void read_state(const char *root, const char *rel, int *num, char *name, size_t namelen, struct roce_reading *r)
 {
 	char buf[64];
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
@@ -273,14 +278,14 @@ static void find_port_netdev(const char *root, const char *devdir, struct roce_p
 	/* A multi-port function lists one netdev per port, in port order. */
 	size_t pick = port->num >= 1 && port->num <= n ? port->num - 1 : 0;
 	if (n == 0 || !roce_netdev_name_ok(names[pick]))
-		roce_reading_set(&port->netdev_read, ROCE_MISSING, 0, "%s/%s: no netdev for port %u", root, rel, port->num);
+		roce_reading_set(&port->netdev_read, ROCE_MISSING, 0, "%s/%s: no netdev for port %u", root, rel,
+		                 port->num);
 	else
 		snprintf(port->netdev, sizeof(port->netdev), "%s", names[pick]);
 	roce_sysfs_names_free(names, n);
 }
 
-static void read_port(const char *root, const char *devdir, struct roce_port *port,
-                      const struct roce_gid_want *want)
+static void read_port(const char *root, const char *devdir, struct roce_port *port, const struct roce_gid_want *want)
 {
 	char portdir[384], rel[512], buf[128];
 	snprintf(portdir, sizeof(portdir), "%s/ports/%u", devdir, port->num);
@@ -288,18 +293,20 @@ static void read_port(const char *root, const char *devdir, struct roce_port *po
 	snprintf(rel, sizeof(rel), "%s/state", portdir);
 	read_state(root, rel, &port->state, port->state_name, sizeof(port->state_name), &port->state_read);
 	snprintf(rel, sizeof(rel), "%s/phys_state", portdir);
-	read_state(root, rel, &port->phys_state, port->phys_state_name, sizeof(port->phys_state_name), &port->phys_state_read);
+	read_state(root, rel, &port->phys_state, port->phys_state_name, sizeof(port->phys_state_name),
+	           &port->phys_state_read);
 
 	snprintf(rel, sizeof(rel), "%s/link_layer", portdir);
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &port->link_layer_read) == 0 &&
 	    roce_rdma_parse_link_layer(buf, &port->link_layer) < 0)
-		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root, rel, buf);
+		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root,
+		                 rel, buf);
 
 	snprintf(rel, sizeof(rel), "%s/rate", portdir);
 	if (roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read) == 0 &&
 	    roce_rdma_parse_rate(port->rate, &port->rate_mbps) < 0)
-		roce_reading_set(&port->rate_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"",
-		                 root, rel, port->rate);
+		roce_reading_set(&port->rate_read, ROCE_MALFORMED, 0,
+		                 "%s/%s: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"", root, rel, port->rate);
 
 	port->gid_table_size = -1;
 	/* InfiniBand ports are reported as "not RoCE": no need for their GIDs. */
@@ -319,7 +326,8 @@ static void read_ident(const char *root, const char *devdir, const char *file, c
 		return;
 	for (const char *c = buf; *c; c++)
 		if (*c == ' ' || *c == '\t' || *c == ',' || *c == '"' || *c == '=') {
-			roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" has white space or ,=\" in it", root, rel, buf);
+			roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" has white space or ,=\" in it", root,
+			                 rel, buf);
 			break;
 		}
 	if (!buf[0] && r->status == ROCE_OK)
@@ -328,8 +336,7 @@ static void read_ident(const char *root, const char *devdir, const char *file, c
 		buf[0] = '\0';
 }
 
-static int read_device(const char *root, const char *name, struct roce_device *dev,
-                       const struct roce_gid_want *want)
+static int read_device(const char *root, const char *name, struct roce_device *dev, const struct roce_gid_want *want)
 {
 	char devdir[256], rel[320];
 	char **ports = NULL;
@@ -377,7 +384,7 @@ int roce_rdma_collect(struct roce_node *node, const char *sysfs_root, const stru
 
 	snprintf(node->sysfs_root, sizeof(node->sysfs_root), "%s", sysfs_root);
 	if (roce_sysfs_list(sysfs_root, IB, &names, &n, &node->devices_read) < 0)
-		return 0;   /* no RDMA subsystem: recorded, not an error */
+		return 0; /* no RDMA subsystem: recorded, not an error */
 	node->devices = calloc(n ? n : 1, sizeof(*node->devices));
 	if (!node->devices)
 		goto nomem;
@@ -406,7 +413,8 @@ nomem:
 
 int roce_rdma_collect_modules(struct roce_node *node, const char *sysfs_root)
 {
-	static const char *const names[ROCE_MODULES] = { "mlx5_core", "mlx5_ib", "ib_core", "nvidia", "nvidia_peermem" };
+	static const char *const names[ROCE_MODULES] = { "mlx5_core", "mlx5_ib", "ib_core", "nvidia",
+		                                         "nvidia_peermem" };
 	char rel[64];
 	for (size_t i = 0; i < ROCE_MODULES; i++) {
 		struct roce_module *m = &node->modules[i];
@@ -415,7 +423,8 @@ int roce_rdma_collect_modules(struct roce_node *node, const char *sysfs_root)
 		/* Versions are one token ("24.10-1.1.4", "550.54.15"): sysfs.c refuses the rest. */
 		if (roce_sysfs_read(sysfs_root, rel, m->version, sizeof(m->version), &m->read) == 0 &&
 		    (!m->version[0] || strpbrk(m->version, " \t\",="))) {
-			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a version", sysfs_root, rel, m->version);
+			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a version", sysfs_root,
+			                 rel, m->version);
 			m->version[0] = '\0';
 		}
 	}

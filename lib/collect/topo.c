@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TOPO_XML_MAX (64u << 20)      /* refuse XML files above 64 MiB */
+#define TOPO_XML_MAX (64u << 20) /* refuse XML files above 64 MiB */
 #define TOPO_KEY_INFO "SlurmRoceCacheKey"
 
 struct roce_topo {
@@ -57,10 +57,7 @@ const char *roce_topo_origin_name(enum roce_topo_origin o)
  * Computing the key costs one small read and one readdir.
  */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void free_names(char **names, size_t n)
 {
@@ -115,7 +112,7 @@ static int pci_list_hash(const char *dir, size_t *count, uint64_t *hash, struct 
 	uint64_t h = 14695981039346656037ULL;
 	for (size_t i = 0; i < n; i++)
 		for (const char *c = names[i];; c++) {
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;  /* the NUL separates names */
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL; /* the NUL separates names */
 			if (!*c)
 				break;
 		}
@@ -150,8 +147,8 @@ int roce_topo_cache_key(const char *fsroot, char *key, size_t keylen, struct roc
 	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices", root);
 	if (pci_list_hash(path, &count, &hash, err))
 		return -1;
-	snprintf(key, keylen, "v1 hwloc=%x boot=%s pci=%zu:%016llx", (unsigned)hwloc_get_api_version(), boot,
-	         count, (unsigned long long)hash);
+	snprintf(key, keylen, "v1 hwloc=%x boot=%s pci=%zu:%016llx", (unsigned)hwloc_get_api_version(), boot, count,
+	         (unsigned long long)hash);
 	return 0;
 }
 
@@ -186,7 +183,8 @@ static char *slurp(const char *path, bool cache, size_t *len, struct roce_readin
 	if (buf || r->err == EPERM)
 		return buf;
 	if (r->status == ROCE_MALFORMED)
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: not a regular file of at most %u MiB", path, TOPO_XML_MAX >> 20);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s: not a regular file of at most %u MiB", path,
+		                 TOPO_XML_MAX >> 20);
 	else
 		roce_reading_set(r, r->err == ENOENT ? ROCE_MISSING : ROCE_UNREADABLE, r->err, "%s: %s", path,
 		                 strerror(r->err));
@@ -194,8 +192,7 @@ static char *slurp(const char *path, bool cache, size_t *len, struct roce_readin
 }
 
 /* Load hwloc XML text.  hwloc wants the length including the final NUL. */
-static int load_xml_buffer(const char *buf, size_t len, const char *what, hwloc_topology_t *h,
-                           struct roce_error *err)
+static int load_xml_buffer(const char *buf, size_t len, const char *what, hwloc_topology_t *h, struct roce_error *err)
 {
 	if (topo_init(h, err))
 		return -1;
@@ -350,18 +347,9 @@ void roce_topo_free(struct roce_topo *t)
 	free(t);
 }
 
-enum roce_topo_origin roce_topo_origin(const struct roce_topo *t)
-{
-	return t->origin;
-}
+enum roce_topo_origin roce_topo_origin(const struct roce_topo *t) { return t->origin; }
 
-const struct roce_reading *roce_topo_cache_reading(const struct roce_topo *t)
-{
-	return &t->cache;
-}
+const struct roce_reading *roce_topo_cache_reading(const struct roce_topo *t) { return &t->cache; }
 
 
-struct hwloc_topology *roce_topo_hwloc(const struct roce_topo *t)
-{
-	return t->h;
-}
+struct hwloc_topology *roce_topo_hwloc(const struct roce_topo *t) { return t->h; }

@@ -15,15 +15,15 @@
 #include "base/error.h"
 #include "base/model.h"
 
-struct roce_topo;                    /* opaque: an hwloc topology */
-struct hwloc_topology;               /* hwloc.h's hwloc_topology_t points to one */
+struct roce_topo;      /* opaque: an hwloc topology */
+struct hwloc_topology; /* hwloc.h's hwloc_topology_t points to one */
 
 enum roce_topo_origin { ROCE_TOPO_FROM_XML, ROCE_TOPO_FROM_CACHE, ROCE_TOPO_FROM_LIVE };
 
 struct roce_topo_source {
-	const char *xml_file;    /* hwloc XML to load; NULL or "" = the live machine */
-	const char *cache_file;  /* live only: where the XML export is cached; NULL or "" = no cache */
-	const char *fsroot;      /* prefix for /proc and /sys in the cache key (tests); NULL = "" */
+	const char *xml_file;   /* hwloc XML to load; NULL or "" = the live machine */
+	const char *cache_file; /* live only: where the XML export is cached; NULL or "" = no cache */
+	const char *fsroot;     /* prefix for /proc and /sys in the cache key (tests); NULL = "" */
 };
 
 /*
@@ -38,7 +38,7 @@ struct roce_topo_source {
 int roce_topo_load(const struct roce_topo_source *src, struct roce_topo **out, struct roce_error *err);
 void roce_topo_free(struct roce_topo *t);
 enum roce_topo_origin roce_topo_origin(const struct roce_topo *t);
-const char *roce_topo_origin_name(enum roce_topo_origin o);   /* "xml", "cache", "live" */
+const char *roce_topo_origin_name(enum roce_topo_origin o); /* "xml", "cache", "live" */
 /* What happened to the cache: OK (used or written), NOT_READ (no cache), or why not. */
 const struct roce_reading *roce_topo_cache_reading(const struct roce_topo *t);
 /* The loaded hwloc topology, for locality.c to walk (and not to change). */

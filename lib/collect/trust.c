@@ -84,7 +84,8 @@ int roce_trust_parse_dscp2prio(const char *s, struct roce_dscp_map *m, char *why
 		nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 		if (parse_pair(line, len, &d, &q) < 0) {
-			snprintf(why, whylen, "line %u \"%.*s\" is not \"DSCP PRIO\"", lineno, (int)(len > 24 ? 24 : len), line);
+			snprintf(why, whylen, "line %u \"%.*s\" is not \"DSCP PRIO\"", lineno,
+			         (int)(len > 24 ? 24 : len), line);
 			goto bad;
 		}
 		if (d >= ROCE_DSCP_MAX || q >= ROCE_PRIOS) {
@@ -145,7 +146,8 @@ static void read_dscp2prio(const char *root, struct roce_trust *t)
 	snprintf(rel, sizeof(rel), "class/net/%s/qos/dscp2prio", t->from);
 	if (roce_sysfs_read(root, rel, buf, ROCE_SYSFS_VALUE_MAX + 1, &m->read) == 0) {
 		if (roce_trust_parse_dscp2prio(buf, m, why, sizeof(why)) < 0)
-			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: %s (not the layout mlnx_qos reads)", root, rel, why);
+			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: %s (not the layout mlnx_qos reads)", root,
+			                 rel, why);
 	} else if (m->read.status == ROCE_MISSING) {
 		roce_reading_set(&m->read, ROCE_MISSING, ENOENT, "%s/%s does not exist", root, rel);
 	}

@@ -39,11 +39,13 @@ static void mark_port(const struct roce_device *dev, struct roce_port *port, int
 	port->verbs_active_mtu = 0;
 	if (err == ENODEV)
 		roce_reading_set(&port->verbs_read, ROCE_UNSUPPORTED, err,
-		                 "libibverbs has no device %s (no RDMA hardware, or no provider library for its driver)",
+		                 "libibverbs has no device %s (no RDMA hardware, or no provider library for its "
+		                 "driver)",
 		                 dev->name);
 	else
 		roce_reading_set(&port->verbs_read, ROCE_UNREADABLE, err, "libibverbs could not query %s port %u: %s",
-		                 dev->name, port->num, err == EPROTO ? "an active MTU code it does not know" : strerror(err));
+		                 dev->name, port->num,
+		                 err == EPROTO ? "an active MTU code it does not know" : strerror(err));
 }
 
 static void mark_device(struct roce_device *dev, int err)
@@ -74,7 +76,7 @@ static void probe_dmabuf(struct roce_device *dev, struct ibv_context *ctx)
 	errno = 0;
 	struct ibv_mr *mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
 	int err = errno;
-	if (mr)   /* never with fd -1; not ours to keep */
+	if (mr) /* never with fd -1; not ours to keep */
 		ibv_dereg_mr(mr);
 	ibv_dealloc_pd(pd);
 	dev->dmabuf_verbs = err != EOPNOTSUPP && err != EPROTONOSUPPORT;
@@ -135,14 +137,14 @@ int roce_verbs_collect(struct roce_node *node)
 			mark_device(&node->devices[d], err);
 		return -1;
 	}
-	int rc = n > 0 ? 0 : -1;   /* verbs.h: -1 only when libibverbs has no device at all */
+	int rc = n > 0 ? 0 : -1; /* verbs.h: -1 only when libibverbs has no device at all */
 	for (size_t d = 0; d < node->n_devices; d++) {
 		struct roce_device *dev = &node->devices[d];
 		struct ibv_device *ibdev = find_ibv(list, n, dev->name);
 		if (!ibdev)
 			mark_device(dev, ENODEV);
 		else
-			query_device(dev, ibdev);   /* failures are recorded per port */
+			query_device(dev, ibdev); /* failures are recorded per port */
 	}
 	ibv_free_device_list(list);
 	return rc;

@@ -86,10 +86,7 @@ static void raw(struct w *w, const char *s, size_t n)
 	p[n] = '\0';
 }
 
-static void lit(struct w *w, const char *s)
-{
-	raw(w, s, strlen(s));
-}
+static void lit(struct w *w, const char *s) { raw(w, s, strlen(s)); }
 
 /* What json-c's json_escape_str writes for byte c (slashes escaped, as
  * without JSON_C_TO_STRING_NOSLASHESCAPE); 0: the byte as it is (also
@@ -97,8 +94,8 @@ static void lit(struct w *w, const char *s)
 static int escape(unsigned char c, char out[6])
 {
 	static const char hex[] = "0123456789abcdef";
-	static const char named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
-		                      ['"'] = '"', ['\\'] = '\\', ['/'] = '/' };
+	static const char named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',  ['\r'] = 'r',
+		                      ['\t'] = 't', ['"'] = '"',  ['\\'] = '\\', ['/'] = '/' };
 	if (c < sizeof(named) && named[c]) {
 		out[0] = '\\';
 		out[1] = named[c];
@@ -125,7 +122,7 @@ static void str(struct w *w, const char *s)
 	for (size_t i = 0, run = 0; i <= n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (i < n && c >= 0x20 && c != '"' && c != '\\' && c != '/')
-			continue;   /* the common byte, without escape()'s lookups */
+			continue; /* the common byte, without escape()'s lookups */
 		char e[6];
 		int k = i < n ? escape(c, e) : -1;
 		if (k == 0)
@@ -218,7 +215,7 @@ static void name_key(struct w *w, char open, const char *name)
 	p[0] = open;
 	p[1] = '"';
 	memcpy(p + 2, name, n);
-	memcpy(p + 2 + n, "\":", 3);   /* and the NUL */
+	memcpy(p + 2 + n, "\":", 3); /* and the NUL */
 	w->t->len += n + 4;
 }
 
@@ -234,7 +231,7 @@ static void counters_out(struct w *w, const struct roce_fragment_port *p)
 		else
 			u64(w, p->c[i]);
 	}
-	raw(w, "}", 1);   /* ROCE_N_COUNTERS > 0: never empty */
+	raw(w, "}", 1); /* ROCE_N_COUNTERS > 0: never empty */
 	lit(w, ",\"counter_status\":");
 	char open = '{';
 	for (int i = 0; i < ROCE_N_COUNTERS; i++)
@@ -262,7 +259,7 @@ static void u64s_out(struct w *w, const char *key, const uint64_t *v)
 		raw(w, i ? "," : "[", 1);
 		u64(w, v[i]);
 	}
-	raw(w, "]", 1);   /* ROCE_PRIOS entries: never empty */
+	raw(w, "]", 1); /* ROCE_PRIOS entries: never empty */
 }
 
 static void pfc_out(struct w *w, const struct roce_fragment_port *p)
@@ -471,7 +468,9 @@ static int verdict_copy(struct roce_arena *a, struct roce_fragment_verdict *to, 
 {
 	to->severity = (uint8_t)v->severity;
 	return copy(a, &to->code, v->code, false) && copy(a, &to->subject, v->subject, false) &&
-	       copy(a, &to->message, v->message, false) && copy(a, &to->fix, v->fix, false) ? 0 : -1;
+	                       copy(a, &to->message, v->message, false) && copy(a, &to->fix, v->fix, false)
+	               ? 0
+	               : -1;
 }
 
 /* The fragment is written through struct roce_fragment, as the report prints

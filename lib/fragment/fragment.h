@@ -30,27 +30,27 @@
 struct roce_fragment_port {
 	char *device, *netdev;
 	unsigned port;
-	uint8_t presence;            /* enum roce_port_presence */
+	uint8_t presence; /* enum roce_port_presence */
 	bool reset;
 	int gid_index, active_mtu;
 	unsigned netdev_mtu;
-	unsigned rate_mbps;          /* 0 unknown */
-	char *fw_ver;                /* NULL unknown */
-	uint8_t pfc_status;          /* enum roce_delta_status */
-	uint8_t pfc_enabled;         /* bitmap of priorities */
+	unsigned rate_mbps;  /* 0 unknown */
+	char *fw_ver;        /* NULL unknown */
+	uint8_t pfc_status;  /* enum roce_delta_status */
+	uint8_t pfc_enabled; /* bitmap of priorities */
 	char *pfc_why;
 	uint64_t pfc_req[ROCE_PRIOS], pfc_ind[ROCE_PRIOS];
 	uint64_t c[ROCE_N_COUNTERS];
-	uint8_t cs[ROCE_N_COUNTERS]; /* enum roce_delta_status */
-	char **why;                  /* NULL, or ROCE_N_COUNTERS strings for UNREAD ones */
+	uint8_t cs[ROCE_N_COUNTERS];   /* enum roce_delta_status */
+	char **why;                    /* NULL, or ROCE_N_COUNTERS strings for UNREAD ones */
 	char *state_start, *state_end; /* port state at prolog and epilog; NULL = not read */
-	int8_t check;                /* enum roce_verdict, the worse of prolog's and epilog's; -1 = none */
-	char *check_why;             /* that finding and when; NULL = none */
+	int8_t check;                  /* enum roce_verdict, the worse of prolog's and epilog's; -1 = none */
+	char *check_why;               /* that finding and when; NULL = none */
 };
 
 struct roce_fragment_verdict {
 	char *code, *subject, *message, *fix;
-	uint8_t severity;            /* enum roce_severity */
+	uint8_t severity; /* enum roce_severity */
 };
 
 /* A node's fragment as the report keeps it (its job id is the report's).
@@ -62,15 +62,15 @@ struct roce_fragment {
 	struct roce_arena arena;
 	char *name;
 	long uid;
-	long file_owner;             /* uid owning the fragment's file; -1 not read from a file */
+	long file_owner; /* uid owning the fragment's file; -1 not read from a file */
 	double seconds;
 	int64_t start_ns, end_ns;
-	char **shared;               /* job ids */
+	char **shared; /* job ids */
 	size_t n_shared;
 	int gid_index, traffic_class, pfc_priority;
-	enum roce_trust_mode trust;  /* UNKNOWN also for fragments written before trust was */
-	char *note;                  /* NULL when none */
-	int8_t check;                /* as a port's, for the findings about no port */
+	enum roce_trust_mode trust; /* UNKNOWN also for fragments written before trust was */
+	char *note;                 /* NULL when none */
+	int8_t check;               /* as a port's, for the findings about no port */
 	char *check_why;
 	struct roce_fragment_port *ports;
 	size_t n_ports;
@@ -91,7 +91,7 @@ json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struc
  * json-c's bytes.  t: the text written so far, reused across fragments
  * (len reset by the caller). */
 struct roce_fragment_text {
-	char *s;          /* NUL-terminated; NULL until the first write */
+	char *s; /* NUL-terminated; NULL until the first write */
 	size_t len, cap;
 };
 

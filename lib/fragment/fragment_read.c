@@ -77,8 +77,8 @@ static int check_of(struct roce_jsonpull *j, int8_t *check, struct roce_error *e
 
 /* A port's counters as read, checked against their status at the port's end. */
 struct counters {
-	uint8_t got[ROCE_N_COUNTERS];        /* 0 absent, 1 null, 2 a counter value, 3 something else */
-	const char *why[ROCE_N_COUNTERS];    /* in the text */
+	uint8_t got[ROCE_N_COUNTERS];     /* 0 absent, 1 null, 2 a counter value, 3 something else */
+	const char *why[ROCE_N_COUNTERS]; /* in the text */
 };
 
 static int counter_index(const char *key, int *hint)
@@ -95,8 +95,9 @@ static int counter_index(const char *key, int *hint)
 
 /* The object that is next, counter by counter: one(i) at each counter's
  * value (others passed over). */
-static int each_counter(struct roce_jsonpull *j, int (*one)(struct roce_jsonpull *, int, struct roce_fragment_port *,
-                                                             struct counters *, struct roce_error *),
+static int each_counter(struct roce_jsonpull *j,
+                        int (*one)(struct roce_jsonpull *, int, struct roce_fragment_port *, struct counters *,
+                                   struct roce_error *),
                         struct roce_fragment_port *p, struct counters *c, struct roce_error *err)
 {
 	const char *key;
@@ -205,9 +206,9 @@ static const struct roce_jsonpull_member pfc_members[PFC_N] = {
 struct pfc {
 	struct roce_fragment_port *p;
 	const char *why;
-	uint64_t *v;                 /* requests or indications */
+	uint64_t *v; /* requests or indications */
 	const char *key;
-	size_t count;                /* entries of v read */
+	size_t count; /* entries of v read */
 };
 
 static int one_priority(struct roce_jsonpull *j, size_t i, void *ctx, struct roce_error *err)
@@ -267,8 +268,7 @@ static int pfc_member(struct roce_jsonpull *j, int k, void *ctx, struct roce_err
 	return 0;
 }
 
-static int read_pfc(struct roce_jsonpull *j, struct roce_arena *a, struct roce_fragment_port *p,
-                    struct roce_error *err)
+static int read_pfc(struct roce_jsonpull *j, struct roce_arena *a, struct roce_fragment_port *p, struct roce_error *err)
 {
 	struct pfc x = { .p = p };
 	uint64_t seen;
@@ -284,8 +284,27 @@ static int read_pfc(struct roce_jsonpull *j, struct roce_arena *a, struct roce_f
 
 /* ---------------------------------------------------------------- a port */
 
-enum { P_DEVICE, P_PORT, P_NETDEV, P_PRESENCE, P_RESET, P_GID, P_MTU, P_NETDEV_MTU, P_STATE_START, P_STATE_END,
-       P_CHECK, P_CHECK_WHY, P_RATE, P_FW, P_COUNTERS, P_STATUS, P_WHY, P_PFC, P_N };
+enum {
+	P_DEVICE,
+	P_PORT,
+	P_NETDEV,
+	P_PRESENCE,
+	P_RESET,
+	P_GID,
+	P_MTU,
+	P_NETDEV_MTU,
+	P_STATE_START,
+	P_STATE_END,
+	P_CHECK,
+	P_CHECK_WHY,
+	P_RATE,
+	P_FW,
+	P_COUNTERS,
+	P_STATUS,
+	P_WHY,
+	P_PFC,
+	P_N
+};
 static const struct roce_jsonpull_member port_members[P_N] = {
 	[P_DEVICE] = { "device", ROCE_JSONPULL_K_STR, ROCE_JSONPULL_REQUIRED },
 	[P_PORT] = { "port", ROCE_JSONPULL_K_INT, ROCE_JSONPULL_REQUIRED },
@@ -317,8 +336,11 @@ struct port {
 static int port_int(struct roce_jsonpull *j, int k, struct roce_fragment_port *p, struct roce_error *err)
 {
 	static const int64_t range[P_N][2] = {
-		[P_PORT] = { 1, 255 }, [P_GID] = { -1, ROCE_GID_MAX }, [P_MTU] = { 0, 65536 },
-		[P_NETDEV_MTU] = { 0, UINT32_MAX }, [P_RATE] = { 1, ROCE_RATE_MAX_GBPS * 1000 },
+		[P_PORT] = { 1, 255 },
+		[P_GID] = { -1, ROCE_GID_MAX },
+		[P_MTU] = { 0, 65536 },
+		[P_NETDEV_MTU] = { 0, UINT32_MAX },
+		[P_RATE] = { 1, ROCE_RATE_MAX_GBPS * 1000 },
 	};
 	int64_t v;
 	if (roce_jsonpull_int(j, port_members[k].key, range[k][0], range[k][1], &v, err) < 0)
@@ -471,7 +493,7 @@ static int read_ran_with(struct roce_jsonpull *j, struct roce_fragment *n, struc
 {
 	const char *from = j->p;
 	if (roce_jsonpull_type(j) == ROCE_JSONPULL_NULL)
-		return roce_jsonpull_null(j, err);   /* as absent */
+		return roce_jsonpull_null(j, err); /* as absent */
 	if (roce_jsonpull_skip(j, err) < 0)
 		return -1;
 	json_object *a = roce_jin_parse(from, (size_t)(j->p - from), err);
@@ -488,8 +510,27 @@ static int read_ran_with(struct roce_jsonpull *j, struct roce_fragment *n, struc
 
 /* ---------------------------------------------------------------- the node */
 
-enum { N_SCHEMA, N_JOB, N_NAME, N_UID, N_START, N_END, N_SECONDS, N_SHARED, N_GID, N_TC, N_PRIO, N_TRUST, N_NOTE,
-       N_CHECK, N_CHECK_WHY, N_RAN_WITH, N_PORTS, N_VERDICTS, N_N };
+enum {
+	N_SCHEMA,
+	N_JOB,
+	N_NAME,
+	N_UID,
+	N_START,
+	N_END,
+	N_SECONDS,
+	N_SHARED,
+	N_GID,
+	N_TC,
+	N_PRIO,
+	N_TRUST,
+	N_NOTE,
+	N_CHECK,
+	N_CHECK_WHY,
+	N_RAN_WITH,
+	N_PORTS,
+	N_VERDICTS,
+	N_N
+};
 static const struct roce_jsonpull_member node_members[N_N] = {
 	[N_SCHEMA] = { "schema", ROCE_JSONPULL_K_STR, ROCE_JSONPULL_REQUIRED },
 	[N_JOB] = { "job_id", ROCE_JSONPULL_K_STR, ROCE_JSONPULL_REQUIRED },
@@ -502,11 +543,11 @@ static const struct roce_jsonpull_member node_members[N_N] = {
 	[N_GID] = { "gid_index", ROCE_JSONPULL_K_INT, ROCE_JSONPULL_REQUIRED },
 	[N_TC] = { "traffic_class", ROCE_JSONPULL_K_INT, ROCE_JSONPULL_REQUIRED },
 	[N_PRIO] = { "pfc_priority", ROCE_JSONPULL_K_INT, ROCE_JSONPULL_REQUIRED },
-	[N_TRUST] = { "trust", ROCE_JSONPULL_K_STR, 0 },   /* written only when known; older releases wrote none */
+	[N_TRUST] = { "trust", ROCE_JSONPULL_K_STR, 0 }, /* written only when known; older releases wrote none */
 	[N_NOTE] = { "note", ROCE_JSONPULL_K_STR, ROCE_JSONPULL_LENIENT },
 	[N_CHECK] = { "check", ROCE_JSONPULL_K_STR, 0 },
 	[N_CHECK_WHY] = { "check_why", ROCE_JSONPULL_K_STR, 0 },
-	[N_RAN_WITH] = { "ran_with", ROCE_JSONPULL_K_ANY, 0 },   /* an older epilog wrote none */
+	[N_RAN_WITH] = { "ran_with", ROCE_JSONPULL_K_ANY, 0 }, /* an older epilog wrote none */
 	[N_PORTS] = { "ports", ROCE_JSONPULL_K_ARR, ROCE_JSONPULL_REQUIRED },
 	[N_VERDICTS] = { "verdicts", ROCE_JSONPULL_K_ARR, ROCE_JSONPULL_REQUIRED },
 };
@@ -542,8 +583,8 @@ static int node_ids(struct roce_jsonpull *j, int k, struct reading *r, struct ro
 static int node_number(struct roce_jsonpull *j, int k, struct roce_fragment *n, struct roce_error *err)
 {
 	static const int64_t range[N_N][2] = {
-		[N_UID] = { 0, UINT32_MAX }, [N_START] = { 0, INT64_MAX }, [N_END] = { 0, INT64_MAX },
-		[N_GID] = { -1, ROCE_GID_MAX }, [N_TC] = { -1, 255 }, [N_PRIO] = { -1, 7 },
+		[N_UID] = { 0, UINT32_MAX },    [N_START] = { 0, INT64_MAX }, [N_END] = { 0, INT64_MAX },
+		[N_GID] = { -1, ROCE_GID_MAX }, [N_TC] = { -1, 255 },         [N_PRIO] = { -1, 7 },
 	};
 	struct roce_jsonpull_number num;
 	int64_t v;
@@ -586,7 +627,9 @@ static int node_member(struct roce_jsonpull *j, int k, void *ctx, struct roce_er
 	struct roce_fragment *n = r->n;
 	const char *s;
 	switch (k) {
-	case N_SCHEMA: case N_JOB: case N_NAME: return node_ids(j, k, r, err);
+	case N_SCHEMA:
+	case N_JOB:
+	case N_NAME: return node_ids(j, k, r, err);
 	case N_SHARED: return roce_jsonpull_array(j, "shared_with", SHARED_MAX, one_shared, r, err);
 	case N_NOTE: return roce_jsonpull_string(j, &s, NULL, err) < 0 ? -1 : keep(&n->arena, &n->note, s, err);
 	case N_CHECK: return check_of(j, &n->check, err);
@@ -636,8 +679,8 @@ int roce_fragment_read_in(struct roce_arena_pool *pool, char *text, size_t len, 
 int roce_fragment_read_json(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err)
 {
 	size_t len;
-	const char *text = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
-	                                                     &len);
+	const char *text =
+	        json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 	char *copy = text ? strndup(text, len) : NULL;
 	memset(f, 0, sizeof(*f));
 	if (!copy) {

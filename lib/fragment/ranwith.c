@@ -61,9 +61,10 @@ static int from_json(json_object *a, struct roce_ranwith *rw, bool printable, st
 		bool user;
 		struct roce_error sub;
 		if (!json_object_is_type(o, json_type_object) || roce_jin_str(o, "name", 31, &name, &sub) < 0 ||
-		    roce_jin_str(o, "value", 4095, &value, &sub) < 0 || roce_jin_str(o, "checked", 4095, &checked, &sub) < 0 ||
-		    roce_jin_bool(o, "user", &user, &sub) < 0) {
-			roce_error_set(err, "ran_with[%zu]: %s", i, json_object_is_type(o, json_type_object) ? sub.msg : "not an object");
+		    roce_jin_str(o, "value", 4095, &value, &sub) < 0 ||
+		    roce_jin_str(o, "checked", 4095, &checked, &sub) < 0 || roce_jin_bool(o, "user", &user, &sub) < 0) {
+			roce_error_set(err, "ran_with[%zu]: %s", i,
+			               json_object_is_type(o, json_type_object) ? sub.msg : "not an object");
 			return -1;
 		}
 		char n[32], v[ROCE_RANWITH_VALUE], c[ROCE_RANWITH_VALUE];
@@ -91,18 +92,17 @@ int roce_ranwith_verdicts(const struct roce_ranwith *rw, struct roce_verdict_lis
 		snprintf(v.subject, sizeof(v.subject), "%s", x->name);
 		snprintf(v.message, sizeof(v.message), "the job set %s=%.120s itself; the check chose %.120s", x->name,
 		         x->value, x->checked);
-		snprintf(v.fix, sizeof(v.fix), "drop %s from the job's environment (the plugin exports the value that "
-		         "passed the check on every node), or make the site policy (roce.conf) choose it", x->name);
+		snprintf(v.fix, sizeof(v.fix),
+		         "drop %s from the job's environment (the plugin exports the value that "
+		         "passed the check on every node), or make the site policy (roce.conf) choose it",
+		         x->name);
 		if (roce_verdict_list_add(out, &v) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static void file_name(char *buf, size_t len, const char *job_id)
-{
-	snprintf(buf, len, "%s.ranwith.json", job_id);
-}
+static void file_name(char *buf, size_t len, const char *job_id) { snprintf(buf, len, "%s.ranwith.json", job_id); }
 
 /* The record in StateDir into *rw: 0 (empty when absent), -1 unusable. */
 static int load(int sfd, const char *job_id, struct roce_ranwith *rw, struct roce_error *err)
@@ -124,9 +124,9 @@ static int load(int sfd, const char *job_id, struct roce_ranwith *rw, struct roc
 	json_object *o = roce_jin_parse(text, len, err);
 	free(text);
 	int rc = o && roce_jin_schema(o, NULL, RANWITH_SCHEMA, 64, err) == 0 &&
-	                 roce_jin_member(o, "ran_with", json_type_array, &a, err) == 0
-	             ? from_json(a, rw, false, err)
-	             : -1;
+	                         roce_jin_member(o, "ran_with", json_type_array, &a, err) == 0
+	                 ? from_json(a, rw, false, err)
+	                 : -1;
 	json_object_put(o);
 	return rc;
 }

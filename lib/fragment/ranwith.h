@@ -18,7 +18,7 @@
 #include "fragment/verdicts.h"
 
 #define ROCE_RANWITH_VARS 8
-#define ROCE_RANWITH_VALUE 512      /* longer values are cut */
+#define ROCE_RANWITH_VALUE 512 /* longer values are cut */
 
 struct roce_ranwith_var {
 	char name[32];

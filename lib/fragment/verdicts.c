@@ -48,12 +48,11 @@ static void set_text(char *dst, size_t len, const char *src)
 }
 
 /* Append one verdict; message is fmt's text.  Returns 0, -1 on ENOMEM. */
-static int verdict(struct roce_verdict_list *out, const char *subject, const char *code,
-                   enum roce_severity sev, const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+static int verdict(struct roce_verdict_list *out, const char *subject, const char *code, enum roce_severity sev,
+                   const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static int verdict(struct roce_verdict_list *out, const char *subject, const char *code,
-                   enum roce_severity sev, const char *fix, const char *fmt, ...)
+static int verdict(struct roce_verdict_list *out, const char *subject, const char *code, enum roce_severity sev,
+                   const char *fix, const char *fmt, ...)
 {
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 8;
@@ -92,8 +91,7 @@ static bool known(const struct roce_port_delta *pd, enum roce_counter_id id)
 
 /* ---------------------------------------------------------------- node rules */
 
-typedef int (*node_rule)(const struct roce_delta *d, const struct roce_fragment_meta *m,
-                         struct roce_verdict_list *out);
+typedef int (*node_rule)(const struct roce_delta *d, const struct roce_fragment_meta *m, struct roce_verdict_list *out);
 
 #define FIX_SHARED_NODE "counters are per port, not per job: the numbers include the other jobs' traffic"
 static int rule_shared_node(const struct roce_delta *d, const struct roce_fragment_meta *m,
@@ -110,7 +108,8 @@ static int rule_shared_node(const struct roce_delta *d, const struct roce_fragme
 	               "node shared with job(s) %s during this job", jobs);
 }
 
-#define FIX_NO_PROLOG_SNAPSHOT "the job prolog did not snapshot this node: it runs only where a step " \
+#define FIX_NO_PROLOG_SNAPSHOT                                                                          \
+	"the job prolog did not snapshot this node: it runs only where a step "                         \
 	"starts unless slurm.conf has PrologFlags=Alloc (set it, plugin or Prolog=roce-prolog alike); " \
 	"after installing the plugin restart slurmd; check that StateDir is writable by root"
 static int rule_no_prolog_snapshot(const struct roce_delta *d, const struct roce_fragment_meta *m,
@@ -134,7 +133,8 @@ static int rule_no_roce_ports(const struct roce_delta *d, const struct roce_frag
 	               "no RoCE (Ethernet link layer) port on this node");
 }
 
-#define FIX_CHECK_FAILED "run roce-check on the node: its message names the fix; in warn mode the job ran " \
+#define FIX_CHECK_FAILED                                                                   \
+	"run roce-check on the node: its message names the fix; in warn mode the job ran " \
 	"without what failed (a port left out of NCCL_IB_HCA), in strict mode the step did not start"
 static int rule_node_check_failed(const struct roce_delta *d, const struct roce_fragment_meta *m,
                                   struct roce_verdict_list *out)
@@ -181,12 +181,10 @@ static int rule_presence(const struct port_facts *f, struct roce_verdict_list *o
 }
 
 /* A port state that was read and is not ACTIVE. */
-static bool not_active(const char *state)
-{
-	return state[0] && strcmp(state, "ACTIVE") != 0;
-}
+static bool not_active(const char *state) { return state[0] && strcmp(state, "ACTIVE") != 0; }
 
-#define FIX_PORT_DOWN "check the cable, transceiver and switch port (ibv_devinfo, mlxlink -d <dev> -m); " \
+#define FIX_PORT_DOWN                                                                       \
+	"check the cable, transceiver and switch port (ibv_devinfo, mlxlink -d <dev> -m); " \
 	"NCCL left the port out (warn mode) or the step did not start (strict)"
 static int rule_port_down(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -226,7 +224,8 @@ static int rule_counter_reset(const struct port_facts *f, struct roce_verdict_li
 	               "counters went backwards during the job: values are counts since the reset, lower bounds");
 }
 
-#define FIX_COUNTERS_UNREAD_HW "hw_counters/ are mlx5's: without them this driver's ports get no loss or " \
+#define FIX_COUNTERS_UNREAD_HW                                                      \
+	"hw_counters/ are mlx5's: without them this driver's ports get no loss or " \
 	"congestion verdicts"
 #define FIX_COUNTERS_UNREAD "the reason above names the file; the verdicts only use counters that were read"
 static int rule_counters_unread(const struct port_facts *f, struct roce_verdict_list *out)
@@ -252,7 +251,8 @@ static int rule_counters_unread(const struct port_facts *f, struct roce_verdict_
 
 /* -- the link */
 
-#define FIX_LINK_DOWN "check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
+#define FIX_LINK_DOWN                                                                            \
+	"check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
 	"collectives usually fail or hang when a link drops"
 static int rule_link_down(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -263,7 +263,8 @@ static int rule_link_down(const struct port_facts *f, struct roce_verdict_list *
 	               "the link went down %" PRIu64 " time(s) during the job", down);
 }
 
-#define FIX_PHYSICAL_ERRORS "a bad cable, optic or dirty connector: check the bit error rate (mlxlink -c) " \
+#define FIX_PHYSICAL_ERRORS                                                             \
+	"a bad cable, optic or dirty connector: check the bit error rate (mlxlink -c) " \
 	"and the switch port's error counters; reseat or replace the cable"
 static int rule_physical_errors(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -273,10 +274,12 @@ static int rule_physical_errors(const struct port_facts *f, struct roce_verdict_
 		return 0;
 	return verdict(out, f->subject, "physical_errors", ROCE_SEV_WARN, FIX_PHYSICAL_ERRORS,
 	               "physical layer errors: symbol_error %" PRIu64 ", port_rcv_errors %" PRIu64
-	               ", rx_icrc_encapsulated %" PRIu64 ", link_error_recovery %" PRIu64, sym, rcv, icrc, rec);
+	               ", rx_icrc_encapsulated %" PRIu64 ", link_error_recovery %" PRIu64,
+	               sym, rcv, icrc, rec);
 }
 
-#define FIX_XMIT_DISCARDS "the port could not send: link down, or packets timed out at the head of a paused " \
+#define FIX_XMIT_DISCARDS                                                                   \
+	"the port could not send: link down, or packets timed out at the head of a paused " \
 	"queue; look for pause storms and link flaps on this port and its switch port"
 static int rule_xmit_discards(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -289,7 +292,8 @@ static int rule_xmit_discards(const struct port_facts *f, struct roce_verdict_li
 
 /* -- the GID NCCL was pinned to */
 
-#define FIX_GID_CHANGED "an address or VLAN was added or removed on the netdev during the job (NetworkManager, " \
+#define FIX_GID_CHANGED                                                                                    \
+	"an address or VLAN was added or removed on the netdev during the job (NetworkManager, "           \
 	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
 	"connections fail or hang; make the node's addresses static"
 static int rule_gid_changed(const struct port_facts *f, struct roce_verdict_list *out)
@@ -309,7 +313,8 @@ static int rule_gid_changed(const struct port_facts *f, struct roce_verdict_list
 
 /* -- loss and retransmission */
 
-#define FIX_RETRIES_EXCEEDED "sustained packet loss or an unreachable peer: check PFC and ECN on the path, " \
+#define FIX_RETRIES_EXCEEDED                                                            \
+	"sustained packet loss or an unreachable peer: check PFC and ECN on the path, " \
 	"and that every node uses the same, routable RoCE v2 GID index"
 static int rule_retries_exceeded(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -318,11 +323,13 @@ static int rule_retries_exceeded(const struct port_facts *f, struct roce_verdict
 		return 0;
 	return verdict(out, f->subject, "retries_exceeded", ROCE_SEV_FAIL, FIX_RETRIES_EXCEEDED,
 	               "%" PRIu64 " queue pairs gave up after exhausting their retries (the application saw "
-	               "\"transport retry counter exceeded\", NCCL \"completion with error 12\")", retries);
+	               "\"transport retry counter exceeded\", NCCL \"completion with error 12\")",
+	               retries);
 }
 
 /* A format: %s = "priority N", or "the RoCE priority" when the policy names none. */
-#define FIX_PACKET_LOSS "RoCE needs a lossless or ECN-managed path: check that PFC is on for %s on this NIC " \
+#define FIX_PACKET_LOSS                                                                       \
+	"RoCE needs a lossless or ECN-managed path: check that PFC is on for %s on this NIC " \
 	"and on every switch hop, and that ECN marking is set on the switch queues of that traffic class"
 static int rule_packet_loss(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -336,10 +343,12 @@ static int rule_packet_loss(const struct port_facts *f, struct roce_verdict_list
 	snprintf(fix, sizeof(fix), FIX_PACKET_LOSS, prio);
 	return verdict(out, f->subject, "packet_loss", ROCE_SEV_WARN, fix,
 	               "packets were lost: out_of_sequence %" PRIu64 ", packet_seq_err %" PRIu64
-	               ", implied_nak_seq_err %" PRIu64 ", duplicate_request %" PRIu64, oos, seq, nak, dup);
+	               ", implied_nak_seq_err %" PRIu64 ", duplicate_request %" PRIu64,
+	               oos, seq, nak, dup);
 }
 
-#define FIX_RDMA_TIMEOUTS "lost packets or a congested or unreachable peer: check link errors and PFC on the " \
+#define FIX_RDMA_TIMEOUTS                                                                    \
+	"lost packets or a congested or unreachable peer: check link errors and PFC on the " \
 	"peers; raising NCCL_IB_TIMEOUT hides the loss but does not fix it"
 static int rule_rdma_timeouts(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -350,7 +359,8 @@ static int rule_rdma_timeouts(const struct port_facts *f, struct roce_verdict_li
 	               "%" PRIu64 " RDMA transport timeouts (no ACK within the QP timeout)", to);
 }
 
-#define FIX_RNR_RETRIES "a receiver did not post buffers in time: the receiving process fell behind (CPU " \
+#define FIX_RNR_RETRIES                                                                    \
+	"a receiver did not post buffers in time: the receiving process fell behind (CPU " \
 	"binding, starved progress thread)"
 static int rule_rnr_retries(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -371,7 +381,8 @@ static int rule_out_of_buffer(const struct port_facts *f, struct roce_verdict_li
 	               "%" PRIu64 " packets dropped: no receive buffer posted", oob);
 }
 
-#define FIX_ADAPTIVE_RETRANS "the NIC retransmitted early because ACKs were late: a symptom of loss or deep " \
+#define FIX_ADAPTIVE_RETRANS                                                             \
+	"the NIC retransmitted early because ACKs were late: a symptom of loss or deep " \
 	"queues on the path"
 static int rule_adaptive_retrans(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -379,20 +390,18 @@ static int rule_adaptive_retrans(const struct port_facts *f, struct roce_verdict
 	if (!adp && !adpto)
 		return 0;
 	return verdict(out, f->subject, "adaptive_retrans", ROCE_SEV_INFO, FIX_ADAPTIVE_RETRANS,
-	               "adaptive retransmission fired: roce_adp_retrans %" PRIu64 ", roce_adp_retrans_to %" PRIu64,
-	               adp, adpto);
+	               "adaptive retransmission fired: roce_adp_retrans %" PRIu64 ", roce_adp_retrans_to %" PRIu64, adp,
+	               adpto);
 }
 
 /* -- congestion and flow control */
 
 /* The port's netdev for a fix text's command line, "<netdev>" when unknown. */
-static const char *netdev_of(const struct roce_port_delta *pd)
-{
-	return pd->netdev[0] ? pd->netdev : "<netdev>";
-}
+static const char *netdev_of(const struct roce_port_delta *pd) { return pd->netdev[0] ? pd->netdev : "<netdev>"; }
 
 /* A format: %s = the port's netdev, or "<netdev>" when unknown. */
-#define FIX_ECN_REACTION_DISABLED "enable DCQCN's reaction point for that priority (MLNX_OFED: echo 1 > " \
+#define FIX_ECN_REACTION_DISABLED                                               \
+	"enable DCQCN's reaction point for that priority (MLNX_OFED: echo 1 > " \
 	"/sys/class/net/%s/ecn/roce_rp/enable/<prio>); without it congestion becomes pauses or loss"
 static int rule_ecn_reaction_disabled(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -403,10 +412,12 @@ static int rule_ecn_reaction_disabled(const struct port_facts *f, struct roce_ve
 	snprintf(fix, sizeof(fix), FIX_ECN_REACTION_DISABLED, netdev_of(f->pd));
 	return verdict(out, f->subject, "ecn_reaction_disabled", ROCE_SEV_WARN, fix,
 	               "%" PRIu64 " congestion notifications (CNPs) ignored: the NIC's ECN reaction point is "
-	               "disabled on the priority this traffic uses", ign);
+	               "disabled on the priority this traffic uses",
+	               ign);
 }
 
-#define FIX_CONGESTION "normal under load; high counts relative to the packets moved point at an " \
+#define FIX_CONGESTION                                                              \
+	"normal under load; high counts relative to the packets moved point at an " \
 	"oversubscribed path or incast traffic"
 static int rule_congestion(const struct port_facts *f, struct roce_verdict_list *out)
 {
@@ -416,11 +427,13 @@ static int rule_congestion(const struct port_facts *f, struct roce_verdict_list 
 		return 0;
 	return verdict(out, f->subject, "congestion", ROCE_SEV_INFO, FIX_CONGESTION,
 	               "the fabric signalled congestion: %" PRIu64 " ECN-marked packets received, %" PRIu64
-	               " CNPs sent, %" PRIu64 " CNPs handled (rate reduced)", marked, sent, handled);
+	               " CNPs sent, %" PRIu64 " CNPs handled (rate reduced)",
+	               marked, sent, handled);
 }
 
 /* A format: %s = the port's netdev, or "<netdev>" when unknown. */
-#define FIX_ECN_NP_SILENT "enable DCQCN's notification point on the RoCE priority (MLNX_OFED: echo 1 > " \
+#define FIX_ECN_NP_SILENT                                                                              \
+	"enable DCQCN's notification point on the RoCE priority (MLNX_OFED: echo 1 > "                 \
 	"/sys/class/net/%s/ecn/roce_np/enable/<prio>); if it is on, check with mlnx_qos that the CNP " \
 	"priority (roce_np/cnp_802p_prio, cnp_dscp) is one the switch forwards"
 static int rule_ecn_np_silent(const struct port_facts *f, struct roce_verdict_list *out)
@@ -432,7 +445,8 @@ static int rule_ecn_np_silent(const struct port_facts *f, struct roce_verdict_li
 	snprintf(fix, sizeof(fix), FIX_ECN_NP_SILENT, netdev_of(f->pd));
 	return verdict(out, f->subject, "ecn_np_silent", ROCE_SEV_WARN, fix,
 	               "%" PRIu64 " ECN-marked RoCE packets received but no congestion notification (CNP) sent: "
-	               "the senders were never told to slow down", marked);
+	               "the senders were never told to slow down",
+	               marked);
 }
 
 /* The priority RoCE traffic uses: the policy's, else the PFC-enabled one
@@ -449,7 +463,8 @@ static int roce_priority(const struct port_facts *f)
 	return best;
 }
 
-#define FIX_PAUSES_WITHOUT_ECN "the switch does not mark ECN on the RoCE traffic class, so PFC is the only " \
+#define FIX_PAUSES_WITHOUT_ECN                                                                               \
+	"the switch does not mark ECN on the RoCE traffic class, so PFC is the only "                        \
 	"brake and pauses spread congestion across the fabric: enable ECN (WRED/ECN marking) on the switch " \
 	"queues of priority %d, below the PFC threshold"
 static int rule_pauses_without_ecn(const struct port_facts *f, struct roce_verdict_list *out)
@@ -464,11 +479,13 @@ static int rule_pauses_without_ecn(const struct port_facts *f, struct roce_verdi
 	snprintf(fix, sizeof(fix), FIX_PAUSES_WITHOUT_ECN, p);
 	return verdict(out, f->subject, "pauses_without_ecn", ROCE_SEV_FAIL, fix,
 	               "%" PRIu64 " PFC pause frames received on priority %d and not one ECN mark "
-	               "(np_ecn_marked_roce_packets 0, rp_cnp_handled 0)", f->pd->pfc_indications[p], p);
+	               "(np_ecn_marked_roce_packets 0, rp_cnp_handled 0)",
+	               f->pd->pfc_indications[p], p);
 }
 
 /* A format: %s = who paused whom. */
-#define FIX_PAUSE_STORM "%s: a receiver that cannot drain (stuck host, slow PCIe) or a misconfigured buffer " \
+#define FIX_PAUSE_STORM                                                                       \
+	"%s: a receiver that cannot drain (stuck host, slow PCIe) or a misconfigured buffer " \
 	"spreads pauses through the fabric; check the switch's PFC watchdog and the hosts that paused"
 #define FIX_PFC_PAUSES "lossless flow control at work; many pauses mean congestion that ECN did not resolve"
 /* Pauses on priority p: a storm above ROCE_PAUSE_STORM_RATE, else ordinary pauses. */
@@ -486,7 +503,8 @@ static int pfc_priority_verdict(const struct port_facts *f, unsigned p, struct r
 		         tx > rx ? "this NIC paused its switch" : "the switch paused this NIC");
 		return verdict(out, prio_subject, "pause_storm", ROCE_SEV_WARN, fix,
 		               "PFC pause storm on priority %u: %" PRIu64 " pause frames received, %" PRIu64
-		               " sent (%.0f per second)", p, rx, tx, rate);
+		               " sent (%.0f per second)",
+		               p, rx, tx, rate);
 	}
 	return verdict(out, prio_subject, "pfc_pauses", ROCE_SEV_INFO, FIX_PFC_PAUSES,
 	               "PFC on priority %u: %" PRIu64 " pause frames received, %" PRIu64 " sent", p, rx, tx);
@@ -503,26 +521,11 @@ static int rule_pfc(const struct port_facts *f, struct roce_verdict_list *out)
 }
 
 static const port_rule port_rules[] = {
-	rule_port_down,
-	rule_check_failed,
-	rule_presence,
-	rule_counter_reset,
-	rule_counters_unread,
-	rule_link_down,
-	rule_physical_errors,
-	rule_xmit_discards,
-	rule_gid_changed,
-	rule_retries_exceeded,
-	rule_packet_loss,
-	rule_rdma_timeouts,
-	rule_rnr_retries,
-	rule_out_of_buffer,
-	rule_adaptive_retrans,
-	rule_ecn_reaction_disabled,
-	rule_ecn_np_silent,
-	rule_pauses_without_ecn,
-	rule_congestion,
-	rule_pfc,
+	rule_port_down,       rule_check_failed,       rule_presence,         rule_counter_reset,
+	rule_counters_unread, rule_link_down,          rule_physical_errors,  rule_xmit_discards,
+	rule_gid_changed,     rule_retries_exceeded,   rule_packet_loss,      rule_rdma_timeouts,
+	rule_rnr_retries,     rule_out_of_buffer,      rule_adaptive_retrans, rule_ecn_reaction_disabled,
+	rule_ecn_np_silent,   rule_pauses_without_ecn, rule_congestion,       rule_pfc,
 };
 
 /* ---------------------------------------------------------------- all rules */

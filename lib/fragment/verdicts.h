@@ -32,11 +32,11 @@ enum roce_severity { ROCE_SEV_INFO = 0, ROCE_SEV_WARN, ROCE_SEV_FAIL };
 const char *roce_verdict_severity_name(enum roce_severity s);
 
 struct roce_job_verdict {
-	char code[32];           /* "packet_loss", "link_down", ... */
+	char code[32]; /* "packet_loss", "link_down", ... */
 	enum roce_severity severity;
-	char subject[96];        /* "mlx5_0:1", "mlx5_0:1 prio 3", or "node" */
-	char message[320];       /* what the counters say, with numbers */
-	char fix[320];           /* likely cause and what to check */
+	char subject[96];  /* "mlx5_0:1", "mlx5_0:1 prio 3", or "node" */
+	char message[320]; /* what the counters say, with numbers */
+	char fix[320];     /* likely cause and what to check */
 };
 
 struct roce_verdict_list {
@@ -54,12 +54,12 @@ struct roce_fragment_meta {
 	const char *job_id;
 	const char *node;
 	uid_t job_uid;
-	int64_t start_ns, end_ns;    /* CLOCK_REALTIME; 0 = unknown */
+	int64_t start_ns, end_ns;       /* CLOCK_REALTIME; 0 = unknown */
 	const char *const *shared_with; /* other job ids on this node during the job */
 	size_t n_shared;
-	int pfc_priority;            /* policy's PFC priority, -1 none */
-	const char *note;            /* e.g. "no prolog snapshot", may be NULL */
-	bool no_start;               /* there was no usable prolog snapshot (note says why) */
+	int pfc_priority; /* policy's PFC priority, -1 none */
+	const char *note; /* e.g. "no prolog snapshot", may be NULL */
+	bool no_start;    /* there was no usable prolog snapshot (note says why) */
 };
 
 /* Verdicts for one node, appended to out in rule order (node rules, then

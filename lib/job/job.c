@@ -47,10 +47,7 @@ static bool state_name_job(const char *name, char *job, size_t len)
 
 /* A job's snapshot in StateDir is "<jobid>.json". */
 #define STATE_NAME_MAX (ROCE_JOBID_MAX + 8)
-static void state_name(char *buf, const char *job_id)
-{
-	snprintf(buf, STATE_NAME_MAX, "%s.json", job_id);
-}
+static void state_name(char *buf, const char *job_id) { snprintf(buf, STATE_NAME_MAX, "%s.json", job_id); }
 
 /* Whatever else happened: a stale snapshot would flag later jobs as sharing
  * the node.  No fsync: one that reappears after a crash is stale and removed. */
@@ -75,7 +72,7 @@ static void idlist_add(struct idlist *l, const char *id)
 		return;
 	void *grown = realloc(l->id, (l->n + 1) * sizeof(*l->id));
 	if (!grown)
-		return;   /* a missed "shared" mark is not worth failing the report */
+		return; /* a missed "shared" mark is not worth failing the report */
 	l->id = grown;
 	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
 }
@@ -85,7 +82,8 @@ static json_object *read_state_file(int dfd, const char *name, struct roce_error
 {
 	struct roce_reading r;
 	size_t len;
-	char *text = roce_readfile(dfd, NULL, name, STATE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
+	char *text =
+	        roce_readfile(dfd, NULL, name, STATE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
 	if (!text) {
 		if (r.status == ROCE_MALFORMED || r.err == EPERM)
 			roce_error_set(why, "not a regular file of ours below %u bytes", STATE_MAX);
@@ -138,8 +136,7 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 		}
 		if (!state_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
 			continue;
-		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_mtime + 2 < booted) {
+		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime + 2 < booted) {
 			unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
@@ -179,11 +176,11 @@ struct job_ctx {
 	struct roce_policy pol;
 	const char *job_id, *node;
 	uid_t uid;
-	char host[64];           /* node name fallback: the short host name */
+	char host[64]; /* node name fallback: the short host name */
 };
 
-static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root,
-                        const char *job_id, const char *node, uid_t uid, struct roce_error *err)
+static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root, const char *job_id,
+                        const char *node, uid_t uid, struct roce_error *err)
 {
 	if (!roce_fragment_job_id_ok(job_id)) {
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
@@ -199,7 +196,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	}
 	c->pol = *p;
 	if (sysfs_root && snprintf(c->pol.sysfs_root, sizeof(c->pol.sysfs_root), "%s", sysfs_root) >=
-	                      (int)sizeof(c->pol.sysfs_root)) {
+	                          (int)sizeof(c->pol.sysfs_root)) {
 		roce_error_set(err, "sysfs root too long");
 		return -1;
 	}
@@ -292,8 +289,8 @@ static int write_fingerprint(const struct job_ctx *c, const struct roce_fingerpr
 	return -1;
 }
 
-int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
-                    const char *node_name, uid_t job_uid, struct roce_error *err)
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
+                    uid_t job_uid, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_snapshot s;
@@ -355,8 +352,10 @@ static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *st
 	/* A StateDir shared between nodes by mistake: another node's counters
 	 * would give false resets and losses. */
 	else if (roce_jin_str(o, "node", 255, &node, &sub) < 0 || strcmp(node, c->node) != 0)
-		roce_error_set(why, "prolog snapshot %s was written by node %s, not %s: StateDir must be node-local "
-		               "(roce.conf(5))", name, node ? roce_printable(node, shown, sizeof(shown)) : "(none)", c->node);
+		roce_error_set(why,
+		               "prolog snapshot %s was written by node %s, not %s: StateDir must be node-local "
+		               "(roce.conf(5))",
+		               name, node ? roce_printable(node, shown, sizeof(shown)) : "(none)", c->node);
 	else if (roce_jin_member(o, "snapshot", json_type_object, &m, &sub) < 0 ||
 	         roce_snapshot_json_parse(start, m, &sub) < 0)
 		roce_error_set(why, "prolog snapshot %s unusable: %.*s", name, ROCE_WHY_MAX - 1, sub.msg);
@@ -390,8 +389,8 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 }
 
 static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
-                          const struct idlist *shared, const char *note, bool no_start,
-                          const struct roce_ranwith *rw, struct roce_error *err)
+                          const struct idlist *shared, const char *note, bool no_start, const struct roce_ranwith *rw,
+                          struct roce_error *err)
 {
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
@@ -404,10 +403,16 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 	for (size_t i = 0; i < shared->n; i++)
 		ids[i] = shared->id[i];
 	struct roce_fragment_meta m = {
-		.job_id = c->job_id, .node = c->node, .job_uid = c->uid,
-		.start_ns = start->time_ns, .end_ns = end->time_ns,
-		.shared_with = ids, .n_shared = shared->n,
-		.pfc_priority = c->pol.pfc_priority, .note = note, .no_start = no_start,
+		.job_id = c->job_id,
+		.node = c->node,
+		.job_uid = c->uid,
+		.start_ns = start->time_ns,
+		.end_ns = end->time_ns,
+		.shared_with = ids,
+		.n_shared = shared->n,
+		.pfc_priority = c->pol.pfc_priority,
+		.note = note,
+		.no_start = no_start,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
 	    roce_ranwith_verdicts(rw, &v) < 0 || !(frag = roce_fragment_build(&m, &d, &v))) {
@@ -453,8 +458,8 @@ static bool prolog_left(int sfd, const struct job_ctx *c, struct roce_snapshot *
 	return have_start;
 }
 
-int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
-                    const char *node_name, uid_t job_uid, struct roce_error *err)
+int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
+                    uid_t job_uid, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_snapshot start, end;
@@ -548,8 +553,8 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	int margin = prolog ? PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
 
 	memset(&res, 0, sizeof(res));
-	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res,
-	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
+	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res, sizeof(res),
+	                            p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
 		if (!prolog) {
 			drop_snapshot(p, job_id);
@@ -559,7 +564,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 		}
 		return ROCE_JOB_NONFATAL;
 	}
-	res.err.msg[sizeof(res.err.msg) - 1] = '\0';   /* the child's text is trusted no further than its bounds */
+	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */
 	if (res.rc != 0)
 		roce_error_set(err, "%s", res.err.msg);
 	return res.rc < 0 ? -1 : res.rc == ROCE_JOB_NO_FINGERPRINT ? res.rc : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;

@@ -53,10 +53,10 @@
 
 /* sysfs_root NULL = the policy's SysfsRoot ("/sys"); node_name NULL or ""
  * = the short host name (prefer SLURMD_NODENAME: several slurmd may share a host). */
-int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
-                    const char *node_name, uid_t job_uid, struct roce_error *err);
-int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id,
-                    const char *node_name, uid_t job_uid, struct roce_error *err);
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
+                    uid_t job_uid, struct roce_error *err);
+int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
+                    uid_t job_uid, struct roce_error *err);
 
 /* roce_job_prolog or roce_job_epilog in a worker child (worker.h) with a
  * deadline of TimeoutMs plus room for writing: what the plugin's job

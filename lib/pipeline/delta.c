@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void roce_delta_counter(const struct roce_counter_def *def, uint64_t start, uint64_t end,
-                        bool port_reset, struct roce_counter_delta *out)
+void roce_delta_counter(const struct roce_counter_def *def, uint64_t start, uint64_t end, bool port_reset,
+                        struct roce_counter_delta *out)
 {
 	uint64_t max = def->width >= 64 ? UINT64_MAX : ((uint64_t)1 << def->width) - 1;
 	memset(out, 0, sizeof(*out));
@@ -47,8 +47,7 @@ static const struct roce_port_sample *find_sample(const struct roce_snapshot *s,
 /* A reading that failed, at start or end, as text. */
 static void unread_why(char *why, const char *when, const struct roce_reading *r)
 {
-	snprintf(why, ROCE_WHY_MAX, "%s: %s%s%.160s", when, roce_status_name(r->status),
-	         r->why[0] ? ": " : "", r->why);
+	snprintf(why, ROCE_WHY_MAX, "%s: %s%s%.160s", when, roce_status_name(r->status), r->why[0] ? ": " : "", r->why);
 }
 
 /* Did a counter that cannot wrap (64-bit or saturating) go backwards?  Then
@@ -57,8 +56,8 @@ static bool port_was_reset(const struct roce_port_sample *a, const struct roce_p
 {
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_def *def = &roce_counter_defs[i];
-		if ((def->width == 64 || def->saturates) && roce_reading_ok(&a->c[i].read) && roce_reading_ok(&b->c[i].read) &&
-		    b->c[i].value < a->c[i].value)
+		if ((def->width == 64 || def->saturates) && roce_reading_ok(&a->c[i].read) &&
+		    roce_reading_ok(&b->c[i].read) && b->c[i].value < a->c[i].value)
 			return true;
 	}
 	return false;
@@ -80,9 +79,10 @@ static void pfc_delta(struct roce_port_delta *pd, const struct roce_pfc_sample *
 			pd->pfc_status = ROCE_DELTA_RESET;
 	}
 	for (int p = 0; p < ROCE_PRIOS; p++) {
-		pd->pfc_requests[p] = pd->pfc_status == ROCE_DELTA_RESET ? b->requests[p] : b->requests[p] - a->requests[p];
-		pd->pfc_indications[p] = pd->pfc_status == ROCE_DELTA_RESET ? b->indications[p]
-		                                                           : b->indications[p] - a->indications[p];
+		pd->pfc_requests[p] =
+		        pd->pfc_status == ROCE_DELTA_RESET ? b->requests[p] : b->requests[p] - a->requests[p];
+		pd->pfc_indications[p] =
+		        pd->pfc_status == ROCE_DELTA_RESET ? b->indications[p] : b->indications[p] - a->indications[p];
 	}
 }
 
@@ -104,7 +104,7 @@ static void worse_check(int a, const char *a_why, int b, const char *b_why, int 
 	bool end = b > a;
 	*check = end ? b : a;
 	why[0] = '\0';
-	if (*check > 0)   /* not pass, not unchecked */
+	if (*check > 0) /* not pass, not unchecked */
 		snprintf(why, ROCE_WHY_MAX, "at job %s: %.170s", end ? "end" : "start", end ? b_why : a_why);
 }
 

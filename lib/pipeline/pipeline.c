@@ -27,8 +27,8 @@ static bool want_locality(const struct roce_pipeline_opts *o)
 }
 
 /* A "locality" warn finding.  0, or -1 (err) when out of memory. */
-__attribute__((format(printf, 3, 4)))
-static int locality_warning(struct roce_pipeline *out, struct roce_error *err, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int locality_warning(struct roce_pipeline *out, struct roce_error *err,
+                                                                  const char *fmt, ...)
 {
 	char msg[ROCE_ERR_MAX + 96];
 	va_list ap;
@@ -53,8 +53,8 @@ static int cache_warning(struct roce_pipeline *out, struct roce_error *err)
 
 /* The topology (roce-check's --topology, else the policy's TopologyFile or
  * the live machine through TopologyCache) and the node's path types. */
-static int load_locality(const struct roce_policy *p, const struct roce_pipeline_opts *o,
-                         struct roce_pipeline *out, struct roce_error *err)
+static int load_locality(const struct roce_policy *p, const struct roce_pipeline_opts *o, struct roce_pipeline *out,
+                         struct roce_error *err)
 {
 	const char *xml = o->topology && o->topology[0] ? o->topology : p->topology_file;
 	struct roce_topo_source src = { .xml_file = xml, .cache_file = p->topology_cache };
@@ -147,15 +147,16 @@ static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *ou
 }
 
 /* The locality step: topology -> path types -> the job's GPUs -> their HCAs and GDR level. */
-static int locality(const struct roce_policy *p, const struct roce_pipeline_opts *o,
-                    struct roce_pipeline *out, struct roce_error *err)
+static int locality(const struct roce_policy *p, const struct roce_pipeline_opts *o, struct roce_pipeline *out,
+                    struct roce_error *err)
 {
 	struct roce_gpuset gpus;
 	if (!(out->loc = calloc(1, sizeof(*out->loc))) || !(out->choice = calloc(1, sizeof(*out->choice)))) {
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
-	if (load_locality(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0 || pcie_gpus(p, o, &gpus, out, err) < 0)
+	if (load_locality(p, o, out, err) < 0 || job_gpus(o, out, &gpus, err) < 0 ||
+	    pcie_gpus(p, o, &gpus, out, err) < 0)
 		return -1;
 	return roce_choice_for_check(&out->check, p, out->loc, &gpus, out->choice, err);
 }

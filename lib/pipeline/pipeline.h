@@ -22,21 +22,21 @@
 
 struct roce_pipeline_opts {
 	struct roce_collect_opts collect;
-	const char *topology;      /* hwloc XML overriding TopologyFile=; NULL = policy */
-	bool topology_required;    /* a topology that cannot be loaded is an error, not a warning */
-	const char *gpus;          /* the job's GPUs (Slurm indexes or UUIDs); NULL/"" = none */
-	bool gpus_strict;          /* an unparsable GPU list is an error, not a warning */
-	const char *proc_root;     /* for GPU UUIDs; NULL = /proc */
-	bool matrix;               /* load the topology even without GPUs (to show it) */
+	const char *topology;   /* hwloc XML overriding TopologyFile=; NULL = policy */
+	bool topology_required; /* a topology that cannot be loaded is an error, not a warning */
+	const char *gpus;       /* the job's GPUs (Slurm indexes or UUIDs); NULL/"" = none */
+	bool gpus_strict;       /* an unparsable GPU list is an error, not a warning */
+	const char *proc_root;  /* for GPU UUIDs; NULL = /proc */
+	bool matrix;            /* load the topology even without GPUs (to show it) */
 };
 
 struct roce_pipeline {
 	struct roce_node node;
 	struct roce_check_result check;
 	struct roce_plan plan;
-	struct roce_topo *topo;            /* NULL when no locality step ran */
-	struct roce_locality *loc;         /* NULL when no topology */
-	struct roce_choice *choice;        /* NULL when no locality step ran */
+	struct roce_topo *topo;     /* NULL when no locality step ran */
+	struct roce_locality *loc;  /* NULL when no topology */
+	struct roce_choice *choice; /* NULL when no locality step ran */
 };
 
 /*

@@ -46,8 +46,8 @@ static struct roce_port_sample *add_port(struct roce_snapshot *s)
 
 /* The worst of the check's findings about device:port (port 0: about no
  * port), as *verdict and "check: message" in why; -1 when none. */
-static void worst_finding(const struct roce_check_result *check, const char *device, unsigned port,
-                          int *verdict, char *why, size_t len)
+static void worst_finding(const struct roce_check_result *check, const char *device, unsigned port, int *verdict,
+                          char *why, size_t len)
 {
 	const struct roce_finding *worst = NULL;
 	*verdict = -1;
@@ -101,8 +101,8 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 	if (!node)
 		roce_reading_set(&ps->pfc.read, ROCE_NOT_READ, 0, "no node model collected");
 	else if (!nd)
-		roce_reading_set(&ps->pfc.read, ROCE_MISSING, 0, "%s:%u: netdev unknown, no PFC counters",
-		                 ps->device, ps->port);
+		roce_reading_set(&ps->pfc.read, ROCE_MISSING, 0, "%s:%u: netdev unknown, no PFC counters", ps->device,
+		                 ps->port);
 	else {
 		ps->pfc.read = nd->pfc.read;
 		if (roce_reading_ok(&nd->pfc.read)) {
@@ -139,10 +139,7 @@ static void read_counter(int dfd, const char *dir, const char *name, struct roce
 	roce_sysfs_read_u64_at(dfd, dir, name, &cs->value, &cs->read);
 }
 
-static bool expired(int64_t deadline_ms)
-{
-	return deadline_ms && roce_clock_ms() >= deadline_ms;
-}
+static bool expired(int64_t deadline_ms) { return deadline_ms && roce_clock_ms() >= deadline_ms; }
 
 /* A wedged firmware makes every counter read block for the driver's command
  * timeout: past the deadline the remaining counters are not read at all. */
@@ -158,8 +155,8 @@ static void sample_counters(struct roce_port_sample *ps, const char *root, int64
 	char dir[2][PATH_MAX];
 	int dfd[2] = { -1, -1 };
 	for (int hw = 0; hw < 2; hw++) {
-		if (roce_sysfs_path(dir[hw], sizeof(dir[hw]), "%s/class/infiniband/%s/ports/%u/%s", root, ps->device, ps->port,
-		              hw ? "hw_counters" : "counters") == 0)
+		if (roce_sysfs_path(dir[hw], sizeof(dir[hw]), "%s/class/infiniband/%s/ports/%u/%s", root, ps->device,
+		                    ps->port, hw ? "hw_counters" : "counters") == 0)
 			dfd[hw] = open(dir[hw], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		else
 			snprintf(dir[hw], sizeof(dir[hw]), "(path too long)");
@@ -178,9 +175,8 @@ static void sample_counters(struct roce_port_sample *ps, const char *root, int64
 }
 
 /* One device: every port whose link_layer reads "Ethernet". */
-static int snapshot_device(struct roce_snapshot *s, const char *root, const char *dev,
-                           const struct roce_node *node, const struct roce_check_result *check,
-                           int64_t deadline_ms)
+static int snapshot_device(struct roce_snapshot *s, const char *root, const char *dev, const struct roce_node *node,
+                           const struct roce_check_result *check, int64_t deadline_ms)
 {
 	char rel[PATH_MAX], **ports = NULL, ll[32];
 	size_t n_ports = 0;
@@ -188,7 +184,7 @@ static int snapshot_device(struct roce_snapshot *s, const char *root, const char
 
 	if (roce_sysfs_path(rel, sizeof(rel), "class/infiniband/%s/ports", dev) < 0 ||
 	    roce_sysfs_list(root, rel, &ports, &n_ports, &r) < 0)
-		return 0;   /* a device without ports has nothing to count */
+		return 0; /* a device without ports has nothing to count */
 	for (size_t i = 0; i < n_ports; i++) {
 		/* What rdma.c refuses, refused here too; the fragment keeps ports 1..255. */
 		unsigned long num = roce_port_name_ok(ports[i]) ? strtoul(ports[i], NULL, 10) : 0;
@@ -234,8 +230,8 @@ static int snapshot_from_model(struct roce_snapshot *s, const char *root, const 
 	return 0;
 }
 
-int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
-                       const struct roce_node *node, const struct roce_check_result *check)
+int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root, const struct roce_node *node,
+                       const struct roce_check_result *check)
 {
 	return roce_snapshot_take_until(s, sysfs_root, node, check, 0);
 }
@@ -267,7 +263,7 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 	if (roce_sysfs_list(root, "class/infiniband", &devs, &n_devs, &s->devices_read) < 0)
 		return s->devices_read.err == ENOMEM ? -1 : 0;
 	for (size_t i = 0; i < n_devs; i++) {
-		if (!roce_device_name_ok(devs[i]))   /* what rdma.c refuses, refused here too */
+		if (!roce_device_name_ok(devs[i])) /* what rdma.c refuses, refused here too */
 			continue;
 		if (snapshot_device(s, root, devs[i], node, check, deadline_ms) < 0) {
 			roce_sysfs_names_free(devs, n_devs);

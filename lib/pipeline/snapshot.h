@@ -26,46 +26,46 @@
 #define ROCE_GID_ADDR_MAX 48
 
 struct roce_counter_sample {
-	uint64_t value;                 /* raw, as sysfs printed it */
+	uint64_t value; /* raw, as sysfs printed it */
 	struct roce_reading read;
 };
 
 struct roce_pfc_sample {
-	struct roce_reading read;       /* copy of the netdev's DCB reading; NOT_READ = no model */
-	uint8_t enabled;                /* bitmap of priorities with PFC on */
-	uint64_t requests[ROCE_PRIOS];  /* PFC frames sent */
+	struct roce_reading read;         /* copy of the netdev's DCB reading; NOT_READ = no model */
+	uint8_t enabled;                  /* bitmap of priorities with PFC on */
+	uint64_t requests[ROCE_PRIOS];    /* PFC frames sent */
 	uint64_t indications[ROCE_PRIOS]; /* PFC frames received */
 };
 
 struct roce_port_sample {
 	char device[ROCE_NAME_MAX];
 	unsigned port;
-	char netdev[IF_NAMESIZE];       /* "" when unknown */
+	char netdev[IF_NAMESIZE]; /* "" when unknown */
 	struct roce_counter_sample c[ROCE_N_COUNTERS];
 	struct roce_pfc_sample pfc;
 	/* the node check summary, per port: -1 / 0 = unknown */
 	int gid_index;
 	char gid_addr[ROCE_GID_ADDR_MAX]; /* the address at gid_index ("10.0.0.1", "fd00::1"), "" unknown */
-	int active_mtu;                 /* RDMA MTU in bytes */
+	int active_mtu;                   /* RDMA MTU in bytes */
 	unsigned netdev_mtu;
 	/* what the check saw (the report's port_down and check_failed verdicts) */
-	char state[24];                 /* port state: "ACTIVE", "DOWN"; "" = not read */
-	int check;                      /* worst enum roce_verdict of the port's findings; -1 = not checked */
-	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message"; "" when it passed */
-	unsigned rate_mbps;             /* the port's link rate, 0 unknown */
-	char fw_ver[64];                /* the device's firmware, "" unknown */
+	char state[24];               /* port state: "ACTIVE", "DOWN"; "" = not read */
+	int check;                    /* worst enum roce_verdict of the port's findings; -1 = not checked */
+	char check_why[ROCE_WHY_MAX]; /* that finding, "check: message"; "" when it passed */
+	unsigned rate_mbps;           /* the port's link rate, 0 unknown */
+	char fw_ver[64];              /* the device's firmware, "" unknown */
 };
 
 struct roce_snapshot {
-	int64_t time_ns;                /* CLOCK_REALTIME when taken */
+	int64_t time_ns;                  /* CLOCK_REALTIME when taken */
 	struct roce_reading devices_read; /* /sys/class/infiniband itself */
 	struct roce_port_sample *ports;
 	size_t n_ports;
-	int gid_index;                  /* node's GID index for NCCL, -1 unknown */
-	int traffic_class;              /* -1 unknown */
-	enum roce_trust_mode trust;     /* the RoCE ports' priority trust (check_trust.c) */
-	int check;                      /* worst verdict of the findings about no port; -1 = not checked */
-	char check_why[ROCE_WHY_MAX];   /* that finding, "check: message" */
+	int gid_index;                /* node's GID index for NCCL, -1 unknown */
+	int traffic_class;            /* -1 unknown */
+	enum roce_trust_mode trust;   /* the RoCE ports' priority trust (check_trust.c) */
+	int check;                    /* worst verdict of the findings about no port; -1 = not checked */
+	char check_why[ROCE_WHY_MAX]; /* that finding, "check: message" */
 };
 
 /* ---------------------------------------------------------------- snapshot.c */
@@ -80,8 +80,8 @@ void roce_snapshot_free(struct roce_snapshot *s);
  * counters; check (may be NULL) the GID index and active MTU.  Returns 0, or
  * -1 on ENOMEM; read failures are recorded per value, never returned.
  */
-int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root,
-                       const struct roce_node *node, const struct roce_check_result *check);
+int roce_snapshot_take(struct roce_snapshot *s, const char *sysfs_root, const struct roce_node *node,
+                       const struct roce_check_result *check);
 /* The same with a deadline in roce_clock_ms() time (clock.h; 0 = none):
  * counters not yet read when it passes are recorded ROCE_TIMEOUT instead of
  * read, so a wedged firmware costs one blocked read, not one per counter. */

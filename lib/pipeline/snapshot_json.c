@@ -55,7 +55,8 @@ static json_object *port_sample_json(const struct roce_port_sample *ps)
 	for (int i = 0; i < ROCE_N_COUNTERS; i++) {
 		const struct roce_counter_sample *cs = &ps->c[i];
 		json_object_object_add(c, roce_counter_defs[i].name,
-		                       roce_reading_ok(&cs->read) ? json_object_new_uint64(cs->value) : roce_json_reading(&cs->read));
+		                       roce_reading_ok(&cs->read) ? json_object_new_uint64(cs->value)
+		                                                  : roce_json_reading(&cs->read));
 	}
 	json_object_object_add(o, "counters", c);
 	json_object *pfc = json_object_new_object();
@@ -96,7 +97,9 @@ static int parse_pfc(json_object *o, struct roce_pfc_sample *pfc, struct roce_er
 		return -1;
 	pfc->enabled = (uint8_t)v;
 	return roce_jin_u64s(o, "requests", pfc->requests, ROCE_PRIOS, err) < 0 ||
-	       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0 ? -1 : 0;
+	                       roce_jin_u64s(o, "indications", pfc->indications, ROCE_PRIOS, err) < 0
+	               ? -1
+	               : 0;
 }
 
 static const char *verdict_name(int v) { return roce_finding_verdict_name((enum roce_verdict)v); }
@@ -175,7 +178,8 @@ static int parse_port(json_object *o, struct roce_port_sample *ps, struct roce_e
 	if ((json_object_object_get_ex(o, "gid_addr", NULL) && parse_gid_addr(o, ps->gid_addr, err) < 0) ||
 	    (json_object_object_get_ex(o, "rate_mbps", NULL) &&
 	     roce_jin_int(o, "rate_mbps", 0, ROCE_RATE_MAX_GBPS * 1000, &rate, err) < 0) ||
-	    (json_object_object_get_ex(o, "fw_ver", NULL) && roce_jin_strcpy(o, "fw_ver", ps->fw_ver, sizeof(ps->fw_ver), err) < 0))
+	    (json_object_object_get_ex(o, "fw_ver", NULL) &&
+	     roce_jin_strcpy(o, "fw_ver", ps->fw_ver, sizeof(ps->fw_ver), err) < 0))
 		return -1;
 	ps->rate_mbps = (unsigned)rate;
 	ps->port = (unsigned)port;

@@ -18,10 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *roce_slurmver_built(void)
-{
-	return ROCE_SLURM_RELEASE;
-}
+const char *roce_slurmver_built(void) { return ROCE_SLURM_RELEASE; }
 
 /* "24.11.5" -> 24, 11; -1 unless it starts with digits '.' digits. */
 static int major_minor(const char *v, unsigned long *major, unsigned long *minor)

@@ -59,13 +59,14 @@ int roce_stuck_mark(const char *state_dir, const char *sysfs_root, pid_t pid, st
 	unsigned long long start;
 	char state, name[64], text[MARKER_MAX];
 	if (pid <= 0 || proc_start(pid, &start, &state) < 0 || state == 'Z' || state == 'X')
-		return 0;   /* already gone: nothing is stuck */
+		return 0; /* already gone: nothing is stuck */
 	int dfd = roce_safefile_state_dir(state_dir, err);
 	if (dfd < 0)
 		return -1;
 	marker_name(sysfs_root, name, sizeof(name));
 	int n = snprintf(text, sizeof(text), "%d %llu\n", (int)pid, start);
-	int rc = roce_safefile_write(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, ROCE_SAFEFILE_DURABLE, err);
+	int rc = roce_safefile_write(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, ROCE_SAFEFILE_DURABLE,
+	                             err);
 	close(dfd);
 	return rc;
 }
@@ -81,7 +82,7 @@ static int read_marker(int dfd, const char *name, pid_t *pid, unsigned long long
 		return -1;
 	int p, used = 0;
 	if (sscanf(buf, "%d %llu\n%n", &p, start, &used) != 2 || used != n || p <= 0)
-		return -2;   /* ours but garbled: removed by the caller */
+		return -2; /* ours but garbled: removed by the caller */
 	*pid = p;
 	return 0;
 }
@@ -95,20 +96,19 @@ int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_s
 	memset(out, 0, sizeof(*out));
 	int dfd = roce_safefile_state_dir_existing(state_dir);
 	if (dfd < 0)
-		return 0;   /* none, or not our StateDir: no marker of ours can be there */
+		return 0; /* none, or not our StateDir: no marker of ours can be there */
 	marker_name(sysfs_root, name, sizeof(name));
 	int found = 0;
 	int rc = read_marker(dfd, name, &pid, &start);
 	if (rc == -1)
 		goto done;
-	if (rc == 0 && proc_start(pid, &now_start, &state) == 0 && now_start == start && state != 'Z' &&
-	    state != 'X') {
+	if (rc == 0 && proc_start(pid, &now_start, &state) == 0 && now_start == start && state != 'Z' && state != 'X') {
 		out->pid = pid;
 		out->age_s = age_s(start);
 		found = 1;
 		goto done;
 	}
-	unlinkat(dfd, name, 0);   /* the process is gone (or the marker garbled): stale */
+	unlinkat(dfd, name, 0); /* the process is gone (or the marker garbled): stale */
 done:
 	close(dfd);
 	return found;

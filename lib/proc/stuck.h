@@ -25,7 +25,7 @@
 
 struct roce_stuck {
 	pid_t pid;
-	long age_s;          /* since the stuck process started */
+	long age_s; /* since the stuck process started */
 };
 
 /* Record pid (a collector just abandoned) as stuck reading sysfs_root (NULL

@@ -85,8 +85,7 @@ static bool reap(pid_t child, bool killed, int *status)
 }
 
 /* The child: fn, its result through the pipe, and nothing else. */
-static __attribute__((noreturn)) void child_main(int fd, roce_worker_fn fn, const void *arg, size_t len,
-                                                   pid_t parent)
+static __attribute__((noreturn)) void child_main(int fd, roce_worker_fn fn, const void *arg, size_t len, pid_t parent)
 {
 	/* A killed caller (slurmd's timeout, an admin's kill -9) takes its child
 	 * along, unless the child is asleep in a kernel read: then SIGKILL waits
@@ -109,7 +108,7 @@ static __attribute__((noreturn)) void child_main(int fd, roce_worker_fn fn, cons
 		_exit(2);
 	fn(arg, res);
 	int rc = write_all(fd, res, len) == 0 ? 0 : 1;
-	free(res);   /* valgrind checks the child too */
+	free(res); /* valgrind checks the child too */
 	_exit(rc);
 }
 
@@ -146,7 +145,7 @@ int roce_worker_run(roce_worker_fn fn, const void *arg, void *out, size_t len, i
 	if (!reap(child, rc < 0, &status))
 		end->abandoned = child;
 	else if (rc < 0 && saved != ETIMEDOUT && WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
-		end->signal = WTERMSIG(status);   /* it died before our SIGKILL: a crash */
+		end->signal = WTERMSIG(status); /* it died before our SIGKILL: a crash */
 	errno = saved;
 	return rc;
 }
@@ -165,9 +164,8 @@ int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid
 	return roce_stuck_mark(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, abandoned, why);
 }
 
-int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what,
-                            roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms,
-                            struct roce_error *why)
+int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what, roce_worker_fn fn,
+                            const void *arg, void *out, size_t len, int timeout_ms, struct roce_error *why)
 {
 	struct roce_error merr = { "" };
 	struct roce_worker_end end;
@@ -183,8 +181,10 @@ int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root,
 	if (saved != ETIMEDOUT) {
 		roce_error_set(why, "%s process failed: %s", what, strerror(saved));
 	} else if (end.abandoned && roce_worker_abandon(p, sysfs_root, end.abandoned, &merr) < 0) {
-		roce_error_set(why, "%s did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs "
-		               "(and it cannot be recorded: %s)", what, timeout_ms, p->timeout_ms, merr.msg);
+		roce_error_set(why,
+		               "%s did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs "
+		               "(and it cannot be recorded: %s)",
+		               what, timeout_ms, p->timeout_ms, merr.msg);
 	} else {
 		roce_error_set(why, "%s did not finish within %d ms (TimeoutMs=%d): a sysfs or netlink read hangs",
 		               what, timeout_ms, p->timeout_ms);

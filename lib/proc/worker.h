@@ -27,9 +27,9 @@ typedef void (*roce_worker_fn)(const void *arg, void *res);
 
 /* How a worker that did not answer ended. */
 struct roce_worker_end {
-	bool started;        /* false: no pipe or no fork, fn never ran */
-	pid_t abandoned;     /* timed out and still alive after SIGKILL (asleep in the kernel), else 0 */
-	int signal;          /* died of this signal before it answered, else 0 */
+	bool started;    /* false: no pipe or no fork, fn never ran */
+	pid_t abandoned; /* timed out and still alive after SIGKILL (asleep in the kernel), else 0 */
+	int signal;      /* died of this signal before it answered, else 0 */
 };
 
 /* Run fn in a child; its result lands in out.  -1 with errno ETIMEDOUT when
@@ -54,8 +54,7 @@ int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid
  * abandoned now is recorded.  On any failure why says what happened, as a
  * clause ("the fabric check did not finish within 2500 ms ...").  what
  * names the job in that clause ("the fabric check"). */
-int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what,
-                            roce_worker_fn fn, const void *arg, void *out, size_t len, int timeout_ms,
-                            struct roce_error *why);
+int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root, const char *what, roce_worker_fn fn,
+                            const void *arg, void *out, size_t len, int timeout_ms, struct roce_error *why);
 
 #endif

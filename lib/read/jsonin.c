@@ -65,7 +65,8 @@ int roce_jin_int(json_object *o, const char *key, int64_t lo, int64_t hi, int64_
 		return -1;
 	*v = json_object_get_int64(m);
 	if (*v < lo || *v > hi || (*v == INT64_MAX && json_object_get_uint64(m) > INT64_MAX)) {
-		roce_error_set(err, "\"%s\" = %s out of range %" PRId64 "..%" PRId64, key, json_object_get_string(m), lo, hi);
+		roce_error_set(err, "\"%s\" = %s out of range %" PRId64 "..%" PRId64, key, json_object_get_string(m),
+		               lo, hi);
 		return -1;
 	}
 	return 0;
@@ -182,10 +183,7 @@ int roce_jin_u64s(json_object *o, const char *key, uint64_t *v, size_t n, struct
 	return 0;
 }
 
-static const char *status_name(int s)
-{
-	return roce_status_name((enum roce_status)s);
-}
+static const char *status_name(int s) { return roce_status_name((enum roce_status)s); }
 
 int roce_jin_reading(json_object *o, struct roce_reading *r, struct roce_error *err)
 {

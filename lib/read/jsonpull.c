@@ -48,10 +48,20 @@ enum roce_jsonpull_type roce_jsonpull_type(struct roce_jsonpull *j)
 	case '{': return ROCE_JSONPULL_OBJECT;
 	case '[': return ROCE_JSONPULL_ARRAY;
 	case '"': return ROCE_JSONPULL_STRING;
-	case 't': case 'f': return ROCE_JSONPULL_BOOL;
+	case 't':
+	case 'f': return ROCE_JSONPULL_BOOL;
 	case 'n': return ROCE_JSONPULL_NULL;
-	case '-': case '0': case '1': case '2': case '3': case '4':
-	case '5': case '6': case '7': case '8': case '9': return ROCE_JSONPULL_NUMBER;
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9': return ROCE_JSONPULL_NUMBER;
 	}
 	return ROCE_JSONPULL_BAD;
 }
@@ -75,7 +85,7 @@ static int separator(struct roce_jsonpull *j, char close, struct roce_error *err
 {
 	if (take(j, close)) {
 		j->depth--;
-		j->first = false;   /* the closed value is complete in its parent */
+		j->first = false; /* the closed value is complete in its parent */
 		return 0;
 	}
 	if (!j->first && !take(j, ','))
@@ -129,9 +139,10 @@ static int hex4(const char *p, unsigned *v)
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
 		char c = p[i];
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
-		           : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-		           : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+		unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+		             : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+		             : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+		                                    : 16;
 		if (d == 16)
 			return -1;
 		*v = *v << 4 | d;
@@ -173,7 +184,7 @@ static int unicode(struct roce_jsonpull *j, char **d, struct roce_error *err)
 		u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
 		j->p += 6;
 	} else if (u >= 0xd800 && u <= 0xdfff) {
-		u = 0xfffd;   /* a lone surrogate: the replacement character */
+		u = 0xfffd; /* a lone surrogate: the replacement character */
 	}
 	*d = utf8(*d, u);
 	return 0;
@@ -197,7 +208,7 @@ static const char *plain_run(const char *p, const char *end, const char **quote)
 		low = (unsigned char)*x < low ? (unsigned char)*x : low;
 	if (low < 0x20)
 		for (stop = p; (unsigned char)*stop >= 0x20; stop++)
-			;   /* the first control character, to name its byte */
+			; /* the first control character, to name its byte */
 	return stop;
 }
 
@@ -206,7 +217,7 @@ static int unescape(struct roce_jsonpull *j, char **s, size_t *len, bool write, 
 	/* Past the '"'; the text shrinks as escapes are undone.  When only
 	 * checking, escapes are undone into sink: the text stays as it is. */
 	char sink[8], *start = ++j->p, *d = write ? start : sink;
-	const char *quote = start - 1;   /* the opening '"': none found yet */
+	const char *quote = start - 1; /* the opening '"': none found yet */
 	*s = start;
 	for (;; d = write ? d : sink) {
 		char *run = (char *)plain_run(j->p, j->end, &quote);
@@ -239,7 +250,7 @@ static int unescape(struct roce_jsonpull *j, char **s, size_t *len, bool write, 
 	}
 	if (write) {
 		*len = (size_t)(d - *s);
-		*d = '\0';   /* at or before the closing '"' */
+		*d = '\0'; /* at or before the closing '"' */
 	} else {
 		*len = 0;
 	}
@@ -282,7 +293,7 @@ int roce_jsonpull_number(struct roce_jsonpull *j, struct roce_jsonpull_number *n
 	for (const char *x = p; x < q; x++) {
 		unsigned d = (unsigned)(*x - '0');
 		if (n->magnitude > (UINT64_MAX - d) / 10)
-			n->integer = false;   /* beyond uint64: only a number */
+			n->integer = false; /* beyond uint64: only a number */
 		n->magnitude = n->magnitude * 10 + d;
 	}
 	if (n->negative && n->magnitude > (uint64_t)INT64_MAX + 1)
@@ -336,10 +347,7 @@ int roce_jsonpull_bool(struct roce_jsonpull *j, bool *v, struct roce_error *err)
 	return word(j, *v ? "true" : "false", err);
 }
 
-int roce_jsonpull_null(struct roce_jsonpull *j, struct roce_error *err)
-{
-	return word(j, "null", err);
-}
+int roce_jsonpull_null(struct roce_jsonpull *j, struct roce_error *err) { return word(j, "null", err); }
 
 int roce_jsonpull_skip(struct roce_jsonpull *j, struct roce_error *err)
 {
@@ -382,8 +390,8 @@ int roce_jsonpull_end(struct roce_jsonpull *j, struct roce_error *err)
 
 static const char *kind_name(enum roce_jsonpull_kind k)
 {
-	static const char *const names[] = { "a string", "an integer", "a number", "a boolean",
-	                                     "an object", "an array", "a value" };
+	static const char *const names[] = { "a string",  "an integer", "a number", "a boolean",
+		                             "an object", "an array",   "a value" };
 	return names[k];
 }
 
@@ -391,7 +399,8 @@ static bool kind_is(enum roce_jsonpull_kind k, enum roce_jsonpull_type t)
 {
 	switch (k) {
 	case ROCE_JSONPULL_K_STR: return t == ROCE_JSONPULL_STRING;
-	case ROCE_JSONPULL_K_INT: case ROCE_JSONPULL_K_NUM: return t == ROCE_JSONPULL_NUMBER;
+	case ROCE_JSONPULL_K_INT:
+	case ROCE_JSONPULL_K_NUM: return t == ROCE_JSONPULL_NUMBER;
 	case ROCE_JSONPULL_K_BOOL: return t == ROCE_JSONPULL_BOOL;
 	case ROCE_JSONPULL_K_OBJ: return t == ROCE_JSONPULL_OBJECT;
 	case ROCE_JSONPULL_K_ARR: return t == ROCE_JSONPULL_ARRAY;
@@ -423,8 +432,8 @@ static int member_index(const struct roce_jsonpull_member *ms, int n, const char
 /* The object that is next, member by member: one(k) at the value of each
  * member of ms (checked to be of its kind); others passed over.  *seen
  * gets a bit per member read; the required ones must all be there. */
-int roce_jsonpull_members(struct roce_jsonpull *j, const struct roce_jsonpull_member *ms, int n, roce_jsonpull_member_fn one, void *ctx,
-                        uint64_t *seen, struct roce_error *err)
+int roce_jsonpull_members(struct roce_jsonpull *j, const struct roce_jsonpull_member *ms, int n,
+                          roce_jsonpull_member_fn one, void *ctx, uint64_t *seen, struct roce_error *err)
 {
 	const char *key;
 	int rc, hint = 0;
@@ -472,7 +481,7 @@ int roce_jsonpull_str(struct roce_jsonpull *j, const char *key, size_t max, cons
 
 /* A string that is name(i) for one i in lo..hi. */
 int roce_jsonpull_enum(struct roce_jsonpull *j, const char *key, const char *(*name)(int), int lo, int hi, int *v,
-                   struct roce_error *err)
+                       struct roce_error *err)
 {
 	const char *s;
 	if (roce_jsonpull_str(j, key, 64, &s, err) < 0)
@@ -481,7 +490,7 @@ int roce_jsonpull_enum(struct roce_jsonpull *j, const char *key, const char *(*n
 }
 
 int roce_jsonpull_int(struct roce_jsonpull *j, const char *key, int64_t lo, int64_t hi, int64_t *v,
-                  struct roce_error *err)
+                      struct roce_error *err)
 {
 	struct roce_jsonpull_number n;
 	if (roce_jsonpull_number(j, &n, err) < 0)
@@ -493,7 +502,8 @@ int roce_jsonpull_int(struct roce_jsonpull *j, const char *key, int64_t lo, int6
 	bool fits = n.negative ? n.magnitude <= (uint64_t)INT64_MAX + 1 : n.magnitude <= (uint64_t)INT64_MAX;
 	*v = n.negative ? (int64_t)(0 - n.magnitude) : (int64_t)n.magnitude;
 	if (!fits || *v < lo || *v > hi) {
-		roce_error_set(err, "\"%s\" = %.*s out of range %" PRId64 "..%" PRId64, key, (int)n.len, n.text, lo, hi);
+		roce_error_set(err, "\"%s\" = %.*s out of range %" PRId64 "..%" PRId64, key, (int)n.len, n.text, lo,
+		               hi);
 		return -1;
 	}
 	return 0;
@@ -515,8 +525,8 @@ int roce_jsonpull_counter(struct roce_jsonpull *j, uint64_t *v, bool *ok, struct
 
 /* An array of at most max entries, each read by one(index). */
 int roce_jsonpull_array(struct roce_jsonpull *j, const char *key, size_t max,
-                      int (*one)(struct roce_jsonpull *j, size_t i, void *ctx, struct roce_error *err), void *ctx,
-                      struct roce_error *err)
+                        int (*one)(struct roce_jsonpull *j, size_t i, void *ctx, struct roce_error *err), void *ctx,
+                        struct roce_error *err)
 {
 	int rc;
 	size_t i = 0;

@@ -21,27 +21,32 @@
 #include <stdint.h>
 #include "base/error.h"
 
-#define ROCE_JSONPULL_DEPTH 32   /* json-c's default */
+#define ROCE_JSONPULL_DEPTH 32 /* json-c's default */
 
 enum roce_jsonpull_type {
-	ROCE_JSONPULL_BAD, ROCE_JSONPULL_OBJECT, ROCE_JSONPULL_ARRAY, ROCE_JSONPULL_STRING,
-	ROCE_JSONPULL_NUMBER, ROCE_JSONPULL_BOOL, ROCE_JSONPULL_NULL
+	ROCE_JSONPULL_BAD,
+	ROCE_JSONPULL_OBJECT,
+	ROCE_JSONPULL_ARRAY,
+	ROCE_JSONPULL_STRING,
+	ROCE_JSONPULL_NUMBER,
+	ROCE_JSONPULL_BOOL,
+	ROCE_JSONPULL_NULL
 };
 
 struct roce_jsonpull {
 	char *text, *p, *end;
 	int depth;
-	bool first;                  /* just inside '{' or '[': no ',' before the next */
+	bool first; /* just inside '{' or '[': no ',' before the next */
 };
 
 /* A number: its text (not terminated) and, for an integer that fits, its value. */
 struct roce_jsonpull_number {
 	const char *text;
 	size_t len;
-	bool integer;                /* no fraction, no exponent, fits in int64 or uint64 */
+	bool integer; /* no fraction, no exponent, fits in int64 or uint64 */
 	bool negative;
-	uint64_t magnitude;          /* of an integer */
-	double value;                /* always */
+	uint64_t magnitude; /* of an integer */
+	double value;       /* always */
 };
 
 void roce_jsonpull_init(struct roce_jsonpull *j, char *text, size_t len);
@@ -70,7 +75,15 @@ int roce_jsonpull_end(struct roce_jsonpull *j, struct roce_error *err);
 
 /* What a member must be.  ROCE_JSONPULL_LENIENT: one of another type is passed over (as
  * earlier releases did for "note", "counter_why" and pfc's "why"). */
-enum roce_jsonpull_kind { ROCE_JSONPULL_K_STR, ROCE_JSONPULL_K_INT, ROCE_JSONPULL_K_NUM, ROCE_JSONPULL_K_BOOL, ROCE_JSONPULL_K_OBJ, ROCE_JSONPULL_K_ARR, ROCE_JSONPULL_K_ANY };
+enum roce_jsonpull_kind {
+	ROCE_JSONPULL_K_STR,
+	ROCE_JSONPULL_K_INT,
+	ROCE_JSONPULL_K_NUM,
+	ROCE_JSONPULL_K_BOOL,
+	ROCE_JSONPULL_K_OBJ,
+	ROCE_JSONPULL_K_ARR,
+	ROCE_JSONPULL_K_ANY
+};
 #define ROCE_JSONPULL_REQUIRED 0x1
 #define ROCE_JSONPULL_LENIENT 0x2
 

@@ -72,10 +72,7 @@ bool roce_token_ok(const char *s, size_t maxlen)
 static const char *const mode_names[] = { "off", "warn", "strict" };
 static const char *const gdr_names[] = { "LOC", "PIX", "PXB", "PHB", "SYS" };
 
-const char *roce_mode_name(enum roce_mode m)
-{
-	return (unsigned)m < 3 ? mode_names[m] : "?";
-}
+const char *roce_mode_name(enum roce_mode m) { return (unsigned)m < 3 ? mode_names[m] : "?"; }
 
 int roce_mode_parse(const char *s, enum roce_mode *out)
 {
@@ -87,10 +84,7 @@ int roce_mode_parse(const char *s, enum roce_mode *out)
 	return -1;
 }
 
-const char *roce_gdr_level_name(enum roce_gdr_level l)
-{
-	return (unsigned)l < 5 ? gdr_names[l] : "?";
-}
+const char *roce_gdr_level_name(enum roce_gdr_level l) { return (unsigned)l < 5 ? gdr_names[l] : "?"; }
 
 int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out)
 {
@@ -138,7 +132,8 @@ static int parse_bool(const char *s, bool *out)
 
 static int parse_path(const char *s, char *dst, size_t len)
 {
-	if (s[0] != '/' || strlen(s) >= len || strstr(s, "/../") || !strcmp(s + strlen(s) - (strlen(s) >= 3 ? 3 : 0), "/.."))
+	if (s[0] != '/' || strlen(s) >= len || strstr(s, "/../") ||
+	    !strcmp(s + strlen(s) - (strlen(s) >= 3 ? 3 : 0), "/.."))
 		return -1;
 	snprintf(dst, len, "%s", s);
 	return 0;
@@ -311,17 +306,35 @@ static int set_timeout(struct roce_policy *p, const char *v)
 	return 0;
 }
 
-static int set_topology_file(struct roce_policy *p, const char *v) { return parse_path(v, p->topology_file, sizeof(p->topology_file)); }
-static int set_topology_cache(struct roce_policy *p, const char *v) { return parse_path(v, p->topology_cache, sizeof(p->topology_cache)); }
-static int set_report_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->report_dir, sizeof(p->report_dir)); }
-static int set_state_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->state_dir, sizeof(p->state_dir)); }
-static int set_shared_dir(struct roce_policy *p, const char *v) { return parse_path(v, p->shared_dir, sizeof(p->shared_dir)); }
-static int set_sysfs_root(struct roce_policy *p, const char *v) { return parse_path(v, p->sysfs_root, sizeof(p->sysfs_root)); }
+static int set_topology_file(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->topology_file, sizeof(p->topology_file));
+}
+static int set_topology_cache(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->topology_cache, sizeof(p->topology_cache));
+}
+static int set_report_dir(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->report_dir, sizeof(p->report_dir));
+}
+static int set_state_dir(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->state_dir, sizeof(p->state_dir));
+}
+static int set_shared_dir(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->shared_dir, sizeof(p->shared_dir));
+}
+static int set_sysfs_root(struct roce_policy *p, const char *v)
+{
+	return parse_path(v, p->sysfs_root, sizeof(p->sysfs_root));
+}
 
 static const struct {
 	const char *key;
 	setter_fn set;
-	const char *valid;   /* what to say when the value is bad */
+	const char *valid; /* what to say when the value is bad */
 } keys[] = {
 	{ "GidIndex", set_gid_index, "0-255 or auto" },
 	{ "AddrFamily", set_addr_family, "ipv4 or ipv6" },
@@ -349,8 +362,8 @@ static const struct {
 	{ "SysfsRoot", set_sysfs_root, "an absolute path" },
 };
 
-int roce_policy_set(struct roce_policy *p, const char *key, const char *value,
-                    const char *where, struct roce_error *err)
+int roce_policy_set(struct roce_policy *p, const char *key, const char *value, const char *where,
+                    struct roce_error *err)
 {
 	const char *w = where ? where : "roce";
 	char sv[72];
@@ -358,8 +371,8 @@ int roce_policy_set(struct roce_policy *p, const char *key, const char *value,
 		if (strcasecmp(key, keys[i].key) != 0)
 			continue;
 		if (!roce_token_ok(value, 1000) || keys[i].set(p, value) < 0) {
-			roce_error_set(err, "%s: %s: invalid value \"%s\" (expected %s)",
-			               w, keys[i].key, roce_printable(value, sv, sizeof(sv)), keys[i].valid);
+			roce_error_set(err, "%s: %s: invalid value \"%s\" (expected %s)", w, keys[i].key,
+			               roce_printable(value, sv, sizeof(sv)), keys[i].valid);
 			return -1;
 		}
 		return 0;
@@ -373,7 +386,8 @@ int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where,
 	const char *eq = strchr(kv, '=');
 	char key[64], sv[72];
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
-		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce", roce_printable(kv, sv, sizeof(sv)));
+		roce_error_set(err, "%s: \"%s\" is not Key=Value", where ? where : "roce",
+		               roce_printable(kv, sv, sizeof(sv)));
 		return -1;
 	}
 	memcpy(key, kv, (size_t)(eq - kv));
@@ -405,8 +419,8 @@ int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, s
 		return -1;
 	}
 	/* /dev/null (1:3) is the documented way to say "no file, defaults only". */
-	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) ||
-	                            (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))) {
+	if (fstat(fd, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))) {
 		roce_error_set(err, "%s: not a regular file", path);
 		close(fd);
 		return -1;

@@ -53,8 +53,9 @@ static const char *file_type(mode_t mode)
 static int open_same(int dfd, const struct name *file, int flags, const struct stat *st)
 {
 	struct stat now;
-	int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	                                     (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	int fd = openat(dfd, file->path,
+	                O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	                        (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
 	if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
 		close(fd);
 		errno = ESTALE;
@@ -109,7 +110,8 @@ static int open_regular(int dfd, struct name *file, int flags, struct stat *st, 
 	if (look(dfd, file, flags, st, &pfd) < 0)
 		return fail_errno(r, errno, "open", file);
 	if (!S_ISREG(st->st_mode)) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(file), file_type(st->st_mode));
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(file),
+		                 file_type(st->st_mode));
 		errno = EINVAL;
 		goto refused;
 	}
@@ -167,7 +169,7 @@ static void too_long(struct roce_reading *r, struct name *file, size_t max)
 ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
                           struct roce_reading *r)
 {
-	struct name file;   /* no initializer: buf is written only when a message needs it */
+	struct name file; /* no initializer: buf is written only when a message needs it */
 	file.dir = dir;
 	file.path = path;
 	struct stat st;
@@ -244,10 +246,10 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
 	return NULL;
 }
 
-char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf,
-                          size_t *cap, size_t *len, struct stat *st, struct roce_reading *r)
+char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf, size_t *cap,
+                          size_t *len, struct stat *st, struct roce_reading *r)
 {
-	struct name file;   /* no initializer: buf is written only when a message needs it */
+	struct name file; /* no initializer: buf is written only when a message needs it */
 	file.dir = dir;
 	file.path = path;
 	size_t got;

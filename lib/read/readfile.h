@@ -29,7 +29,7 @@
  * caching).  Without it (sysfs, /proc, the admin's files) an fstatat is
  * the look, and the file opened must be the same. */
 #define ROCE_READFILE_NOFOLLOW 0x1
-#define ROCE_READFILE_TRUSTED 0x2    /* owned by root or this euid, writable by nobody else */
+#define ROCE_READFILE_TRUSTED 0x2 /* owned by root or this euid, writable by nobody else */
 
 /* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size >= 1 bytes): at
  * most size - 1 bytes, NUL-terminated.  The byte count, or -1 (r set, buf ""). */
@@ -49,7 +49,7 @@ char *roce_readfile(int dfd, const char *dir, const char *path, size_t max, int 
  * and kept for the next file: one buffer for the many files of a
  * directory.  *buf on success; NULL on failure (r set; *buf, still the
  * caller's to free, may have grown). */
-char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf,
-                          size_t *cap, size_t *len, struct stat *st, struct roce_reading *r);
+char *roce_readfile_reuse(int dfd, const char *dir, const char *path, size_t max, int flags, char **buf, size_t *cap,
+                          size_t *len, struct stat *st, struct roce_reading *r);
 
 #endif

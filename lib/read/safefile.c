@@ -54,15 +54,18 @@ static void temp_name(char *buf, size_t len, const char *name)
  * owner r, user:<reader> r, group r, mask r, other none. */
 static int set_reader_acl(int fd, uid_t reader)
 {
-	struct { uint16_t tag, perm; uint32_t id; } __attribute__((packed)) e[5] = {
-		{ 0x01, 4, UINT32_MAX },   /* ACL_USER_OBJ */
-		{ 0x02, 4, reader },       /* ACL_USER */
-		{ 0x04, 4, UINT32_MAX },   /* ACL_GROUP_OBJ */
-		{ 0x10, 4, UINT32_MAX },   /* ACL_MASK */
-		{ 0x20, 0, UINT32_MAX },   /* ACL_OTHER */
+	struct {
+		uint16_t tag, perm;
+		uint32_t id;
+	} __attribute__((packed)) e[5] = {
+		{ 0x01, 4, UINT32_MAX }, /* ACL_USER_OBJ */
+		{ 0x02, 4, reader },     /* ACL_USER */
+		{ 0x04, 4, UINT32_MAX }, /* ACL_GROUP_OBJ */
+		{ 0x10, 4, UINT32_MAX }, /* ACL_MASK */
+		{ 0x20, 0, UINT32_MAX }, /* ACL_OTHER */
 	};
 	char buf[4 + sizeof(e)];
-	uint32_t version = 2;   /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
+	uint32_t version = 2; /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
 	memcpy(buf, &version, 4);
 	memcpy(buf + 4, e, sizeof(e));
 	return fsetxattr(fd, "system.posix_acl_access", buf, sizeof(buf), 0);
@@ -121,8 +124,8 @@ static int open_named_temp(int dfd, char *tmp, size_t tmplen, const char *name)
 	return -1;
 }
 
-int roce_safefile_write(int dfd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
-                        mode_t mode, long reader_uid, int flags, struct roce_error *err)
+int roce_safefile_write(int dfd, const char *name, const void *data, size_t len, uid_t owner, gid_t group, mode_t mode,
+                        long reader_uid, int flags, struct roce_error *err)
 {
 	bool durable = flags & ROCE_SAFEFILE_DURABLE;
 	char tmp[NAME_MAX + 1] = "";
@@ -174,17 +177,22 @@ fail:
 
 /* ---------------------------------------------------------------- directories */
 
-#define CONFIGFS_MAGIC 0x62656570   /* fs/configfs/mount.c: not in linux/magic.h */
+#define CONFIGFS_MAGIC 0x62656570 /* fs/configfs/mount.c: not in linux/magic.h */
 
 /* Kernel file systems: nothing of ours belongs there, and a mkdir there is
  * an act (a new cgroup, a trace instance), not a directory. */
 static const char *kernel_fs(int fd)
 {
-	static const struct { unsigned long magic; const char *name; } fs[] = {
-		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" }, { CGROUP_SUPER_MAGIC, "cgroup" },
-		{ CGROUP2_SUPER_MAGIC, "cgroup2" }, { TRACEFS_MAGIC, "tracefs" }, { DEBUGFS_MAGIC, "debugfs" },
-		{ CONFIGFS_MAGIC, "configfs" }, { SECURITYFS_MAGIC, "securityfs" }, { BPF_FS_MAGIC, "bpf" },
-		{ EFIVARFS_MAGIC, "efivarfs" }, { PSTOREFS_MAGIC, "pstore" }, { DEVPTS_SUPER_MAGIC, "devpts" },
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} fs[] = {
+		{ PROC_SUPER_MAGIC, "proc" },     { SYSFS_MAGIC, "sysfs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ TRACEFS_MAGIC, "tracefs" },     { DEBUGFS_MAGIC, "debugfs" },
+		{ CONFIGFS_MAGIC, "configfs" },   { SECURITYFS_MAGIC, "securityfs" },
+		{ BPF_FS_MAGIC, "bpf" },          { EFIVARFS_MAGIC, "efivarfs" },
+		{ PSTOREFS_MAGIC, "pstore" },     { DEVPTS_SUPER_MAGIC, "devpts" },
 	};
 	struct statfs sfs;
 	if (fstatfs(fd, &sfs) < 0)
@@ -197,8 +205,8 @@ static const char *kernel_fs(int fd)
 
 /* One step of a walk: the path so far (for messages) and its fd. */
 struct walk {
-	const char *what, *path;   /* "StateDir", as configured */
-	char at[PATH_MAX];         /* the component reached, "/a/b" */
+	const char *what, *path; /* "StateDir", as configured */
+	char at[PATH_MAX];       /* the component reached, "/a/b" */
 	int flags;
 	struct roce_error *err;
 };
@@ -266,7 +274,7 @@ static int walk_step(struct walk *w, int parent, const char *name, bool last, mo
 	int e = errno;
 	if ((e == ENOTDIR || e == ELOOP) && fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return walk_fail(w, S_ISLNK(st.st_mode) ? "is a symbolic link (give the path it points to)"
-		                                       : "is not a directory");
+		                                        : "is not a directory");
 	return walk_fail(w, "cannot be opened: %s", strerror(e));
 }
 
@@ -426,7 +434,7 @@ static int open_job_dir(int rfd, const char *path, const char *job_id, struct st
 		               (unsigned)geteuid());
 		goto fail;
 	}
-	if (created && fchmod(jfd, 0755) < 0) {   /* ours: the umask must not hide it from the job's user */
+	if (created && fchmod(jfd, 0755) < 0) { /* ours: the umask must not hide it from the job's user */
 		roce_error_set(err, "cannot set up %s/%s: %s", path, job_id, strerror(errno));
 		goto fail;
 	}
@@ -436,7 +444,7 @@ static int open_job_dir(int rfd, const char *path, const char *job_id, struct st
 		goto fail;
 	}
 	if (created)
-		fsync(rfd);   /* the new job directory entry */
+		fsync(rfd); /* the new job directory entry */
 	return jfd;
 fail:
 	close(jfd);
@@ -447,8 +455,8 @@ int roce_safefile_report_dir(const char *path, const char *job_id, uid_t job_uid
                              struct roce_error *err)
 {
 	struct stat st;
-	int jfd = -1, rfd = roce_safefile_open_dir("ReportDir", path, ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED,
-	                                           0755, err);
+	int jfd = -1,
+	    rfd = roce_safefile_open_dir("ReportDir", path, ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED, 0755, err);
 	if (rfd < 0)
 		return -1;
 	if (fstat(rfd, &st) < 0) {

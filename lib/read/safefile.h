@@ -69,8 +69,8 @@ int roce_safefile_state_dir_existing(const char *path);
 /* report_dir/job_id/ for this instance of the job (created; an earlier
  * instance's moved aside): job_uid is the job's user, since when this
  * node's prolog ran (0 unknown).  *admin_gid = the group of report_dir. */
-int roce_safefile_report_dir(const char *report_dir, const char *job_id, uid_t job_uid, time_t since,
-                             gid_t *admin_gid, struct roce_error *err);
+int roce_safefile_report_dir(const char *report_dir, const char *job_id, uid_t job_uid, time_t since, gid_t *admin_gid,
+                             struct roce_error *err);
 /* The directory that holds a cache file. */
 int roce_safefile_cache_dir(const char *path, struct roce_error *err);
 

@@ -57,8 +57,8 @@ static int read_value(int dfd, const char *dir, const char *name, char *buf, siz
 	ssize_t n = roce_readfile_buf(dfd, dir, name, tmp, sizeof(tmp), 0, r);
 	if (n < 0) {
 		if (errno == EFBIG)
-			roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %d bytes", FILE_ARGS(dir, name),
-			                 ROCE_SYSFS_VALUE_MAX);
+			roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": value longer than %d bytes",
+			                 FILE_ARGS(dir, name), ROCE_SYSFS_VALUE_MAX);
 		return -1;
 	}
 	size_t got = (size_t)n;
@@ -96,8 +96,8 @@ static int parse_u64(const char *buf, const char *dir, const char *name, uint64_
 	errno = 0;
 	unsigned long long v = strtoull(buf, &end, 10);
 	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno == ERANGE) {
-		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": \"%.40s\" is not a counter value", FILE_ARGS(dir, name),
-		                 buf);
+		roce_reading_set(r, ROCE_MALFORMED, 0, FILE_FMT ": \"%.40s\" is not a counter value",
+		                 FILE_ARGS(dir, name), buf);
 		return -1;
 	}
 	*out = v;

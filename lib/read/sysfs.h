@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "base/model.h"
 
-#define ROCE_SYSFS_VALUE_MAX 4096   /* a sysfs attribute is at most one page */
+#define ROCE_SYSFS_VALUE_MAX 4096 /* a sysfs attribute is at most one page */
 
 /* Read root/rel into buf (NUL-terminated, newline stripped).  0 on success,
  * -1 with r set (MISSING, UNREADABLE, MALFORMED for binary or oversized). */

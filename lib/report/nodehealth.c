@@ -19,15 +19,9 @@ static const struct {
 	[ROCE_NH_SLOW_LINK] = { "slow_link", "Slow link" },
 };
 
-const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p)
-{
-	return problems[p].key;
-}
+const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p) { return problems[p].key; }
 
-const char *roce_nodehealth_problem_title(enum roce_nodehealth_problem p)
-{
-	return problems[p].title;
-}
+const char *roce_nodehealth_problem_title(enum roce_nodehealth_problem p) { return problems[p].title; }
 
 /* The verdict codes each kind gathers: the rules that make them are in
  * verdicts.c; a code not here is not a problem this view ranks. */
@@ -35,12 +29,9 @@ static const struct {
 	const char *code;
 	enum roce_nodehealth_problem p;
 } codes[] = {
-	{ "packet_loss", ROCE_NH_LOSS },
-	{ "rdma_timeouts", ROCE_NH_TIMEOUT },
-	{ "retries_exceeded", ROCE_NH_TIMEOUT },
-	{ "pause_storm", ROCE_NH_PAUSE_STORM },
-	{ "link_down", ROCE_NH_LINK_DOWN },
-	{ "port_down", ROCE_NH_LINK_DOWN },
+	{ "packet_loss", ROCE_NH_LOSS },         { "rdma_timeouts", ROCE_NH_TIMEOUT },
+	{ "retries_exceeded", ROCE_NH_TIMEOUT }, { "pause_storm", ROCE_NH_PAUSE_STORM },
+	{ "link_down", ROCE_NH_LINK_DOWN },      { "port_down", ROCE_NH_LINK_DOWN },
 };
 
 /* A slow link fails the port's check with the link rate check's finding
@@ -126,8 +117,7 @@ static void seen(struct roce_nodehealth *h, struct roce_nodehealth_row *row)
 	row->seen++;
 }
 
-static void problem(struct roce_nodehealth_row *row, enum roce_nodehealth_problem p, const char *job_id,
-                    int64_t end_ns)
+static void problem(struct roce_nodehealth_row *row, enum roce_nodehealth_problem p, const char *job_id, int64_t end_ns)
 {
 	if (row->mask & (1u << p))
 		return;

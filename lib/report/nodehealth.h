@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fragment/fragment.h"
-#include "base/model.h"      /* ROCE_NAME_MAX */
+#include "base/model.h" /* ROCE_NAME_MAX */
 #include "report/report.h"
 
 enum roce_nodehealth_problem {
@@ -34,28 +34,28 @@ const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p);
 const char *roce_nodehealth_problem_title(enum roce_nodehealth_problem p);
 
 struct roce_nodehealth_row {
-	char node[64];                /* a fragment's node name (escaped, <= 63 bytes) */
-	char device[ROCE_NAME_MAX];   /* "" = the node itself */
+	char node[64];              /* a fragment's node name (escaped, <= 63 bytes) */
+	char device[ROCE_NAME_MAX]; /* "" = the node itself */
 	unsigned port;
-	unsigned seen;                /* jobs that had this node port */
-	unsigned bad;                 /* of those, jobs with any problem here */
-	unsigned jobs[ROCE_NH_N];     /* jobs with each problem here */
+	unsigned seen;                 /* jobs that had this node port */
+	unsigned bad;                  /* of those, jobs with any problem here */
+	unsigned jobs[ROCE_NH_N];      /* jobs with each problem here */
 	char last_job[ROCE_JOBID_MAX]; /* the latest job with a problem here ("" none) */
-	int64_t last_ns;              /* its end on this node (ns since the epoch; 0 unknown) */
-	size_t stamp;                 /* the job being added, and what it had here so far */
+	int64_t last_ns;               /* its end on this node (ns since the epoch; 0 unknown) */
+	size_t stamp;                  /* the job being added, and what it had here so far */
 	unsigned mask;
 };
 
 struct roce_nodehealth {
 	struct roce_nodehealth_row *rows; /* sorted by (node, device, port) until ranked */
 	size_t n, cap;
-	size_t jobs;                  /* jobs added */
-	size_t jobs_bad;              /* of those, jobs with any problem */
-	int64_t first_ns, last_ns;    /* the span the jobs' ends cover (0: none known) */
+	size_t jobs;               /* jobs added */
+	size_t jobs_bad;           /* of those, jobs with any problem */
+	int64_t first_ns, last_ns; /* the span the jobs' ends cover (0: none known) */
 	/* What the caller chose, for the printers to say: */
-	int64_t since_ns;             /* jobs that ended before were left out; 0 = none */
-	long uid;                     /* only this user's jobs; -1 = every user's */
-	size_t unusable;              /* fragments that could not be used (the caller counts) */
+	int64_t since_ns; /* jobs that ended before were left out; 0 = none */
+	long uid;         /* only this user's jobs; -1 = every user's */
+	size_t unusable;  /* fragments that could not be used (the caller counts) */
 };
 
 /* Empty, every user's jobs, no --since. */

@@ -18,12 +18,13 @@
 static void page_head(FILE *out, const struct roce_nodehealth *h)
 {
 	char a[32], b[32];
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	             "<meta name=\"viewport\" content=\"width=device-width\">"
-	             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	             "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
-	             "<title>RoCE node health</title>\n<style>%s</style></head>\n<body>\n"
-	             "<header><h1>RoCE node health across jobs</h1>\n<p id=\"summary\">%zu job(s), %zu with a problem",
+	fprintf(out,
+	        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	        "<meta name=\"viewport\" content=\"width=device-width\">"
+	        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
+	        "<title>RoCE node health</title>\n<style>%s</style></head>\n<body>\n"
+	        "<header><h1>RoCE node health across jobs</h1>\n<p id=\"summary\">%zu job(s), %zu with a problem",
 	        roce_report_html_style(), h->jobs, h->jobs_bad);
 	if (h->uid >= 0)
 		fprintf(out, "; yours only (uid %ld)", h->uid);
@@ -52,8 +53,8 @@ static void row(FILE *out, const struct roce_nodehealth_row *r)
 	text_cell(out, roce_nodehealth_port_name(r, port, sizeof(port)));
 	fprintf(out, "<td data-v=\"%u\">%u</td><td data-v=\"%u\">%u</td>", r->seen, r->seen, r->bad, r->bad);
 	for (int k = 0; k < ROCE_NH_N; k++)
-		fprintf(out, "<td class=\"%s\" data-v=\"%u\">%u</td>", roce_nodehealth_problem_key((enum roce_nodehealth_problem)k),
-		        r->jobs[k], r->jobs[k]);
+		fprintf(out, "<td class=\"%s\" data-v=\"%u\">%u</td>",
+		        roce_nodehealth_problem_key((enum roce_nodehealth_problem)k), r->jobs[k], r->jobs[k]);
 	text_cell(out, r->last_job);
 	fprintf(out, "<td class=\"t\" data-v=\"%lld\">%s</td></tr>\n", (long long)(r->last_ns / 1000000000),
 	        roce_timearg_iso(r->last_ns, when, sizeof(when)));
@@ -73,12 +74,14 @@ static void table(FILE *out, const struct roce_nodehealth *h)
 		return;
 	}
 	fputs("<p class=\"muted\">Each number counts jobs.  Click a heading to sort (again: the other way); link a "
-	      "sorted view with #sort=-loss.</p>\n<table id=\"ports\"><thead><tr><th class=\"t\" data-key=\"node\">node</th>"
+	      "sorted view with #sort=-loss.</p>\n<table id=\"ports\"><thead><tr><th class=\"t\" "
+	      "data-key=\"node\">node</th>"
 	      "<th class=\"t\" data-key=\"port\">port</th><th data-key=\"jobs\">jobs</th>"
 	      "<th data-key=\"bad\">with a problem</th>",
 	      out);
 	for (int k = 0; k < ROCE_NH_N; k++)
-		fprintf(out, "<th data-key=\"%s\">%s</th>", roce_nodehealth_problem_key((enum roce_nodehealth_problem)k),
+		fprintf(out, "<th data-key=\"%s\">%s</th>",
+		        roce_nodehealth_problem_key((enum roce_nodehealth_problem)k),
 		        roce_nodehealth_problem_title((enum roce_nodehealth_problem)k));
 	fputs("<th class=\"t\" data-key=\"last_job\">last job with a problem</th>"
 	      "<th class=\"t\" data-key=\"last_end\">its end</th></tr></thead>\n<tbody>\n",
@@ -90,8 +93,10 @@ static void table(FILE *out, const struct roce_nodehealth *h)
 		}
 	fputs("</tbody></table>\n", out);
 	if (shown < sick)
-		fprintf(out, "<p class=\"summary\">The %zu worst of %zu node ports with a problem; roce-report --nodes "
-		             "--format json has them all.</p>\n", shown, sick);
+		fprintf(out,
+		        "<p class=\"summary\">The %zu worst of %zu node ports with a problem; roce-report --nodes "
+		        "--format json has them all.</p>\n",
+		        shown, sick);
 	fprintf(out, "<p class=\"summary\">%zu other node port(s): no problem in any job.</p>\n</section>\n", fine);
 }
 

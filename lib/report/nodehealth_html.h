@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * nodehealth_html.h - roce-report --nodes --format html: the ranking as one self-contained HTML page (the job report's look, reportable as a mail attachment): a sortable table of the node ports with a problem.  Every
- * string came from a fragment and is escaped for the format.  Pure.
+ * nodehealth_html.h - roce-report --nodes --format html: the ranking as one self-contained HTML
+ * page (the job report's look, reportable as a mail attachment): a sortable table of the node
+ * ports with a problem. Every string came from a fragment and is escaped for the format. Pure.
  */
 #ifndef ROCE_NODEHEALTH_HTML_H
 #define ROCE_NODEHEALTH_HTML_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * nodehealth_json.h - roce-report --nodes --format json: the ranking as JSON (schema slurm-roce/nodes/1): every node port, worst first.  Every
- * string came from a fragment and is escaped for the format.  Pure.
+ * nodehealth_json.h - roce-report --nodes --format json: the ranking as JSON (schema
+ * slurm-roce/nodes/1): every node port, worst first. Every string came from a fragment and is
+ * escaped for the format. Pure.
  */
 #ifndef ROCE_NODEHEALTH_JSON_H
 #define ROCE_NODEHEALTH_JSON_H

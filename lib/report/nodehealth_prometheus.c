@@ -22,10 +22,7 @@ static void port_labels(char *buf, size_t len, const struct roce_nodehealth_row 
 }
 
 /* The rows a printer shows: every port, the node itself only when it had a problem. */
-static bool shown(const struct roce_nodehealth_row *r)
-{
-	return r->device[0] || r->bad;
-}
+static bool shown(const struct roce_nodehealth_row *r) { return r->device[0] || r->bad; }
 
 static void per_row(FILE *out, const struct roce_nodehealth *h, const char *name, const char *help,
                     unsigned (*value)(const struct roce_nodehealth_row *))
@@ -55,7 +52,8 @@ static void problems(FILE *out, const struct roce_nodehealth *h)
 		for (int k = 0; k < ROCE_NH_N; k++) {
 			port_labels(l, sizeof(l), &h->rows[i]);
 			roce_report_prometheus_label(l, sizeof(l), "problem",
-			                             roce_nodehealth_problem_key((enum roce_nodehealth_problem)k), false);
+			                             roce_nodehealth_problem_key((enum roce_nodehealth_problem)k),
+			                             false);
 			fprintf(out, "roce_node_port_problem_jobs{%s} %u\n", l, h->rows[i].jobs[k]);
 		}
 	}
@@ -73,15 +71,18 @@ static void last_problem(FILE *out, const struct roce_nodehealth *h)
 			continue;
 		port_labels(l, sizeof(l), r);
 		roce_report_prometheus_label(l, sizeof(l), "slurm_job_id", r->last_job, false);
-		fprintf(out, "roce_node_port_last_problem_timestamp_seconds{%s} %" PRId64 "\n", l, r->last_ns / 1000000000);
+		fprintf(out, "roce_node_port_last_problem_timestamp_seconds{%s} %" PRId64 "\n", l,
+		        r->last_ns / 1000000000);
 	}
 }
 
 int roce_nodehealth_prometheus_print(FILE *out, const struct roce_nodehealth *h)
 {
-	roce_report_prometheus_family(out, "roce_nodes_jobs", "Jobs whose reports were read (--since and the user's view)");
+	roce_report_prometheus_family(out, "roce_nodes_jobs",
+	                              "Jobs whose reports were read (--since and the user's view)");
 	fprintf(out, "roce_nodes_jobs %zu\n", h->jobs);
-	roce_report_prometheus_family(out, "roce_nodes_jobs_with_problem", "Of those, jobs with a problem on any node port");
+	roce_report_prometheus_family(out, "roce_nodes_jobs_with_problem",
+	                              "Of those, jobs with a problem on any node port");
 	fprintf(out, "roce_nodes_jobs_with_problem %zu\n", h->jobs_bad);
 	per_row(out, h, "roce_node_port_jobs", "Jobs that had the node port", seen);
 	per_row(out, h, "roce_node_port_jobs_with_problem", "Jobs that saw any problem on the node port", bad);

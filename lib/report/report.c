@@ -419,15 +419,9 @@ static const struct {
 	[ROCE_CONS_TRUST] = { "trust", "Priority trust", trust_value },
 };
 
-const char *roce_report_consistency_name(enum roce_report_consistency k)
-{
-	return consistency[k].name;
-}
+const char *roce_report_consistency_name(enum roce_report_consistency k) { return consistency[k].name; }
 
-const char *roce_report_consistency_title(enum roce_report_consistency k)
-{
-	return consistency[k].title;
-}
+const char *roce_report_consistency_title(enum roce_report_consistency k) { return consistency[k].title; }
 
 int roce_report_consistency_groups(const struct roce_job_report *r, enum roce_report_consistency k,
                                    struct roce_report_groups *gs)

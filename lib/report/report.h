@@ -16,13 +16,13 @@
 #include <json-c/json.h>
 #include "base/error.h"
 #include "fragment/fragment.h"
-#include "base/nodelist.h"   /* roce_nodelist_fn: NULL = join with commas */
+#include "base/nodelist.h" /* roce_nodelist_fn: NULL = join with commas */
 
 struct roce_job_report {
 	char job_id[ROCE_JOBID_MAX];
 	struct roce_fragment *nodes; /* linear in nodes x ports */
 	size_t n_nodes, cap_nodes;
-	char **errors;               /* fragments that could not be used, and why (escaped) */
+	char **errors; /* fragments that could not be used, and why (escaped) */
 	size_t n_errors;
 	struct roce_arena_pool *pool; /* the nodes' memory when pooled (reportdir.c); freed last */
 };
@@ -66,8 +66,8 @@ char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn)
 /* Nodes that share a value: a verdict code, or an MTU such as "4096". */
 struct roce_report_group {
 	char *key;
-	int severity;                /* the worst of the group (verdict groups) */
-	const char **names;          /* the report's node names, in node order */
+	int severity;       /* the worst of the group (verdict groups) */
+	const char **names; /* the report's node names, in node order */
 	size_t n, cap;
 };
 
@@ -89,8 +89,16 @@ int roce_report_verdict_groups(const struct roce_job_report *r, struct roce_repo
 const char *roce_report_verdict_fix(const struct roce_job_report *r, const char *code);
 
 /* What must be the same on every node of a job for RDMA to work across them. */
-enum roce_report_consistency { ROCE_CONS_GID, ROCE_CONS_MTU, ROCE_CONS_PFC, ROCE_CONS_RATE, ROCE_CONS_FW, ROCE_CONS_TC,
-                                ROCE_CONS_TRUST, ROCE_CONS_N };
+enum roce_report_consistency {
+	ROCE_CONS_GID,
+	ROCE_CONS_MTU,
+	ROCE_CONS_PFC,
+	ROCE_CONS_RATE,
+	ROCE_CONS_FW,
+	ROCE_CONS_TC,
+	ROCE_CONS_TRUST,
+	ROCE_CONS_N
+};
 /* The JSON key ("gid_index") and the text report's title ("RoCE v2 GID index"). */
 const char *roce_report_consistency_name(enum roce_report_consistency k);
 const char *roce_report_consistency_title(enum roce_report_consistency k);

@@ -17,7 +17,7 @@
 
 #define HEAT_ROWS 48
 #define HEAT_COLS 32
-#define WORST_LABELLED 5             /* cells outlined as the worst */
+#define WORST_LABELLED 5 /* cells outlined as the worst */
 
 /* A node's score for metric m: its worst port's value (the highest), or
  * for a rate the node's total (ranked lowest first: the node that moved
@@ -53,15 +53,9 @@ static int by_score(const struct ranked *x, const struct ranked *y, bool low_fir
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static int highest_first(const void *a, const void *b)
-{
-	return by_score(a, b, false);
-}
+static int highest_first(const void *a, const void *b) { return by_score(a, b, false); }
 
-static int lowest_first(const void *a, const void *b)
-{
-	return by_score(a, b, true);
-}
+static int lowest_first(const void *a, const void *b) { return by_score(a, b, true); }
 
 /* The rows of metric m's map into rows (n_rows of them, node order when all fit). */
 static struct ranked *heat_rows(const struct roce_job_report *r, enum roce_report_metric m, size_t *n_rows)
@@ -113,7 +107,8 @@ static double metric_max(const struct roce_job_report *r, enum roce_report_metri
 	double max = 0, v;
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_ports; j++)
-			if (roce_report_metric_value(&r->nodes[i], &r->nodes[i].ports[j], m, &v) != ROCE_METRIC_UNREAD &&
+			if (roce_report_metric_value(&r->nodes[i], &r->nodes[i].ports[j], m, &v) !=
+			            ROCE_METRIC_UNREAD &&
 			    v > max)
 				max = v;
 	return max;
@@ -132,7 +127,7 @@ static double worst_threshold(const struct roce_job_report *r, const struct rank
 	double top[WORST_LABELLED * 8] = { 0 }, v;
 	size_t n = 0;
 	if (roce_report_metric_is_rate(m))
-		return 0;            /* a high rate is not worse */
+		return 0; /* a high rate is not worse */
 	for (size_t i = 0; i < n_rows; i++) {
 		const struct roce_fragment *nd = &r->nodes[rows[i].node];
 		for (size_t j = 0; j < nd->n_ports && n < sizeof(top) / sizeof(top[0]); j++)
@@ -146,7 +141,7 @@ static double worst_threshold(const struct roce_job_report *r, const struct rank
 #define CELL_W 64
 #define CELL_H 18
 #define HEAD_H 18
-#define COL_CHARS 8                  /* of a column heading, in 11px monospace */
+#define COL_CHARS 8 /* of a column heading, in 11px monospace */
 
 static void heat_cell(FILE *out, const struct roce_fragment *n, const struct roce_fragment_port *p,
                       enum roce_report_metric m, double max, double worst, int x, int y)
@@ -163,7 +158,8 @@ static void heat_cell(FILE *out, const struct roce_fragment *n, const struct roc
 		roce_report_metric_short(v, roce_report_metric_is_rate(m), label, sizeof(label));
 	static const char *const levels[] = { "l0", "l1", "l2", "l3", "l4" };
 	fprintf(out, "<rect class=\"cell %s %s%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" data-node=\"",
-	        roce_report_metric_key(m), st == ROCE_METRIC_UNREAD ? "na" : levels[l], is_worst ? " worst" : "", x, y, CELL_W - 2, CELL_H - 2);
+	        roce_report_metric_key(m), st == ROCE_METRIC_UNREAD ? "na" : levels[l], is_worst ? " worst" : "", x, y,
+	        CELL_W - 2, CELL_H - 2);
 	roce_printable_html(out, n->name);
 	fputs("\" data-port=\"", out);
 	roce_printable_html(out, name);
@@ -177,8 +173,8 @@ static void heat_cell(FILE *out, const struct roce_fragment *n, const struct roc
 	fprintf(out, ": %s%s %s</title></rect>", st == ROCE_METRIC_LOWER_BOUND ? "at least " : "",
 	        st == ROCE_METRIC_UNREAD ? "not read" : label, roce_report_metric_title(m));
 	if (l > 0 || st == ROCE_METRIC_UNREAD)
-		fprintf(out, "<text class=\"v l%d\" x=\"%d\" y=\"%d\">%s%s</text>", l, x + CELL_W / 2 - 1, y + CELL_H - 6,
-		        st == ROCE_METRIC_LOWER_BOUND ? "&#8805;" : "", label);
+		fprintf(out, "<text class=\"v l%d\" x=\"%d\" y=\"%d\">%s%s</text>", l, x + CELL_W / 2 - 1,
+		        y + CELL_H - 6, st == ROCE_METRIC_LOWER_BOUND ? "&#8805;" : "", label);
 	fputc('\n', out);
 }
 
@@ -201,7 +197,8 @@ static void heat_svg(FILE *out, const struct roce_job_report *r, const struct ra
 		/* a longer name is cut (to fit the cell) and whole in the tooltip */
 		char cut[COL_CHARS + 1];
 		snprintf(cut, sizeof(cut), "%s", cols.names[c]);
-		fprintf(out, "<text class=\"col\" x=\"%d\" y=\"%d\"><title>", lw + (int)c * CELL_W + CELL_W / 2, HEAD_H - 5);
+		fprintf(out, "<text class=\"col\" x=\"%d\" y=\"%d\"><title>", lw + (int)c * CELL_W + CELL_W / 2,
+		        HEAD_H - 5);
 		roce_printable_html(out, cols.names[c]);
 		fputs("</title>", out);
 		roce_printable_html(out, cut);
@@ -238,7 +235,8 @@ static void legend(FILE *out, enum roce_report_metric m, double max)
 	for (int l = 1; l <= 4 && max > 0; l++) {
 		double from = expm1(log1p(max) * (l - 1) / 4), to = l == 4 ? max : expm1(log1p(max) * l / 4);
 		if (rate) {
-			snprintf(hi, sizeof(hi), "%s%s", l == 4 ? "&#8804;" : "&lt;", roce_report_metric_short(to, true, lo, sizeof(lo)));
+			snprintf(hi, sizeof(hi), "%s%s", l == 4 ? "&#8804;" : "&lt;",
+			         roce_report_metric_short(to, true, lo, sizeof(lo)));
 		} else {
 			double first = from < 1 ? 1 : ceil(from), last = l == 4 ? max : ceil(to) - 1;
 			if (first > last)
@@ -246,16 +244,21 @@ static void legend(FILE *out, enum roce_report_metric m, double max)
 			char b[32];
 			roce_report_metric_short(first, false, lo, sizeof(lo));
 			if (last > first)
-				snprintf(hi, sizeof(hi), "%s-%s", lo, roce_report_metric_short(last, false, b, sizeof(b)));
+				snprintf(hi, sizeof(hi), "%s-%s", lo,
+				         roce_report_metric_short(last, false, b, sizeof(b)));
 			else
 				snprintf(hi, sizeof(hi), "%s", lo);
 		}
-		fprintf(out, "<rect class=\"cell l%d\" x=\"%d\" y=\"2\" width=\"16\" height=\"16\"/>"
-		             "<text x=\"%d\" y=\"15\">%s</text>", l, x, x + 20, hi);
+		fprintf(out,
+		        "<rect class=\"cell l%d\" x=\"%d\" y=\"2\" width=\"16\" height=\"16\"/>"
+		        "<text x=\"%d\" y=\"15\">%s</text>",
+		        l, x, x + 20, hi);
 		x += 120;
 	}
-	fprintf(out, "<rect class=\"cell na\" x=\"%d\" y=\"2\" width=\"16\" height=\"16\"/>"
-	             "<text x=\"%d\" y=\"15\">not read</text></svg>\n", x, x + 20);
+	fprintf(out,
+	        "<rect class=\"cell na\" x=\"%d\" y=\"2\" width=\"16\" height=\"16\"/>"
+	        "<text x=\"%d\" y=\"15\">not read</text></svg>\n",
+	        x, x + 20);
 }
 
 /* One line on the nodes the map leaves out: how many, and their range. */
@@ -287,8 +290,8 @@ int roce_report_heatmap_print(FILE *out, const struct roce_job_report *r, enum r
 	size_t n_rows;
 	double max = metric_max(r, m);
 	const char *key = roce_report_metric_key(m);
-	fprintf(out, "<figure class=\"heatmap\" id=\"hm-%s\"><figcaption><h3>%s</h3><span class=\"muted\">%s.",
-	        key, roce_report_metric_title(m), roce_report_metric_about(m));
+	fprintf(out, "<figure class=\"heatmap\" id=\"hm-%s\"><figcaption><h3>%s</h3><span class=\"muted\">%s.", key,
+	        roce_report_metric_title(m), roce_report_metric_about(m));
 	struct ranked *rows = heat_rows(r, m, &n_rows);
 	if (!rows)
 		return -1;

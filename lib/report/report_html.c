@@ -28,39 +28,42 @@
 /* ---------------------------------------------------------------- page */
 
 static const char STYLE[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#111;background:#fff}"
-	"h1{font-size:1.5em;margin:0 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}"
-	"h3{margin:.2em 0}nav a{margin-right:1em}code,.mono{font-family:ui-monospace,monospace}"
-	".sev{display:inline-block;min-width:3em;font-weight:bold;text-transform:uppercase}"
-	".sev-fail .sev{color:#000;text-decoration:underline double}.sev-warn .sev{color:#333}"
-	".sev-info .sev{color:#666;font-weight:normal}"
-	"ul.verdicts{list-style:none;padding:0}ul.verdicts li{margin:.5em 0;padding:.3em .6em;border-left:6px solid #999}"
-	"ul.verdicts li.sev-fail{border-left:6px double #000}ul.verdicts li.sev-warn{border-left-style:dashed}"
-	".fix{margin-left:3.4em;color:#333}.differs{font-weight:bold}"
-	"table{border-collapse:collapse}td,th{padding:2px 6px;border-bottom:1px solid #e4e4e4;text-align:right}"
-	"td.t,th.t{text-align:left}th{position:sticky;top:0;background:#f3f3f3;cursor:pointer;user-select:none}"
-	"th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' \\25BC'}"
-	"figure.heatmap{margin:1em 0 2em}figcaption{margin-bottom:.4em}svg text{font:11px ui-monospace,monospace}"
-	".cell{stroke:#fff;stroke-width:1}.l0{fill:#f7fbff;stroke:#d0d7de}.l1{fill:#c6dbef}.l2{fill:#6baed6}"
-	".l3{fill:#2171b5}.l4{fill:#08306b}.na{fill:#fff;stroke:#888;stroke-dasharray:2 2}"
-	".worst{stroke:#e6550d;stroke-width:3}text.v{fill:#000;text-anchor:middle}text.v.l3,text.v.l4{fill:#fff}"
-	"svg.legend{display:block;margin:.3em 0}svg.hm{display:block}text.col{text-anchor:middle;fill:#333}.summary{color:#444}.muted{color:#666}";
+        "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#111;background:#fff}"
+        "h1{font-size:1.5em;margin:0 0 .2em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}"
+        "h3{margin:.2em 0}nav a{margin-right:1em}code,.mono{font-family:ui-monospace,monospace}"
+        ".sev{display:inline-block;min-width:3em;font-weight:bold;text-transform:uppercase}"
+        ".sev-fail .sev{color:#000;text-decoration:underline double}.sev-warn .sev{color:#333}"
+        ".sev-info .sev{color:#666;font-weight:normal}"
+        "ul.verdicts{list-style:none;padding:0}ul.verdicts li{margin:.5em 0;padding:.3em .6em;border-left:6px solid "
+        "#999}"
+        "ul.verdicts li.sev-fail{border-left:6px double #000}ul.verdicts li.sev-warn{border-left-style:dashed}"
+        ".fix{margin-left:3.4em;color:#333}.differs{font-weight:bold}"
+        "table{border-collapse:collapse}td,th{padding:2px 6px;border-bottom:1px solid #e4e4e4;text-align:right}"
+        "td.t,th.t{text-align:left}th{position:sticky;top:0;background:#f3f3f3;cursor:pointer;user-select:none}"
+        "th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' \\25BC'}"
+        "figure.heatmap{margin:1em 0 2em}figcaption{margin-bottom:.4em}svg text{font:11px ui-monospace,monospace}"
+        ".cell{stroke:#fff;stroke-width:1}.l0{fill:#f7fbff;stroke:#d0d7de}.l1{fill:#c6dbef}.l2{fill:#6baed6}"
+        ".l3{fill:#2171b5}.l4{fill:#08306b}.na{fill:#fff;stroke:#888;stroke-dasharray:2 2}"
+        ".worst{stroke:#e6550d;stroke-width:3}text.v{fill:#000;text-anchor:middle}text.v.l3,text.v.l4{fill:#fff}"
+        "svg.legend{display:block;margin:.3em "
+        "0}svg.hm{display:block}text.col{text-anchor:middle;fill:#333}.summary{color:#444}.muted{color:#666}";
 
 /* Sorting: click a heading (again: the other way), or open the page with
  * #sort=KEY or #sort=-KEY (descending).  Numbers sort by data-v. */
 static const char SCRIPT[] =
-	"(function(){var t=document.getElementById('ports');if(!t)return;var h=t.tHead.rows[0].cells;"
-	"function val(c){var v=c.getAttribute('data-v');return v===null?c.textContent:parseFloat(v);}"
-	"function sortBy(k,desc){var col=-1,i;for(i=0;i<h.length;i++){if(h[i].getAttribute('data-key')===k)col=i;"
-	"h[i].removeAttribute('aria-sort');}if(col<0)return;var b=t.tBodies[0],r=Array.prototype.slice.call(b.rows);"
-	"r.sort(function(x,y){var a=val(x.cells[col]),c=val(y.cells[col]);var d=(typeof a==='number'&&typeof c==='number')"
-	"?a-c:String(a).localeCompare(String(c),undefined,{numeric:true});return desc?-d:d;});"
-	"for(i=0;i<r.length;i++)b.appendChild(r[i]);h[col].setAttribute('aria-sort',desc?'descending':'ascending');"
-	"t.setAttribute('data-sorted',(desc?'-':'')+k);}"
-	"function fromHash(){var m=/^#sort=(-?)([a-z_]+)$/.exec(location.hash);if(m)sortBy(m[2],m[1]==='-');}"
-	"for(var i=0;i<h.length;i++)h[i].addEventListener('click',function(){var k=this.getAttribute('data-key');"
-	"var desc=t.getAttribute('data-sorted')!=='-'+k;location.hash='sort='+(desc?'-':'')+k;});"
-	"window.addEventListener('hashchange',fromHash);fromHash();})();";
+        "(function(){var t=document.getElementById('ports');if(!t)return;var h=t.tHead.rows[0].cells;"
+        "function val(c){var v=c.getAttribute('data-v');return v===null?c.textContent:parseFloat(v);}"
+        "function sortBy(k,desc){var col=-1,i;for(i=0;i<h.length;i++){if(h[i].getAttribute('data-key')===k)col=i;"
+        "h[i].removeAttribute('aria-sort');}if(col<0)return;var b=t.tBodies[0],r=Array.prototype.slice.call(b.rows);"
+        "r.sort(function(x,y){var a=val(x.cells[col]),c=val(y.cells[col]);var d=(typeof a==='number'&&typeof "
+        "c==='number')"
+        "?a-c:String(a).localeCompare(String(c),undefined,{numeric:true});return desc?-d:d;});"
+        "for(i=0;i<r.length;i++)b.appendChild(r[i]);h[col].setAttribute('aria-sort',desc?'descending':'ascending');"
+        "t.setAttribute('data-sorted',(desc?'-':'')+k);}"
+        "function fromHash(){var m=/^#sort=(-?)([a-z_]+)$/.exec(location.hash);if(m)sortBy(m[2],m[1]==='-');}"
+        "for(var i=0;i<h.length;i++)h[i].addEventListener('click',function(){var k=this.getAttribute('data-key');"
+        "var desc=t.getAttribute('data-sorted')!=='-'+k;location.hash='sort='+(desc?'-':'')+k;});"
+        "window.addEventListener('hashchange',fromHash);fromHash();})();";
 
 static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
@@ -69,7 +72,8 @@ static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width\">"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-	      "script-src 'unsafe-inline'; img-src data:\">\n<title>RoCE fabric report for job ", out);
+	      "script-src 'unsafe-inline'; img-src data:\">\n<title>RoCE fabric report for job ",
+	      out);
 	roce_printable_html(out, r->job_id);
 	fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<header><h1>RoCE fabric report for job ", STYLE);
 	roce_printable_html(out, r->job_id);
@@ -80,7 +84,8 @@ static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_
 	else
 		fputs("</span>, unknown duration</p>\n", out);
 	fputs("<nav><a href=\"#verdicts\">Verdicts</a><a href=\"#consistency\">Consistency</a>"
-	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a><a href=\"#node-verdicts\">Node verdicts</a>"
+	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a><a href=\"#node-verdicts\">Node "
+	      "verdicts</a>"
 	      "</nav></header>\n",
 	      out);
 	free(list);
@@ -122,7 +127,8 @@ static int consistency(FILE *out, const struct roce_job_report *r, roce_nodelist
 		struct roce_report_groups gs = { 0 };
 		if (roce_report_consistency_groups(r, (enum roce_report_consistency)k, &gs) < 0)
 			rc = -1;
-		fprintf(out, "<tr data-key=\"%s\"%s><th class=\"t\" scope=\"row\">", roce_report_consistency_name((enum roce_report_consistency)k),
+		fprintf(out, "<tr data-key=\"%s\"%s><th class=\"t\" scope=\"row\">",
+		        roce_report_consistency_name((enum roce_report_consistency)k),
 		        gs.n > 1 ? " class=\"differs\"" : "");
 		roce_printable_html(out, roce_report_consistency_title((enum roce_report_consistency)k));
 		fputs("</th><td class=\"t\">", out);
@@ -168,7 +174,8 @@ static int ran_with(FILE *out, const struct roce_job_report *r, roce_nodelist_fn
 		fputs("</th><td class=\"t\">", out);
 		for (size_t k = 0; k < gs.n; k++) {
 			char *nl = roce_report_group_nodelist(&gs.g[k], nodelist);
-			fprintf(out, "%s<span class=\"%s\">", k ? "; " : "", gs.g[k].severity ? "user differs" : "checked");
+			fprintf(out, "%s<span class=\"%s\">", k ? "; " : "",
+			        gs.g[k].severity ? "user differs" : "checked");
 			roce_printable_html(out, gs.g[k].key);
 			fputs("</span> on <span class=\"mono\">", out);
 			roce_printable_html(out, nl);
@@ -200,7 +207,7 @@ static int heat_maps(FILE *out, const struct roce_job_report *r)
 
 struct port_row {
 	size_t node, port;
-	int sev;                             /* the node's worst verdict + 1, 0 none */
+	int sev; /* the node's worst verdict + 1, 0 none */
 	double bad, pause;
 };
 
@@ -240,10 +247,10 @@ static struct port_row *port_rows(const struct roce_job_report *r, size_t *n_row
 		for (size_t j = 0; j < nd->n_ports; j++) {
 			const struct roce_fragment_port *p = &nd->ports[j];
 			rows[n++] = (struct port_row){ i, j, sev,
-			                               metric_or_zero(nd, p, ROCE_METRIC_LOSS) +
-			                                   metric_or_zero(nd, p, ROCE_METRIC_TIMEOUT) +
-			                                   metric_or_zero(nd, p, ROCE_METRIC_LINK_DOWN),
-			                               metric_or_zero(nd, p, ROCE_METRIC_PAUSE) };
+				                       metric_or_zero(nd, p, ROCE_METRIC_LOSS) +
+				                               metric_or_zero(nd, p, ROCE_METRIC_TIMEOUT) +
+				                               metric_or_zero(nd, p, ROCE_METRIC_LINK_DOWN),
+				                       metric_or_zero(nd, p, ROCE_METRIC_PAUSE) };
 		}
 	}
 	*n_all = *n_rows = n;
@@ -321,8 +328,9 @@ static int port_table(FILE *out, const struct roce_job_report *r)
 		return -1;
 	fputs("<section id=\"nodes\"><h2>Ports</h2>\n", out);
 	if (n_rows < n_all)
-		fprintf(out, "<p class=\"summary\">The %zu worst of %zu ports (the node's worst verdict, then loss + "
-		             "timeouts + link downs, then pauses); roce-report --format json has them all.</p>\n",
+		fprintf(out,
+		        "<p class=\"summary\">The %zu worst of %zu ports (the node's worst verdict, then loss + "
+		        "timeouts + link downs, then pauses); roce-report --format json has them all.</p>\n",
 		        n_rows, n_all);
 	fputs("<p class=\"muted\">Click a heading to sort (again: the other way); link a sorted view with "
 	      "#sort=loss or #sort=-loss.  &#8805; = lower bound (counter reset or saturated), - = not read.</p>\n"
@@ -399,8 +407,9 @@ static int node_verdicts(FILE *out, const struct roce_job_report *r)
 		verdict_item(out, &all[i]);
 	fputs("</ul>\n", out);
 	if (n > VERDICT_ROWS)
-		fprintf(out, "<p class=\"summary\">%zu more node verdict(s), none worse than %s: the job verdicts above "
-		             "name every node.</p>\n",
+		fprintf(out,
+		        "<p class=\"summary\">%zu more node verdict(s), none worse than %s: the job verdicts above "
+		        "name every node.</p>\n",
 		        n - VERDICT_ROWS, roce_verdict_severity_name(all[VERDICT_ROWS].v->severity));
 	free(all);
 	for (size_t i = 0; i < r->n_nodes; i++)
@@ -434,12 +443,6 @@ int roce_report_html_print(FILE *out, const struct roce_job_report *r, roce_node
 	return rc < 0 || ferror(out) ? -1 : 0;
 }
 
-const char *roce_report_html_style(void)
-{
-	return STYLE;
-}
+const char *roce_report_html_style(void) { return STYLE; }
 
-const char *roce_report_html_script(void)
-{
-	return SCRIPT;
-}
+const char *roce_report_html_script(void) { return SCRIPT; }

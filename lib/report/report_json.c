@@ -27,9 +27,11 @@ static json_object *verdicts_json(const struct roce_job_report *r, roce_nodelist
 			json_object_object_add(v, "code", json_object_new_string(gs.g[i].key));
 			json_object_object_add(v, "severity",
 			                       json_object_new_string(roce_verdict_severity_name(gs.g[i].severity)));
-			json_object_object_add(v, "nodes", nodelist_json(roce_report_group_nodelist(&gs.g[i], nodelist)));
+			json_object_object_add(v, "nodes",
+			                       nodelist_json(roce_report_group_nodelist(&gs.g[i], nodelist)));
 			json_object_object_add(v, "node_count", json_object_new_int64((int64_t)gs.g[i].n));
-			json_object_object_add(v, "fix", json_object_new_string(roce_report_verdict_fix(r, gs.g[i].key)));
+			json_object_object_add(v, "fix",
+			                       json_object_new_string(roce_report_verdict_fix(r, gs.g[i].key)));
 			json_object_array_add(a, v);
 		}
 	roce_report_groups_free(&gs);
@@ -106,7 +108,8 @@ int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_node
 	if (!head)
 		return -1;
 	fputc('{', out);
-	json_object_object_foreach(head, key, val) {
+	json_object_object_foreach(head, key, val)
+	{
 		/* keys are ours: plain identifiers, no escaping needed */
 		fprintf(out, "\"%s\":%s,", key, json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN));
 	}

@@ -40,8 +40,8 @@ bool roce_report_metric_is_rate(enum roce_report_metric m);
 /* Port p of node n: its value of m into *v and how sure it is.  A rate
  * needs the node's duration: without one it is UNREAD. */
 enum roce_report_metric_status roce_report_metric_value(const struct roce_fragment *n,
-                                                        const struct roce_fragment_port *p,
-                                                        enum roce_report_metric m, double *v);
+                                                        const struct roce_fragment_port *p, enum roce_report_metric m,
+                                                        double *v);
 
 /* "mlx5_0:1": how reports name a port (a verdict's subject too). */
 const char *roce_report_metric_port(const struct roce_fragment_port *p, char *buf, size_t len);

@@ -85,7 +85,7 @@ static int shared_node(FILE *out, size_t begin, size_t end, const void *arg)
 /* One family's samples of a port, written line by line without printf:
  * the exposition of a 16,384-node job is some 5 million lines.  The
  * prefix (family, labels, the open label of what varies) is built once. */
-#define ROOM (40 + 32 + 20 + 1)   /* what, tail, digits, newline */
+#define ROOM (40 + 32 + 20 + 1) /* what, tail, digits, newline */
 struct sample_line {
 	char buf[LABELS_MAX + 128];
 	size_t prefix;
@@ -198,7 +198,8 @@ static const struct {
 	  counter_lower_bounds },
 	{ "roce_job_port_pfc_pause_frames", "PFC pause frames during the job per priority; direction rx = received.",
 	  pause_frames },
-	{ "roce_job_verdict", "A verdict on the node's fabric during the job (severity info, warn or fail).", verdicts },
+	{ "roce_job_verdict", "A verdict on the node's fabric during the job (severity info, warn or fail).",
+	  verdicts },
 };
 
 int roce_report_prometheus_print(FILE *out, const struct roce_job_report *r)
@@ -216,7 +217,4 @@ void roce_report_prometheus_label(char *buf, size_t len, const char *name, const
 	label(buf, len, name, value, first);
 }
 
-void roce_report_prometheus_family(FILE *out, const char *name, const char *help)
-{
-	family(out, name, help);
-}
+void roce_report_prometheus_family(FILE *out, const char *name, const char *help) { family(out, name, help); }

@@ -37,7 +37,8 @@ int roce_report_ranwith_groups(const struct roce_job_report *r, const char *name
 				snprintf(key, sizeof(key), "%s (the job's own; checked: %s)", v->value, v->checked);
 			else
 				snprintf(key, sizeof(key), "%s", v->value);
-			if (roce_report_group_add(gs, key, differs ? ROCE_SEV_WARN : ROCE_SEV_INFO, r->nodes[i].name) < 0)
+			if (roce_report_group_add(gs, key, differs ? ROCE_SEV_WARN : ROCE_SEV_INFO, r->nodes[i].name) <
+			    0)
 				return -1;
 		}
 	}

@@ -27,10 +27,7 @@ static const char *human_bytes(double v, char *buf, size_t len)
 	return buf;
 }
 
-static bool lower_bound(uint8_t status)
-{
-	return status == ROCE_DELTA_RESET || status == ROCE_DELTA_SATURATED;
-}
+static bool lower_bound(uint8_t status) { return status == ROCE_DELTA_RESET || status == ROCE_DELTA_SATURATED; }
 
 /* A counter cell: exact number, ">=N" lower bound, or "-" unknown. */
 static const char *cell(const struct roce_fragment_port *p, enum roce_counter_id id, char *buf, size_t len)
@@ -43,8 +40,8 @@ static const char *cell(const struct roce_fragment_port *p, enum roce_counter_id
 }
 
 /* The sum of the counters that were read, "-" when none was. */
-static const char *sum_cell(const struct roce_fragment_port *p, const enum roce_counter_id *ids, size_t n,
-                            char *buf, size_t len)
+static const char *sum_cell(const struct roce_fragment_port *p, const enum roce_counter_id *ids, size_t n, char *buf,
+                            size_t len)
 {
 	uint64_t sum = 0;
 	bool any = false, bound = false;
@@ -77,8 +74,8 @@ static const char *pfc_cell(const struct roce_fragment_port *p, bool rx, char *b
 }
 
 /* Bytes moved and bytes per second, "-" when unread or the duration is unknown. */
-static void data_cells(const struct roce_fragment_port *p, enum roce_counter_id id, double seconds,
-                       char *total, char *rate, size_t len)
+static void data_cells(const struct roce_fragment_port *p, enum roce_counter_id id, double seconds, char *total,
+                       char *rate, size_t len)
 {
 	if (p->cs[id] == ROCE_DELTA_UNREAD) {
 		snprintf(total, len, "-");
@@ -95,11 +92,13 @@ static void data_cells(const struct roce_fragment_port *p, enum roce_counter_id 
 static void print_port_row(FILE *out, const struct roce_fragment *n, const struct roce_fragment_port *p)
 {
 	static const enum roce_counter_id loss[] = { ROCE_C_OUT_OF_SEQUENCE, ROCE_C_PACKET_SEQ_ERR,
-	                                             ROCE_C_IMPLIED_NAK_SEQ_ERR };
-	char port[80], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24], cnph[24], cnpi[24],
-	    prx[24], ptx[24];
+		                                     ROCE_C_IMPLIED_NAK_SEQ_ERR };
+	char port[80], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24], cnph[24], cnpi[24], prx[24],
+	        ptx[24];
 	snprintf(port, sizeof(port), "%s:%u", p->device, p->port);
-	const char *state = p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence) : p->reset ? "reset" : "";
+	const char *state = p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence)
+	                    : p->reset                    ? "reset"
+	                                                  : "";
 	data_cells(p, ROCE_C_PORT_XMIT_DATA, n->seconds, tx, txr, sizeof(tx));
 	data_cells(p, ROCE_C_PORT_RCV_DATA, n->seconds, rx, rxr, sizeof(rx));
 	fprintf(out, ROW, n->name, port, p->netdev[0] ? p->netdev : "-", tx, rx, txr, rxr,
@@ -224,8 +223,8 @@ int roce_report_text_print(FILE *out, const struct roce_job_report *r, roce_node
 	double secs = roce_report_seconds(r);
 	if (secs >= 0)
 		snprintf(dur, sizeof(dur), "%.1f s", secs);
-	fprintf(out, "RoCE fabric report for job %s: %zu node(s) %s, %s\n\n", r->job_id, r->n_nodes,
-	        list ? list : "", dur);
+	fprintf(out, "RoCE fabric report for job %s: %zu node(s) %s, %s\n\n", r->job_id, r->n_nodes, list ? list : "",
+	        dur);
 	free(list);
 	int rc = print_ports(out, r);
 	if (print_job_verdicts(out, r, nodelist) < 0)

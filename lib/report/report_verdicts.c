@@ -34,12 +34,12 @@ static int verdict(struct roce_fragment *n, const char *subject, const char *cod
 	 * Copying the fix too would cost 16,384 copies of it in a large job. */
 	struct roce_arena *a = &n->arena;
 	struct roce_fragment_verdict *grown =
-		roce_arena_grow(a, n->verdicts, n->n_verdicts * sizeof(*grown), (n->n_verdicts + 1) * sizeof(*grown));
+	        roce_arena_grow(a, n->verdicts, n->n_verdicts * sizeof(*grown), (n->n_verdicts + 1) * sizeof(*grown));
 	if (!grown)
 		return -1;
 	n->verdicts = grown;
 	struct roce_fragment_verdict v = { (char *)code, roce_arena_strdup(a, subject), roce_arena_strdup(a, message),
-	                                   (char *)fix, (uint8_t)sev };
+		                           (char *)fix, (uint8_t)sev };
 	if (!v.subject || !v.message)
 		return -1;
 	n->verdicts[n->n_verdicts++] = v;
@@ -55,9 +55,10 @@ static bool data_read(const struct roce_fragment_port *p, enum roce_counter_id i
 	return p->presence == ROCE_PORT_BOTH && p->cs[id] != ROCE_DELTA_UNREAD;
 }
 
-#define FIX_NO_RDMA_TRAFFIC "NCCL fell back to TCP sockets (NCCL_DEBUG=INFO logs NET/Socket instead of NET/IB): " \
+#define FIX_NO_RDMA_TRAFFIC                                                                                         \
+	"NCCL fell back to TCP sockets (NCCL_DEBUG=INFO logs NET/Socket instead of NET/IB): "                       \
 	"check that NCCL_IB_HCA names this node's RoCE devices (the job's own value overrides the plugin's), that " \
-	"NCCL_IB_DISABLE is not set and that a container sees /dev/infiniband; ignore this if the job's nodes do " \
+	"NCCL_IB_DISABLE is not set and that a container sees /dev/infiniband; ignore this if the job's nodes do "  \
 	"not talk to each other"
 static int rule_no_rdma_traffic(const struct roce_job_report *r, struct roce_fragment *n)
 {
@@ -67,8 +68,9 @@ static int rule_no_rdma_traffic(const struct roce_job_report *r, struct roce_fra
 	for (size_t i = 0; i < n->n_ports; i++) {
 		uint64_t x, y;
 		/* An unread counter or a port that came or went: unknown, not zero. */
-		if (!data_read(&n->ports[i], ROCE_C_PORT_XMIT_DATA, &x) || !data_read(&n->ports[i], ROCE_C_PORT_RCV_DATA, &y) ||
-		    x >= ROCE_NO_RDMA_FLOOR_BYTES || y >= ROCE_NO_RDMA_FLOOR_BYTES)
+		if (!data_read(&n->ports[i], ROCE_C_PORT_XMIT_DATA, &x) ||
+		    !data_read(&n->ports[i], ROCE_C_PORT_RCV_DATA, &y) || x >= ROCE_NO_RDMA_FLOOR_BYTES ||
+		    y >= ROCE_NO_RDMA_FLOOR_BYTES)
 			return 0;
 		xmit += x;
 		rcv += y;

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FRAGMENT_MAX (16u << 20)   /* a node with 4096 ports is < 16 MiB */
+#define FRAGMENT_MAX (16u << 20) /* a node with 4096 ports is < 16 MiB */
 
 /* "<node>.json", not a dot file. */
 static bool fragment_file_name(const char *name)
@@ -48,8 +48,8 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name, struc
 	struct roce_fragment f;
 	struct stat st;
 	size_t len = 0;
-	char *buf = roce_readfile_reuse(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &t->buf, &t->cap, &len, &st,
-	                                &rd);
+	char *buf = roce_readfile_reuse(dfd, NULL, name, FRAGMENT_MAX, ROCE_READFILE_NOFOLLOW, &t->buf, &t->cap, &len,
+	                                &st, &rd);
 	if (!buf) {
 		/* "<name> is not a regular file (a FIFO)": never opened */
 		if (rd.status == ROCE_MALFORMED && errno == EINVAL && strrchr(rd.why, '('))
@@ -133,8 +133,8 @@ static int list_fragments(DIR *d, const char *dir, struct names *ns, struct roce
  * still end together. */
 #define BATCH 32
 #define THREADS_MAX 8
-#define FILES_PER_THREAD 256   /* fewer files than this are not worth a thread */
-#define POOL_FILES_MIN 512     /* from here on, fragments are kept in pools (arena.h) */
+#define FILES_PER_THREAD 256 /* fewer files than this are not worth a thread */
+#define POOL_FILES_MIN 512   /* from here on, fragments are kept in pools (arena.h) */
 
 /* One loading thread: its own report part and read buffer, so that threads
  * share nothing but the next file's index. */
@@ -173,10 +173,7 @@ static size_t threads_for(size_t files)
 
 /* Errors in name order: the threads found them in no particular order,
  * and a listing should read the same on every run. */
-static int error_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int error_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Read every listed file into r, on several threads when there are many
  * (the merge of a 16,384-node job is mostly reading and parsing).  A

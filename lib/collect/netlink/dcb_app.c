@@ -15,7 +15,7 @@
 struct app_walk {
 	int8_t prio[ROCE_DSCP_MAX];
 	size_t n;
-	char why[ROCE_WHY_MAX];   /* the entry refused, when the walk is */
+	char why[ROCE_WHY_MAX]; /* the entry refused, when the walk is */
 	const char *what;
 };
 
@@ -29,24 +29,24 @@ static int app_entry_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) != DCB_ATTR_IEEE_APP)
 		return MNL_CB_OK;
 	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(app)) < 0) {
-		snprintf(w->why, sizeof(w->why), "%s: APP entry has %u bytes, struct dcb_app is %zu",
-		         w->what, mnl_attr_get_payload_len(attr), sizeof(app));
+		snprintf(w->why, sizeof(w->why), "%s: APP entry has %u bytes, struct dcb_app is %zu", w->what,
+		         mnl_attr_get_payload_len(attr), sizeof(app));
 		return MNL_CB_ERROR;
 	}
 	memcpy(&app, mnl_attr_get_payload(attr), sizeof(app));
 	if (app.selector != IEEE_8021QAZ_APP_SEL_DSCP)
 		return MNL_CB_OK;
 	if (app.protocol >= ROCE_DSCP_MAX || app.priority >= ROCE_PRIOS) {
-		snprintf(w->why, sizeof(w->why), "%s: DSCP APP entry dscp %u -> priority %u out of range",
-		         w->what, app.protocol, app.priority);
+		snprintf(w->why, sizeof(w->why), "%s: DSCP APP entry dscp %u -> priority %u out of range", w->what,
+		         app.protocol, app.priority);
 		return MNL_CB_ERROR;
 	}
 	/* IEEE mode allows one DSCP with several priorities; the NIC uses one
 	 * of them and we cannot tell which, so the map is not usable. */
 	int8_t *slot = &w->prio[app.protocol];
 	if (*slot >= 0 && *slot != app.priority) {
-		snprintf(w->why, sizeof(w->why), "%s: APP table maps DSCP %u to both priority %d and %u",
-		         w->what, app.protocol, *slot, app.priority);
+		snprintf(w->why, sizeof(w->why), "%s: APP table maps DSCP %u to both priority %d and %u", w->what,
+		         app.protocol, *slot, app.priority);
 		return MNL_CB_ERROR;
 	}
 	if (*slot < 0)
@@ -65,7 +65,7 @@ static int walk_table(const struct nlattr *attr, struct app_walk *w)
 	enum roce_nlmsg_walk rc = roce_nlmsg_walk_nest(attr, app_entry_cb, w);
 	if (rc == ROCE_NLMSG_OVERRUN)
 		snprintf(w->why, sizeof(w->why), "%s: APP entry overruns DCB_ATTR_IEEE_APP_TABLE", w->what);
-	return rc == ROCE_NLMSG_WALKED ? 0 : -1;   /* REFUSED: app_entry_cb said why */
+	return rc == ROCE_NLMSG_WALKED ? 0 : -1; /* REFUSED: app_entry_cb said why */
 }
 
 int roce_dcb_app_parse(const struct nlattr *attr, struct roce_dscp_map *dscp, const char *what)

@@ -24,8 +24,8 @@ int roce_dcb_buffer_parse(const struct nlattr *attr, struct roce_dcb_buffer *buf
 	}
 	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
 		roce_reading_set(&buf->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_DCB_BUFFER has %u bytes, struct dcbnl_buffer is %zu",
-		                 what, mnl_attr_get_payload_len(attr), sizeof(raw));
+		                 "%s: DCB_ATTR_DCB_BUFFER has %u bytes, struct dcbnl_buffer is %zu", what,
+		                 mnl_attr_get_payload_len(attr), sizeof(raw));
 		return -1;
 	}
 	/* The payload is only 4-byte aligned; copy before reading the u32s. */
@@ -33,8 +33,8 @@ int roce_dcb_buffer_parse(const struct nlattr *attr, struct roce_dcb_buffer *buf
 	for (int i = 0; i < ROCE_PRIOS; i++)
 		if (raw.prio2buffer[i] >= DCBX_MAX_BUFFERS) {
 			roce_reading_set(&buf->read, ROCE_MALFORMED, EPROTO,
-			                 "%s: DCB_ATTR_DCB_BUFFER maps priority %d to buffer %u (out of range)",
-			                 what, i, raw.prio2buffer[i]);
+			                 "%s: DCB_ATTR_DCB_BUFFER maps priority %d to buffer %u (out of range)", what,
+			                 i, raw.prio2buffer[i]);
 			return -1;
 		}
 	memcpy(buf->prio2buffer, raw.prio2buffer, sizeof(buf->prio2buffer));

@@ -21,8 +21,8 @@ int roce_dcb_ets_parse(const struct nlattr *attr, struct roce_ets *ets, const ch
 	}
 	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
 		roce_reading_set(&ets->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_IEEE_ETS has %u bytes, struct ieee_ets is %zu",
-		                 what, mnl_attr_get_payload_len(attr), sizeof(raw));
+		                 "%s: DCB_ATTR_IEEE_ETS has %u bytes, struct ieee_ets is %zu", what,
+		                 mnl_attr_get_payload_len(attr), sizeof(raw));
 		return -1;
 	}
 	memcpy(&raw, mnl_attr_get_payload(attr), sizeof(raw));
@@ -32,7 +32,8 @@ int roce_dcb_ets_parse(const struct nlattr *attr, struct roce_ets *ets, const ch
 		if (raw.prio_tc[i] >= IEEE_8021QAZ_MAX_TCS || raw.tc_tx_bw[i] > 100) {
 			roce_reading_set(&ets->read, ROCE_MALFORMED, EPROTO,
 			                 "%s: DCB_ATTR_IEEE_ETS has priority %d -> traffic class %u, bandwidth %u%% "
-			                 "(out of range)", what, i, raw.prio_tc[i], raw.tc_tx_bw[i]);
+			                 "(out of range)",
+			                 what, i, raw.prio_tc[i], raw.tc_tx_bw[i]);
 			return -1;
 		}
 	}

@@ -21,8 +21,8 @@ int roce_dcb_pfc_parse(const struct nlattr *attr, struct roce_pfc *pfc, const ch
 	}
 	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
 		roce_reading_set(&pfc->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_IEEE_PFC has %u bytes, struct ieee_pfc is %zu",
-		                 what, mnl_attr_get_payload_len(attr), sizeof(raw));
+		                 "%s: DCB_ATTR_IEEE_PFC has %u bytes, struct ieee_pfc is %zu", what,
+		                 mnl_attr_get_payload_len(attr), sizeof(raw));
 		return -1;
 	}
 	/* The payload is only 4-byte aligned; the struct has u64 members. */

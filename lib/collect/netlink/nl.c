@@ -26,15 +26,15 @@
 #define NL_SEND_BUF 256
 
 struct roce_nl {
-	struct mnl_socket *sock;  /* NULL when opened with roce_nl_open_fd() */
+	struct mnl_socket *sock; /* NULL when opened with roce_nl_open_fd() */
 	int fd;
-	unsigned portid;          /* our netlink port id; 0 = accept any (test fds) */
-	bool kernel_only;         /* drop datagrams not sent by the kernel (nl_pid 0) */
+	unsigned portid;  /* our netlink port id; 0 = accept any (test fds) */
+	bool kernel_only; /* drop datagrams not sent by the kernel (nl_pid 0) */
 	unsigned seq;
-	int timeout_ms;           /* per request */
+	int timeout_ms; /* per request */
 	bool has_budget;
-	int64_t budget_end_ms;    /* CLOCK_MONOTONIC */
-	char *buf;                /* NL_RECV_BUF bytes, aligned by malloc */
+	int64_t budget_end_ms; /* CLOCK_MONOTONIC */
+	char *buf;             /* NL_RECV_BUF bytes, aligned by malloc */
 };
 
 /* ------------------------------------------------------------ socket */
@@ -121,10 +121,7 @@ void roce_nl_close(struct roce_nl *nl)
 	free(nl);
 }
 
-unsigned roce_nl_portid(const struct roce_nl *nl)
-{
-	return nl->portid;
-}
+unsigned roce_nl_portid(const struct roce_nl *nl) { return nl->portid; }
 
 void roce_nl_set_budget(struct roce_nl *nl, int budget_ms)
 {
@@ -135,7 +132,7 @@ void roce_nl_set_budget(struct roce_nl *nl, int budget_ms)
 /* ------------------------------------------------------------ replies */
 
 static void result_set(struct roce_nl_result *res, enum roce_status s, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+        __attribute__((format(printf, 4, 5)));
 static void result_set(struct roce_nl_result *res, enum roce_status s, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -191,8 +188,7 @@ static ssize_t recv_datagram(struct roce_nl *nl, const char *what, struct roce_n
 }
 
 /* Wait for the reply to seq until deadline; fills res. */
-static void recv_reply(struct roce_nl *nl, unsigned seq, int64_t deadline, const char *what,
-                       struct roce_nl_result *res)
+static void recv_reply(struct roce_nl *nl, unsigned seq, int64_t deadline, const char *what, struct roce_nl_result *res)
 {
 	for (;;) {
 		int64_t left = deadline - roce_clock_ms();

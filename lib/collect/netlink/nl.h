@@ -36,8 +36,8 @@ void roce_nl_set_budget(struct roce_nl *nl, int budget_ms);
 
 /* What one request came to. */
 struct roce_nl_result {
-	enum roce_status status;      /* ROCE_OK: reply is the answer */
-	int err;                      /* else the reading's errno and why */
+	enum roce_status status; /* ROCE_OK: reply is the answer */
+	int err;                 /* else the reading's errno and why */
 	char why[ROCE_WHY_MAX];
 	const struct nlmsghdr *reply; /* in the handle's buffer, valid until the next request */
 };

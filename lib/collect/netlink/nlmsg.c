@@ -52,8 +52,8 @@ static int error_code(const struct nlmsghdr *nlh, const char *what, char *why, s
 	return -e->error;
 }
 
-int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen, const char *what,
-                        char *why, size_t whylen)
+int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen, const char *what, char *why,
+                        size_t whylen)
 {
 	if (!nlh || nlh->nlmsg_len < NLMSG_HDRLEN) {
 		snprintf(why, whylen, "%s: reply shorter than a netlink header", what);
@@ -73,8 +73,8 @@ int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen
 		return -1;
 	}
 	if (mnl_nlmsg_get_payload_len(nlh) < hdrlen) {
-		snprintf(why, whylen, "%s: %u-byte reply too short for its %zu-byte family header",
-		         what, nlh->nlmsg_len, hdrlen);
+		snprintf(why, whylen, "%s: %u-byte reply too short for its %zu-byte family header", what,
+		         nlh->nlmsg_len, hdrlen);
 		return -1;
 	}
 	return 0;
@@ -86,8 +86,8 @@ int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen
  * calling cb as mnl_attr_parse() does, but remembering where the last
  * attribute ended: libmnl stops without a word at one that overruns, and
  * only alignment padding may follow the last one up to tail. */
-static enum roce_nlmsg_walk walk(const struct nlattr *attr, const char *limit, const char *tail,
-                                 mnl_attr_cb_t cb, void *data)
+static enum roce_nlmsg_walk walk(const struct nlattr *attr, const char *limit, const char *tail, mnl_attr_cb_t cb,
+                                 void *data)
 {
 	const char *end = (const char *)attr;
 	for (; mnl_attr_ok(attr, (int)(limit - (const char *)attr)); attr = mnl_attr_next(attr)) {
@@ -151,7 +151,8 @@ int roce_nlmsg_name(const struct nlattr *attr, const char *name, const char *wha
 	if (strcmp(mnl_attr_get_str(attr), name) != 0) {
 		/* shown as the kernel would name it: at most IF_NAMESIZE - 1 bytes */
 		snprintf(other, sizeof(other), "%s", mnl_attr_get_str(attr));
-		snprintf(why, whylen, "%s: reply is about netdev %s", what, roce_printable(other, shown, sizeof(shown)));
+		snprintf(why, whylen, "%s: reply is about netdev %s", what,
+		         roce_printable(other, shown, sizeof(shown)));
 		return -1;
 	}
 	return 0;

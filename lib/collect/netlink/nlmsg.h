@@ -40,14 +40,14 @@ bool roce_nlmsg_fits(const struct nlmsghdr *nlh, int len);
  * Returns the NLMSG_ERROR code (> 0, an errno) for an error reply, 0 for a
  * message of type want with at least hdrlen bytes of family header, -1 for
  * anything else (why says what is wrong). */
-int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen, const char *what,
-                        char *why, size_t whylen);
+int roce_nlmsg_envelope(const struct nlmsghdr *nlh, uint16_t want, size_t hdrlen, const char *what, char *why,
+                        size_t whylen);
 
 /* Outcome of a walk over one attribute level. */
 enum roce_nlmsg_walk {
-	ROCE_NLMSG_WALKED = 0,     /* every attribute, only alignment padding after the last */
-	ROCE_NLMSG_REFUSED = -1,   /* the callback returned MNL_CB_ERROR (it says why) */
-	ROCE_NLMSG_OVERRUN = -2,   /* an attribute runs past its container */
+	ROCE_NLMSG_WALKED = 0,   /* every attribute, only alignment padding after the last */
+	ROCE_NLMSG_REFUSED = -1, /* the callback returned MNL_CB_ERROR (it says why) */
+	ROCE_NLMSG_OVERRUN = -2, /* an attribute runs past its container */
 };
 /* Walk the attributes after hdrlen bytes of family header, or inside a nest,
  * with a libmnl callback. */

@@ -17,12 +17,9 @@
 #include <libmnl/libmnl.h>
 
 static const char *const operstate_names[] = {
-	[IF_OPER_UNKNOWN] = "UNKNOWN",
-	[IF_OPER_NOTPRESENT] = "NOTPRESENT",
-	[IF_OPER_DOWN] = "DOWN",
-	[IF_OPER_LOWERLAYERDOWN] = "LOWERLAYERDOWN",
-	[IF_OPER_TESTING] = "TESTING",
-	[IF_OPER_DORMANT] = "DORMANT",
+	[IF_OPER_UNKNOWN] = "UNKNOWN", [IF_OPER_NOTPRESENT] = "NOTPRESENT",
+	[IF_OPER_DOWN] = "DOWN",       [IF_OPER_LOWERLAYERDOWN] = "LOWERLAYERDOWN",
+	[IF_OPER_TESTING] = "TESTING", [IF_OPER_DORMANT] = "DORMANT",
 	[IF_OPER_UP] = "UP",
 };
 
@@ -62,8 +59,8 @@ static int link_error(struct roce_netdev *nd, int err)
 }
 
 /* The attributes we use, each present and of its type.  0, or -1 with why. */
-static int check_attrs(const struct nlattr *const *tb, const struct roce_netdev *nd, const char *what,
-                       char *why, size_t whylen)
+static int check_attrs(const struct nlattr *const *tb, const struct roce_netdev *nd, const char *what, char *why,
+                       size_t whylen)
 {
 	if (roce_nlmsg_name(tb[IFLA_IFNAME], nd->name, what, why, whylen) < 0)
 		return -1;
@@ -104,7 +101,7 @@ static int parse_vlan(const struct nlattr *linkinfo, struct roce_vlan *v, const 
 	if (roce_nlmsg_table_nest(linkinfo, info, IFLA_INFO_MAX) < 0)
 		goto bad;
 	if (!info[IFLA_INFO_KIND] || mnl_attr_validate(info[IFLA_INFO_KIND], MNL_TYPE_NUL_STRING) < 0)
-		return 0;   /* a physical device carries no kind */
+		return 0; /* a physical device carries no kind */
 	if (strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "vlan") != 0)
 		return 0;
 	if (!info[IFLA_INFO_DATA] || roce_nlmsg_table_nest(info[IFLA_INFO_DATA], data, IFLA_VLAN_MAX) < 0 ||
