@@ -73,5 +73,7 @@ int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 	spank_get_item(sp, S_JOB_UID, &uid);
 	snprintf(job, sizeof(job), "%" PRIu32, job_id);
 	run_job_report(&policy, prolog, job, uid);
+	if (!prolog)
+		roce_jobwide_sweep(&policy);
 	return 0;
 }

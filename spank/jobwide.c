@@ -13,6 +13,9 @@
  * own plan to the agreed rails (it can only remove rails: the variable is
  * the user's to forge, and a forgery only hurts the user's own step).
  *
+ * The job epilog also sweeps SharedDir now and then (roce_jobwide_sweep):
+ * a node that crashed never ran its epilog, and its fingerprint would stay.
+ *
  * No agreement: SharedDir unset, --roce=off, a step on one node (the batch
  * step too: it is not launched by srun), and SLURM_ROCE_AGREE=off under
  * warn (steps whose nodes differ on purpose).
@@ -23,15 +26,19 @@
 #include "agree/shareddir.h"
 #include "base/slurmnodes.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <slurm/slurm.h>
 
 #define ROCE_ENV_AGREE_OPTOUT "SLURM_ROCE_AGREE"
 #define STEP_NODES_MAX 65536
+#define SWEEP_PERIOD_S 3600
+#define SWEEP_JOBS_MAX 1024
 
 /* ------------------------------------------------------------------ srun */
 
@@ -48,6 +55,31 @@ static int get_steps(uint32_t job_id, uint32_t step_id, job_step_info_response_m
 #else
 	return slurm_get_job_steps(0, job_id, step_id, resp, SHOW_ALL);
 #endif
+}
+
+/* The job as slurmctld knows it; -1 with errno (ESLURM_INVALID_JOB_ID: it
+ * does not) when it cannot say. */
+static int job_info(uint32_t job_id, time_t *start, uint32_t *state)
+{
+	job_info_msg_t *m = NULL;
+#if defined(slurm_load_job_sluid)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	int rc = slurm_load_job(&m, id, SHOW_ALL);
+#else
+	int rc = slurm_load_job(&m, job_id, SHOW_ALL);
+#endif
+	if (rc != SLURM_SUCCESS || !m)
+		return -1;
+	if (m->record_count < 1) {
+		slurm_free_job_info_msg(m);
+		errno = ESLURM_INVALID_JOB_ID;
+		return -1;
+	}
+	*start = m->job_array[0].start_time;
+	*state = m->job_array[0].job_state & JOB_STATE_BASE;
+	slurm_free_job_info_msg(m);
+	return 0;
 }
 
 /* The step's nodes, from slurmctld; NULL when it cannot say. */
@@ -146,6 +178,8 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 	struct roce_error err;
 	char job[16], *names_err = NULL;
 	size_t n = 0;
+	time_t start = 0;
+	uint32_t state;
 	char **names = step_nodes(job_id, step_id, &n);
 	const struct roce_fingerprint **fps = NULL;
 
@@ -154,7 +188,14 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 		unknown(strict, job_id, step_id, "slurmctld did not name the step's nodes");
 		return;
 	}
-	if (roce_shareddir_gather(p->shared_dir, job, (const char *const *)names, n, p->timeout_ms, &g, &err) < 0) {
+	/* A fingerprint written before the job started is an earlier job's with this id (requeued, a crashed node) */
+	if (job_info(job_id, &start, &state) < 0 || start <= 0) {
+		unknown(strict, job_id, step_id, "slurmctld did not say when the job started");
+		free_names(names, n);
+		return;
+	}
+	if (roce_shareddir_gather(p->shared_dir, job, start, (const char *const *)names, n, p->timeout_ms, &g, &err) <
+	    0) {
 		unknown(strict, job_id, step_id, err.msg);
 		free_names(names, n);
 		return;
@@ -172,8 +213,9 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 		if (a.flags)
 			tell(&a, &g, p->timeout_ms, strict);
 		pass_on(&a, v, job_id, step_id);
-		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read, %zu refused)", job, n,
-		            g.waited_ms, g.n_read, g.n_refused);
+		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read from %zu file(s), %zu refused, "
+		                     "%zu of an earlier job ignored)",
+		            job, n, g.waited_ms, g.n_read, g.n_files, g.n_refused, g.n_stale);
 		roce_agree_free(&a);
 	}
 	free(fps);
@@ -211,6 +253,36 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 		return 0;
 	agree_step(&policy, mode == ROCE_MODE_STRICT, job_id, step_id);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ the job epilog */
+
+/* shareddir.h's question: is the job over? */
+static int job_over(const char *job, time_t *start, void *arg)
+{
+	uint32_t state;
+	(void)arg;
+	if (job_info((uint32_t)strtoul(job, NULL, 10), start, &state) < 0)
+		return errno == ESLURM_INVALID_JOB_ID ? 0 : -1;
+	if (state > JOB_SUSPENDED)
+		return 0; /* completed, cancelled, failed, timed out, node failure... */
+	if (state == JOB_PENDING)
+		*start = time(NULL); /* requeued: every fingerprint there is an earlier instance's */
+	return 1;
+}
+
+void roce_jobwide_sweep(const struct roce_policy *p)
+{
+	struct roce_shareddir_swept s;
+	struct roce_error err;
+	if (!p->shared_dir[0])
+		return;
+	if (roce_shareddir_sweep(p->shared_dir, time(NULL), SWEEP_PERIOD_S, SWEEP_JOBS_MAX, job_over, NULL, &s, &err) <
+	    0)
+		slurm_error(ROCE_LOG "SharedDir sweep: %s", err.msg);
+	else if (s.ran)
+		slurm_info(ROCE_LOG "SharedDir swept: %zu job(s) looked at, %zu over and removed, %zu stale entries",
+		           s.jobs, s.jobs_removed, s.entries_removed);
 }
 
 /* ------------------------------------------------------------------ each node */

@@ -123,6 +123,9 @@ enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JO
  * WARN and FAIL come with msg (len bytes) for the user. */
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len);
+/* The job epilog (root): at most once an hour across the cluster, remove
+ * what crashed nodes left in SharedDir, asking slurmctld which jobs are over. */
+void roce_jobwide_sweep(const struct roce_policy *p);
 
 /* ---------------------------------------------------------------- abort.c */
 

@@ -45,6 +45,14 @@
 int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
                         mode_t mode, long reader_uid, int flags, struct roce_error *err);
 
+/* The directory dfd (root's, just made or checked) listable and enterable
+ * by reader and root alone: an ACL entry for reader on a 0700 directory;
+ * where the file system has no ACLs (ceph-fuse by default), reader owns it,
+ * 0500 (then reader can change what is in it: only for data that is the
+ * reader's own business).  Idempotent and cheap when nothing is to change.
+ * 0, or -1 with err saying why. */
+int roce_safefile_share_dir(int dfd, uid_t reader, struct roce_error *err);
+
 /* Remove ".<name>.*" temporaries of an earlier writer of name that was
  * killed; only for names that no other process writes at the same time. */
 void roce_safefile_remove_temps(int dir_fd, const char *name);
