@@ -284,16 +284,16 @@ static struct roce_fingerprint *read_entry(struct gather_ctx *c, int jfd, size_t
 	struct roce_reading r;
 	struct roce_error perr;
 	char digest[ROCE_SHAREDDIR_DIGEST_HEX + 1];
-	if (p->not_a_file) {
-		refuse(c, i, p->name, "not a regular file");
-		return NULL;
-	}
 	c->g->n_files++;
 	/* One more byte than a fingerprint may have: a longer file is refused by the parser. */
 	ssize_t len = roce_readfile_buf(jfd, NULL, p->name, c->text, TEXT_BUF,
 	                                ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &r);
 	if (len < 0) {
 		refuse(c, i, p->name, r.why);
+		return NULL;
+	}
+	if (len > ROCE_FP_TEXT_MAX) {
+		refuse(c, i, p->name, "more bytes than a fingerprint may have");
 		return NULL;
 	}
 	roce_sha256_hex(c->text, (size_t)len, DIGEST_BYTES, digest);
@@ -371,8 +371,11 @@ static size_t gather_pass(struct gather_ctx *c, int jfd, size_t *todo)
 	for (size_t i = 0; i < g->n; i++) {
 		if (g->state[i] != ROCE_FP_MISSING || !c->picks[i].t)
 			continue;
+		/* before the reading: a node sharing a digest is given the file read for another */
 		if (c->picks[i].conflict)
 			refuse(c, i, c->picks[i].name, "another fingerprint of this node has the same time");
+		else if (c->picks[i].not_a_file)
+			refuse(c, i, c->picks[i].name, "not a regular file");
 		else
 			todo[n_todo++] = i;
 	}
@@ -412,7 +415,8 @@ int roce_shareddir_gather(const char *shared_dir, const char *job_id, time_t job
 		roce_error_set(err, "SharedDir: \"%.16s\" is not a job id", job_id);
 		return -1;
 	}
-	int dfd = roce_safefile_open_dir("SharedDir", shared_dir, 0, 0, err);
+	/* srun is the job's user: SharedDir is not for it to list, only to enter */
+	int dfd = roce_safefile_open_dir("SharedDir", shared_dir, ROCE_SAFEFILE_SEARCH, 0, err);
 	if (dfd < 0)
 		return -1;
 	c.since = job_start > 0 ? (int64_t)job_start - ROCE_SHAREDDIR_SLACK_S : 0;

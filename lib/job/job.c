@@ -272,18 +272,24 @@ static void mark_sharing(int sfd, const char *job_id)
 	free(others.id);
 }
 
-/* StateDir/<jobid>.shared: the name of this node's entry in SharedDir
- * (shareddir.h: it carries the fingerprint's digest and the prolog's time),
- * so that the epilog removes it without listing SharedDir. */
-#define SHARED_MARK_MAX (ROCE_JOBID_MAX + 8)
-static void shared_mark(char *buf, const char *job_id) { snprintf(buf, SHARED_MARK_MAX, "%s.shared", job_id); }
+/* StateDir/<jobid>.<node>.shared: the name of this node's entry in
+ * SharedDir (shareddir.h: it carries the fingerprint's digest and the
+ * prolog's time), so that the epilog removes it without listing SharedDir.
+ * (The node name too: tests run several nodes on one StateDir.) */
+#define SHARED_MARK_MAX (ROCE_JOBID_MAX + ROCE_FP_NODE_MAX + 8)
+static void shared_mark(char *buf, const char *job_id, const char *node)
+{
+	snprintf(buf, SHARED_MARK_MAX, "%s.%s.shared", job_id, node);
+}
 
 /* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
-static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id)
+static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
 {
 	char mark[SHARED_MARK_MAX], entry[ROCE_SHAREDDIR_ENTRY_MAX];
 	struct roce_reading r;
-	shared_mark(mark, job_id);
+	if (!node || !roce_fragment_node_name_ok(node))
+		return;
+	shared_mark(mark, job_id, node);
 	if (roce_readfile_buf(sfd, NULL, mark, entry, sizeof(entry), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
 	                      &r) > 0)
 		roce_shareddir_remove(p, job_id, entry);
@@ -308,7 +314,7 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 		roce_error_set(err, "no fingerprint in SharedDir: %.*s", ROCE_ERR_MAX - 40, e.msg);
 		return -1;
 	}
-	shared_mark(mark, c->job_id);
+	shared_mark(mark, c->job_id, c->node);
 	if (roce_safefile_write(sfd, mark, entry, strlen(entry), geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
 		/* the entry stays until the sweep (shareddir.h): srun may still use it */
 		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
@@ -512,7 +518,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &rw, &serr) < 0)
 		memset(&rw, 0, sizeof(rw));
 	if (sfd >= 0)
-		drop_fingerprint(sfd, &c.pol, job_id);
+		drop_fingerprint(sfd, &c.pol, job_id, c.node);
 	if (take_snapshot(&c, &end, NULL, err) < 0)
 		goto out;
 	if (!have_start && start_from_end(&start, &end, note) < 0) {
@@ -563,7 +569,7 @@ static void job_worker(const void *arg, void *res)
  * deadline still owes the job's snapshot its removal (a stale one would flag
  * every later job on the node as sharing it), and its fingerprint (srun must
  * not find this job's after the job).  No sysfs read needed. */
-static void drop_snapshot(const struct roce_policy *p, const char *job_id)
+static void drop_snapshot(const struct roce_policy *p, const char *job_id, const char *node)
 {
 	struct roce_error e = { "" };
 	if (!roce_fragment_job_id_ok(job_id))
@@ -572,7 +578,7 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 	if (sfd < 0)
 		return;
 	remove_state(sfd, job_id);
-	drop_fingerprint(sfd, p, job_id);
+	drop_fingerprint(sfd, p, job_id, node);
 	close(sfd);
 }
 
@@ -589,7 +595,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	                            p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
 		if (!prolog)
-			drop_snapshot(p, job_id);
+			drop_snapshot(p, job_id, node_name);
 		return ROCE_JOB_NONFATAL;
 	}
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */

@@ -377,6 +377,8 @@ int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t
 	}
 	if (walk_trusted(&w, fd, true) < 0)
 		goto fail;
+	if (flags & ROCE_SAFEFILE_SEARCH)
+		return fd; /* O_PATH: enough to open what is in it by name */
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		walk_fail(&w, "cannot be opened: %s", strerror(errno));

@@ -61,6 +61,9 @@ void roce_safefile_remove_temps(int dir_fd, const char *name);
  * with mode); every component root's and writable by nobody else. */
 #define ROCE_SAFEFILE_CREATE 0x2
 #define ROCE_SAFEFILE_TRUSTED 0x4
+/* ... and only to open what is in it by name (an O_PATH fd): a directory
+ * the caller may enter but not list (SharedDir, 0711) */
+#define ROCE_SAFEFILE_SEARCH 0x8
 
 /* path, resolved as described above, as an O_DIRECTORY fd; -1 with err set
  * ("<what> <path>: <component> is a symbolic link ...").  Without
