@@ -71,13 +71,15 @@ static int job_dir(int dfd, const char *job_id, uid_t job_uid, struct roce_error
 {
 	/* The last epilog of an earlier job with this id may remove it between our mkdir and open. */
 	for (int tries = 0; tries < 3; tries++) {
-		if (mkdirat(dfd, job_id, 0700) < 0 && errno != EEXIST) {
-			roce_error_set(err, "SharedDir/%s cannot be created: %s", job_id, strerror(errno));
-			return -1;
-		}
+		/* open first: every node but the first finds it (one round trip less on CephFS) */
 		int jfd = openat(dfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (jfd < 0 && errno == ENOENT)
+		if (jfd < 0 && errno == ENOENT) {
+			if (mkdirat(dfd, job_id, 0700) < 0 && errno != EEXIST) {
+				roce_error_set(err, "SharedDir/%s cannot be created: %s", job_id, strerror(errno));
+				return -1;
+			}
 			continue;
+		}
 		if (jfd < 0) {
 			roce_error_set(err, "SharedDir/%s cannot be opened: %s", job_id, strerror(errno));
 			return -1;

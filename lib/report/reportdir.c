@@ -170,8 +170,9 @@ static void *load_part(void *arg)
 static bool network_fs(int dfd)
 {
 	static const unsigned long magic[] = {
-		CEPH_SUPER_MAGIC, NFS_SUPER_MAGIC, FUSE_SUPER_MAGIC /* ceph-fuse */,
-		0x0bd00bd0 /* Lustre */, 0x47504653 /* GPFS */, 0xfe534d42 /* SMB2 */, 0xff534d42 /* CIFS */,
+		CEPH_SUPER_MAGIC,        NFS_SUPER_MAGIC,       FUSE_SUPER_MAGIC /* ceph-fuse */,
+		0x0bd00bd0 /* Lustre */, 0x47504653 /* GPFS */, 0xfe534d42 /* SMB2 */,
+		0xff534d42 /* CIFS */,
 	};
 	struct statfs sfs;
 	if (fstatfs(dfd, &sfs) < 0)

@@ -8,13 +8,14 @@
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 . "$top_srcdir/tests/lib/ceph.sh"
+. "$top_srcdir/tests/lib/fragcopy.sh"
 check_diag() {
 	echo "shared: $(find "$W/cephfs/shared" 2>/dev/null | tr '\n' ' ')"
 }
 
 spank_need_lab
 why=$(ceph_can_run) || skip_all "$why"
-plan 15
+plan 16
 spank_workdir spank-cephfs
 spank_on_exit() { ceph_stop; }
 t0=$(date +%s%3N)
@@ -116,7 +117,20 @@ check "roce-report reads the job's three fragments from CephFS" \
 check "SharedDir holds nothing of the finished jobs" \
 	'lab_poll 30 sh -c "[ -z \"\$(ls $C/shared)\" ]"'
 
-# --- 14: teardown is the harness's: here, that every client is a process we know
+# --- 14: a large job's report from CephFS (read on more threads than CPUs there) is
+# byte for byte the one read from a local copy on one CPU (one thread)
+F=$(ls "$C/reports/$GATED/"*.json | head -1)
+sed -E 's/"name": ?"node[0-9]"/"name":"tmpl"/' "$F" >"$W/tmpl.json"
+mv "$C/reports/$GATED" "$C/reports/$GATED.three"
+fragment_copies "$W/tmpl.json" 1200 "$C/reports/$GATED" node%04d
+mkdir -p "$W/local" && cp -r "$C/reports/$GATED" "$W/local/$GATED"
+ceph_remount "$C" login
+lab_run "$top_builddir/prolog/roce-report" "$GATED" --report-dir "$C/reports" --format json >"$W/ceph.json" 2>"$W/err"
+lab_run taskset -c 0 "$top_builddir/prolog/roce-report" "$GATED" --report-dir "$W/local" --format json >"$W/local.json" 2>/dev/null
+check "1200 fragments from CephFS (cold, many threads) = from a local copy on one CPU, byte for byte" \
+	'[ "$(jq .node_count $W/ceph.json)" = 1200 ] && cmp -s $W/ceph.json $W/local.json'
+
+# --- 15: teardown is the harness's: here, that every client is a process we know
 check "the only ceph-fuse processes are the four clients this test started" \
 	'[ "$(for f in $CEPH_DIR/run/fuse.*.pid; do cat $f; done | sort -u | wc -l)" = 4 ]'
 
