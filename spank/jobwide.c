@@ -25,6 +25,7 @@
 #include "agree/agree.h"
 #include "agree/shareddir.h"
 #include "base/slurmnodes.h"
+#include "proc/worker.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,6 +40,7 @@
 #define STEP_NODES_MAX 65536
 #define SWEEP_PERIOD_S 3600
 #define SWEEP_JOBS_MAX 1024
+#define SWEEP_TIMEOUT_MS 30000
 
 /* ------------------------------------------------------------------ srun */
 
@@ -271,18 +273,31 @@ static int job_over(const char *job, time_t *start, void *arg)
 	return 1;
 }
 
-void roce_jobwide_sweep(const struct roce_policy *p)
-{
+struct sweep_result {
+	int rc;
 	struct roce_shareddir_swept s;
 	struct roce_error err;
+};
+
+static void sweep_worker(const void *arg, void *res)
+{
+	struct sweep_result *r = res;
+	r->rc = roce_shareddir_sweep(arg, time(NULL), SWEEP_PERIOD_S, SWEEP_JOBS_MAX, job_over, NULL, &r->s, &r->err);
+}
+
+void roce_jobwide_sweep(const struct roce_policy *p)
+{
+	struct sweep_result r;
 	if (!p->shared_dir[0])
 		return;
-	if (roce_shareddir_sweep(p->shared_dir, time(NULL), SWEEP_PERIOD_S, SWEEP_JOBS_MAX, job_over, NULL, &s, &err) <
-	    0)
-		slurm_error(ROCE_LOG "SharedDir sweep: %s", err.msg);
-	else if (s.ran)
+	/* In a child with a deadline: a hung shared file system must not hang the epilog. */
+	if (roce_worker_run(sweep_worker, p->shared_dir, &r, sizeof(r), SWEEP_TIMEOUT_MS, NULL) < 0)
+		slurm_error(ROCE_LOG "SharedDir sweep: no answer within %d ms", SWEEP_TIMEOUT_MS);
+	else if (r.rc < 0)
+		slurm_error(ROCE_LOG "SharedDir sweep: %.*s", ROCE_ERR_MAX - 1, r.err.msg);
+	else if (r.s.ran)
 		slurm_info(ROCE_LOG "SharedDir swept: %zu job(s) looked at, %zu over and removed, %zu stale entries",
-		           s.jobs, s.jobs_removed, s.entries_removed);
+		           r.s.jobs, r.s.jobs_removed, r.s.entries_removed);
 }
 
 /* ------------------------------------------------------------------ each node */
