@@ -2,7 +2,7 @@
 /* fingerprint.c - a node's fingerprint: built from its check, to JSON, parsed back strictly (fingerprint.h). */
 #include "config.h"
 #include "agree/fingerprint.h"
-#include "fragment/fragment.h"
+#include "base/slurmid.h"
 #include "read/jsonin.h"
 
 #include <stdio.h>
@@ -185,12 +185,12 @@ static int parse_names(json_object *o, const char *job_id, const char *node, str
 	}
 	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0)
 		return -1;
-	if (!roce_fragment_job_id_ok(f->job_id) || (job_id && strcmp(f->job_id, job_id) != 0)) {
+	if (!roce_slurmid_job_ok(f->job_id) || (job_id && strcmp(f->job_id, job_id) != 0)) {
 		roce_error_set(err, "\"job_id\" is \"%s\", not this job's", f->job_id);
 		return -1;
 	}
 	/* The node is the file's name for it (shareddir.h), never the content's. */
-	if (node && !roce_fragment_node_name_ok(node)) {
+	if (node && !roce_slurmid_node_ok(node)) {
 		roce_error_set(err, "\"%.64s\" is not a node name a fingerprint is filed under", node);
 		return -1;
 	}

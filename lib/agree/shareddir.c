@@ -4,7 +4,7 @@
 #include "agree/shareddir.h"
 #include "base/clock.h"
 #include "base/sha256.h"
-#include "fragment/fragment.h"
+#include "base/slurmid.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
 
@@ -56,7 +56,7 @@ static bool entry_parse(const char *name, struct entry *e)
 		e->digest[i] = *p;
 	}
 	e->digest[ROCE_SHAREDDIR_DIGEST_HEX] = '\0';
-	if (*p++ != '.' || !roce_fragment_node_name_ok(p))
+	if (*p++ != '.' || !roce_slurmid_node_ok(p))
 		return false;
 	e->t = t;
 	e->node = p;
@@ -101,7 +101,7 @@ int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerpr
 {
 	char digest[ROCE_SHAREDDIR_DIGEST_HEX + 1];
 	int rc = -1, jfd = -1;
-	if (!roce_fragment_job_id_ok(f->job_id) || !roce_fragment_node_name_ok(f->node) || now <= 0) {
+	if (!roce_slurmid_job_ok(f->job_id) || !roce_slurmid_node_ok(f->node) || now <= 0) {
 		roce_error_set(err, "SharedDir: job id or node name not usable as a file name");
 		return -1;
 	}
@@ -138,7 +138,7 @@ void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, cons
 {
 	struct roce_error e;
 	struct entry en;
-	if (!p->shared_dir[0] || !roce_fragment_job_id_ok(job_id) || !entry || !entry_parse(entry, &en))
+	if (!p->shared_dir[0] || !roce_slurmid_job_ok(job_id) || !entry || !entry_parse(entry, &en))
 		return;
 	int dfd = roce_safefile_open_dir("SharedDir", p->shared_dir, ROCE_SAFEFILE_TRUSTED, 0, &e);
 	if (dfd < 0)
@@ -413,7 +413,7 @@ int roce_shareddir_gather(const char *shared_dir, const char *job_id, time_t job
 	size_t *todo = NULL;
 	int rc = -1, jfd = -1, e = 0;
 	memset(g, 0, sizeof(*g));
-	if (!roce_fragment_job_id_ok(job_id)) {
+	if (!roce_slurmid_job_ok(job_id)) {
 		roce_error_set(err, "SharedDir: \"%.16s\" is not a job id", job_id);
 		return -1;
 	}
@@ -510,7 +510,7 @@ static bool v1_name(const char *name, char *job, size_t len)
 	memcpy(job, name, n);
 	job[n] = '\0';
 	size_t l = strlen(name);
-	return roce_fragment_job_id_ok(job) && l > 5 && strcmp(name + l - 5, ".json") == 0;
+	return roce_slurmid_job_ok(job) && l > 5 && strcmp(name + l - 5, ".json") == 0;
 }
 
 /* One name of SharedDir: a job's directory or a version 1 file. */
@@ -518,7 +518,7 @@ static void sweep_one(int dfd, const char *name, roce_shareddir_job_fn fn, void 
 {
 	char job[ROCE_FP_JOB_MAX];
 	time_t start = 0;
-	if (roce_fragment_job_id_ok(name)) {
+	if (roce_slurmid_job_ok(name)) {
 		int jfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (jfd < 0)
 			return;
