@@ -150,6 +150,24 @@ void fx_check_free(struct fx_check *f)
 	free(f);
 }
 
+int fx_check_setup2(void **state)
+{
+	*state = fx_check_new(2);
+	return 0;
+}
+
+int fx_check_setup3(void **state)
+{
+	*state = fx_check_new(3);
+	return 0;
+}
+
+int fx_check_teardown(void **state)
+{
+	fx_check_free(*state);
+	return 0;
+}
+
 struct roce_fragment_meta fx_meta(const char *node)
 {
 	struct roce_fragment_meta m = { .job_id = "4242", .node = node, .job_uid = 1000,

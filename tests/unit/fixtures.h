@@ -4,6 +4,7 @@
  *   the node model   fx_healthy_node (check, plan), fx_add_port (collect)
  *   counters         fx_port_sample (snapshot), fx_delta (delta, verdicts)
  *   the job report   fx_meta, fx_fragment, fx_merged_job, fx_nodelist
+ *   check*.c's setup fx_check_new, fx_check_run; fx_check_setup2/3, fx_check_teardown
  * Every builder fails the test (cmocka) when it cannot build.  Include after
  * unit.h; tests/unit/libunit.la (fixtures.c) is in every unit test's LDADD.
  */
@@ -38,6 +39,11 @@ struct fx_check {
 struct fx_check *fx_check_new(size_t n_ports);
 void fx_check_run(struct fx_check *f);
 void fx_check_free(struct fx_check *f);
+/* cmocka setups and teardown of a struct fx_check in *state: a node of two
+ * or three ports (a test that changes the node first has its own setup). */
+int fx_check_setup2(void **state);
+int fx_check_setup3(void **state);
+int fx_check_teardown(void **state);
 /* A bare device dev with port 1 on netdev, appended to node (nothing read). */
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev);
 /* Port 1 of dev as a snapshot without a node model has it: every counter

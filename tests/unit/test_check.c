@@ -16,19 +16,6 @@
 #include "fixtures.h"
 
 
-static int setup(void **state)
-{
-	struct fx_check *f = fx_check_new(2);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 static const struct roce_finding *find(const struct roce_check_result *r, const char *check, const char *subject,
                                        enum roce_verdict status)
 {
@@ -445,21 +432,21 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_reason_is_others),
-		cmocka_unit_test_setup_teardown(t_healthy, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pfc, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_traffic_class, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_mtu, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_mtu_majority, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_hca_absent_no_devices, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_gid_link_local_ipv4, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_verbs_not_done, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_refused_entries, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_gid_elsewhere, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_gdr, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_locality, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_healthy, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pfc, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_traffic_class, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_mtu, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_mtu_majority, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_hca_absent_no_devices, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_gid_link_local_ipv4, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_verbs_not_done, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_refused_entries, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_gid_elsewhere, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_gdr, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_locality, fx_check_setup2, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,12 +28,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
 {
 	for (size_t i = 0; i < r->n_findings; i++)
@@ -152,13 +146,13 @@ static void t_cnp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_on, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_rp_off, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_np_off_both, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_priority_from_tc, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_cnp, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_on, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_rp_off, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_np_off_both, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_priority_from_tc, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_missing, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_cnp, setup, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,18 +19,6 @@
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 
-static int setup(void **state)
-{
-	*state = fx_check_new(2);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 /* netdev i of the fixture (eth<i>) as the kernel answers with d; NULL
  * parts of d are left out of the reply, as a driver without the op does. */
 static void answer(struct fx_check *f, size_t i, struct nlreply_dcb d)
@@ -280,17 +268,17 @@ static void t_no_pfc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_not_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_fine, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_zero_bw, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_strict_zero_bw, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_other_tc_zero, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_shared_buffer, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_shared_one_lossy, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_both_bad, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_absent, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_short, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_pfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_not_read, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_fine, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_zero_bw, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_strict_zero_bw, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_other_tc_zero, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_shared_buffer, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_shared_one_lossy, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_both_bad, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_absent, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_short, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_pfc, fx_check_setup2, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

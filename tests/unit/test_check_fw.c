@@ -10,19 +10,6 @@
 #include "check/check.h"
 #include "fixtures.h"
 
-static int setup(void **state)
-{
-	struct fx_check *f = fx_check_new(3);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 static size_t count(const struct roce_check_result *r, enum roce_verdict status)
 {
 	size_t n = 0;
@@ -100,9 +87,9 @@ static void t_unreadable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_same_firmware, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_mixed_firmware, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_same_firmware, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_mixed_firmware, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable, fx_check_setup3, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,19 +11,6 @@
 #include "check/plan.h"
 #include "fixtures.h"
 
-static int setup(void **state)
-{
-	struct fx_check *f = fx_check_new(3);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
 {
 	for (size_t i = 0; i < r->n_findings; i++)
@@ -165,12 +152,12 @@ static void t_down_port_skipped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_all_fast, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_slow_port_auto, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_minimum, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_rate_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_speed_cross_check, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_down_port_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_all_fast, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_slow_port_auto, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_minimum, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_rate_unknown, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_speed_cross_check, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_down_port_skipped, fx_check_setup3, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

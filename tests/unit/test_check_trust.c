@@ -33,12 +33,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
 {
 	for (size_t i = 0; i < r->n_findings; i++)
@@ -232,15 +226,15 @@ static void t_no_pfc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_dscp_pass, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_dscp_other_prio, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_vlan, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_vlan_from_netlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_pfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_pass, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_other_prio, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_vlan, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_vlan_from_netlink, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_pfc, setup, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
