@@ -237,17 +237,25 @@ static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, 
 	return rc;
 }
 
-int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+/* dir, opened by roce_safefile_open_dir (no symbolic link followed), for listing; NULL with err set. */
+static DIR *open_listing(const char *dir, struct roce_error *err)
 {
 	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
 	if (dfd < 0)
-		return -1;
+		return NULL;
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
 		close(dfd);
-		return -1;
 	}
+	return d;
+}
+
+int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+{
+	DIR *d = open_listing(dir, err);
+	if (!d)
+		return -1;
 	struct names ns = { 0 };
 	int rc = list_fragments(d, dir, &ns, err);
 	if (rc == 0)
@@ -260,15 +268,9 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 
 int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err)
 {
-	int dfd = roce_safefile_open_dir(NULL, report_dir, 0, 0, err);
-	if (dfd < 0)
+	DIR *d = open_listing(report_dir, err);
+	if (!d)
 		return -1;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		roce_error_set(err, "cannot list %s: %s", report_dir, strerror(errno));
-		close(dfd);
-		return -1;
-	}
 	struct dirent *e;
 	struct stat st;
 	int rc = 0;

@@ -47,7 +47,6 @@ clients() {
 is "$(clients)" 3 "each node has its own ceph-fuse client, in its own mount namespace"
 
 TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"'
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 all3() { local n; for n in node1 node2 node3; do grep -q "^RAN $n $1\$" "$W/out" || return 1; done; }
 # gated MODE: a 3-node batch job whose srun waits for $W/go, once every node's fingerprint is there
 gated() {
