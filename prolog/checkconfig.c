@@ -7,6 +7,7 @@
 #include "read/plugstack.h"
 #include "read/policyfile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -148,6 +149,11 @@ int checkconfig_run(const struct checkconfig_args *a, FILE *out, FILE *err)
 		return 2;
 	}
 	int rc = roce_plugstack_find(NULL, a->plugstack, ps, &e);
+	if (rc == 0 && a->plugstack && !ps->n_files) {
+		/* slurmd takes a missing plugstack file for an empty one; one named here must be there */
+		roce_error_set(&e, "%s: cannot open: %s", a->plugstack, strerror(ENOENT));
+		rc = -1;
+	}
 	enum loads loads = plugstack_loads(ps, rc, &e, msg, sizeof(msg));
 	if (loads == LOADS_YES) {
 		bad = check_words(ps, conf, sizeof(conf), &conf_named, out, err) < 0;
