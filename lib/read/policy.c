@@ -38,7 +38,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->timeout_ms = 2000;
 	p->drain = true;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
-	p->ecn = ROCE_ECN_REQUIRE;
+	/* warn since 0.2.0: a check new in a release is first released at warn (NEWS) */
+	p->ecn = ROCE_ECN_WARN;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);

@@ -47,6 +47,8 @@ static void t_defaults(void **s)
 	assert_int_equal(p.mode, ROCE_MODE_WARN);
 	assert_int_equal(p.n_hca, 0);
 	assert_string_equal(p.sysfs_root, "/sys");
+	/* a check new since 0.1.0 that fails a port is first released at warn (NEWS) */
+	assert_int_equal(p.ecn, ROCE_ECN_WARN);
 }
 
 static void t_seed_site(void **s)
