@@ -153,7 +153,7 @@ static void t_what_a_reader_of_some_keys_lets_pass(void **s)
 	assert_int_equal(res.n_problems, 0);
 }
 
-static const char sections[] = "LinkRate=auto\n"
+static const char sections[] = "LinkRate=auto Ecn=require\n"
                                "Mtu=9000\n"
                                "NodeName=gpu-a[01-16],edge*   LinkRate=none   # 25G ports here\n"
                                "Ecn=warn\n"
