@@ -183,7 +183,8 @@ int roce_policycache_load(struct roce_policy *p, const char *path, bool missing_
 	} else {
 		*p = lenient;
 	}
-	o->first = first_to_see(sfd, path, roce_fnv1a(text ? text : o->bad.msg), len);
+	/* Only readers that keep copies mark what they saw: roce-check says it every time. */
+	o->first = !save || first_to_see(sfd, path, roce_fnv1a(text ? text : o->bad.msg), len);
 out:
 	if (sfd >= 0)
 		close(sfd);

@@ -25,7 +25,7 @@
 
 struct roce_policycache_outcome {
 	bool cached;           /* the file did not parse: the policy is its last good copy's */
-	bool first;            /* the first reader of this version of the bad file: log it */
+	bool first;            /* the first reader of this version of the bad file: log it (always, without save) */
 	char saved[32];        /* when the copy was written ("2026-11-30T12:00:00Z"), for the log */
 	struct roce_error bad; /* why the file did not parse ("" when it did) */
 };

@@ -214,6 +214,12 @@ static void t_no_good_copy(void **state)
 	assert_int_equal(roce_policycache_load(&p, f->conf, false, "n1", false, NULL, &o, &err), 0);
 	assert_int_equal(count(f, "policy-"), before);
 	assert_true(before > 0); /* the bad version's marker */
+	/* roce-check (no save) uses a copy but marks nothing: it says the problem every run */
+	write_typo(f, "Ecn=sometimes");
+	roce_policy_defaults(&p);
+	roce_policycache_load(&p, f->conf, false, "n1", false, NULL, &o, &err);
+	assert_true(o.first);
+	assert_int_equal(count(f, "policy-"), before);
 
 	/* a missing file allowed to be missing: the defaults, nothing kept or used */
 	unlink(f->conf);
