@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "read/plugargs.h"
+#include "scratch.h"
 
 static int parse(struct roce_plugargs *a, struct roce_error *err, int ac, ...)
 {
@@ -150,8 +151,8 @@ static void policy_keys_let_other_problems_pass(void **state)
 static void policy_last_good_copy(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/test_plugargs.XXXXXX", path[96], cfg[128], sd[128], cmd[160];
-	assert_non_null(mkdtemp(dir));
+	char dir[256], path[300], cfg[320], sd[320];
+	assert_int_equal(fx_tmpdir(dir, sizeof(dir), "test_plugargs"), 0);
 	snprintf(path, sizeof(path), "%s/roce.conf", dir);
 	snprintf(cfg, sizeof(cfg), "config=%s", path);
 	snprintf(sd, sizeof(sd), "StateDir=%s/state", dir);
@@ -179,8 +180,7 @@ static void policy_last_good_copy(void **state)
 		assert_int_equal(p.mtu, 9000);
 		assert_non_null(strstr(o.bad.msg, ":2: unknown key \"Ecm\""));
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fx_rmtree(dir), 0);
 }
 
 int main(void)

@@ -12,42 +12,30 @@
 #include <unistd.h>
 
 #include "read/plugstack.h"
+#include "scratch.h"
 
-static char dir[64];
+static char dir[256];
 
-static void put(const char *name, const char *text)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
+static void put(const char *name, const char *text) { fx_putf(dir, name, "%s", text); }
 
 static int setup(void **state)
 {
 	(void)state;
-	char d[128];
-	snprintf(dir, sizeof(dir), "/tmp/test_plugstack.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(d, sizeof(d), "%s/plugstack.conf.d", dir);
-	assert_int_equal(mkdir(d, 0755), 0);
+	if (fx_tmpdir(dir, sizeof(dir), "test_plugstack") < 0)
+		return -1;
+	fx_mkdirs(dir, "plugstack.conf.d");
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
+	return fx_rmtree(dir);
 }
 
 static int find(struct roce_plugstack *ps, struct roce_error *err)
 {
-	char conf[128];
+	char conf[512];
 	snprintf(conf, sizeof(conf), "%s/slurm.conf", dir);
 	return roce_plugstack_find(conf, NULL, ps, err);
 }
@@ -58,7 +46,7 @@ static void t_debian_layout(void **state)
 	(void)state;
 	struct roce_plugstack ps;
 	struct roce_error err = { "" };
-	char want[128];
+	char want[512];
 
 	put("slurm.conf", "ClusterName=lab\nSlurmctldHost=ctl\n");
 	put("plugstack.conf", "include /nonexistent/*.conf\ninclude plugstack.conf.d/*.conf\n");
@@ -87,7 +75,7 @@ static void t_plugstackconfig_and_missing(void **state)
 	(void)state;
 	struct roce_plugstack ps;
 	struct roce_error err = { "" };
-	char text[256];
+	char text[768];
 
 	snprintf(text, sizeof(text), "PluginDir=/opt/slurm/lib:/usr/lib/slurm\ninclude %s/more.conf\n", dir);
 	put("slurm.conf", text);
@@ -109,7 +97,7 @@ static void t_plugstackconfig_and_missing(void **state)
 	assert_int_equal(ps.n_loads, 0);
 
 	/* no slurm.conf: nothing can be told */
-	char conf[128];
+	char conf[512];
 	snprintf(conf, sizeof(conf), "%s/nothing.conf", dir);
 	assert_int_equal(roce_plugstack_find(conf, NULL, &ps, &err), -1);
 	assert_non_null(strstr(err.msg, "nothing.conf"));

@@ -14,16 +14,17 @@
 
 #include "read/policycache.h"
 #include "read/safefile.h"
+#include "scratch.h"
 
 struct fx {
-	char dir[64], conf[96], state[96];
+	char dir[256], conf[300], state[300];
 };
 
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_policycache.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	if (!f || fx_tmpdir(f->dir, sizeof(f->dir), "test_policycache") < 0)
+		return -1;
 	snprintf(f->conf, sizeof(f->conf), "%s/roce.conf", f->dir);
 	snprintf(f->state, sizeof(f->state), "%s/state", f->dir);
 	/* Where the walk from / refuses the scratch directory (a group-writable
@@ -32,6 +33,7 @@ static int setup(void **state)
 	int sfd = roce_safefile_state_dir(f->state, &err);
 	if (sfd < 0) {
 		print_message("skipped: %s\n", err.msg);
+		fx_rmtree(f->dir);
 		free(f);
 		skip();
 	}
@@ -43,22 +45,14 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *f = *state;
-	char cmd[160];
 	if (!f)
 		return 0;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
+	int rc = fx_rmtree(f->dir);
 	free(f);
-	return 0;
+	return rc;
 }
 
-static void put(const struct fx *f, const char *text)
-{
-	FILE *o = fopen(f->conf, "w");
-	assert_non_null(o);
-	fputs(text, o);
-	assert_int_equal(fclose(o), 0);
-}
+static void put(const struct fx *f, const char *text) { fx_putf(f->dir, "roce.conf", "%s", text); }
 
 /* Load f's file as the plugin does (save), for node n1. */
 static int load(const struct fx *f, struct roce_policy *p, struct roce_policycache_outcome *o, struct roce_error *err)
@@ -104,7 +98,7 @@ static void t_good_file_is_kept(void **state)
 	struct roce_policycache_outcome o;
 	struct roce_error err = { "" };
 	struct stat st;
-	char copy[512], text[512];
+	char copy[1024], text[512];
 
 	write_good(f);
 	assert_int_equal(load(f, &p, &o, &err), 0);
@@ -147,7 +141,7 @@ static void t_bad_file_gives_the_last_good_policy(void **state)
 	struct roce_policy p;
 	struct roce_policycache_outcome o;
 	struct roce_error err = { "" };
-	char want[200];
+	char want[512];
 
 	write_good(f);
 	assert_int_equal(load(f, &p, &o, &err), 0);
@@ -250,7 +244,7 @@ static void t_what_counts_as_a_copy(void **state)
 	assert_int_equal(p.mtu, 9000);
 
 	/* another path's file has no copy */
-	char other[128];
+	char other[512];
 	snprintf(other, sizeof(other), "%s/other.conf", f->dir);
 	FILE *x = fopen(other, "w");
 	fputs("Ecm=warn\n", x);
@@ -262,7 +256,7 @@ static void t_what_counts_as_a_copy(void **state)
 	/* a copy without its closing line is not ours: refused */
 	DIR *d = opendir(f->state);
 	struct dirent *e;
-	char copy[512];
+	char copy[1024];
 	while ((e = readdir(d)) && !(strncmp(e->d_name, "policy-", 7) == 0 && strstr(e->d_name, ".conf")))
 		;
 	assert_non_null(e);
