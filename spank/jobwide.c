@@ -227,17 +227,23 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 
 int roce_jobwide_srun(spank_t sp, int ac, char **av)
 {
-	struct roce_config config;
+	struct roce_plugargs config;
 	struct roce_policy policy;
 	struct roce_request env_req;
-	struct roce_error err;
+	struct roce_error err, other;
 	uint32_t job_id = 0, step_id = 0, nnodes = 0;
 	const char *optout = getenv(ROCE_ENV_AGREE_OPTOUT);
+	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", NULL };
 
 	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
-	/* A bad plugstack line or roce.conf: client.c said so at init, the nodes judge it. */
-	if (roce_config_parse(ac, av, &config, &err) < 0 || roce_config_policy(&config, &policy, &err) < 0)
+	/* A bad plugstack line, or a problem of roce.conf with one of the keys
+	 * srun reads: client.c said so at init, the nodes judge it.  Any other
+	 * problem of the file is the nodes' to say (once, in slurmd's log). */
+	if (roce_plugargs_parse(ac, av, &config, &err) < 0 ||
+	    roce_plugargs_policy_keys(&config, srun_keys, &policy, &other, &err) < 0)
 		return 0;
+	if (other.msg[0])
+		slurm_debug(ROCE_LOG "roce.conf: %s (not a key srun reads)", other.msg);
 	if (!policy.shared_dir[0])
 		return 0;
 	enum roce_mode mode = roce_request_mode(roce_client_request(&env_req), config.default_mode, policy.mode);
