@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/error.h"
+#include "base/subnet.h"
 
 #define ROCE_DEFAULT_CONFIG "/etc/slurm/roce.conf"
 #define ROCE_HCA_MAX 32 /* NCCL_IB_HCA takes at most 32 entries */
@@ -26,6 +27,16 @@ enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 #define ROCE_PFC_NONE (-1)
 #define ROCE_LINK_RATE_AUTO (-1)
 #define ROCE_LINK_RATE_NONE 0
+
+/* Rails=: the site's rails, in order, each a subnet and maybe a name
+ * (fingerprint.h: a port is on the rail whose subnet holds its GID's
+ * address). */
+#define ROCE_RAILS_MAX ROCE_HCA_MAX
+#define ROCE_RAIL_NAME_MAX 16
+struct roce_rail {
+	char name[ROCE_RAIL_NAME_MAX]; /* "" unnamed: the subnet names it */
+	struct roce_subnet net;
+};
 
 struct roce_policy {
 	int gid_index;    /* 0..255 or ROCE_GID_AUTO */
@@ -44,16 +55,18 @@ struct roce_policy {
 	enum roce_action iommu;         /* IOMMU DMA translation on a GPUDirect path */
 	enum roce_action ets; /* the PFC priority's TC at 0 % under ETS, or its buffer shared with lossy priorities */
 	int timeout_ms;       /* deadline for all collectors together */
-	char topology_file[256];  /* hwloc XML, "" = live topology (cached) */
-	char topology_cache[256]; /* where the live topology's XML export is cached */
-	char report_dir[256];     /* per-job fabric report fragments */
-	char state_dir[256];      /* prolog counter snapshots (root only) */
-	char shared_dir[256];     /* node fingerprints for the job-wide agreement, "" = none */
-	bool drain;               /* plugin: drain nodes with broken hardware */
-	enum roce_ecn_policy ecn; /* a disabled ECN reaction or notification point: fail, warn, ignore */
-	int link_rate;            /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
+	char topology_file[256];                /* hwloc XML, "" = live topology (cached) */
+	char topology_cache[256];               /* where the live topology's XML export is cached */
+	char report_dir[256];                   /* per-job fabric report fragments */
+	char state_dir[256];                    /* prolog counter snapshots (root only) */
+	char shared_dir[256];                   /* node fingerprints for the job-wide agreement, "" = none */
+	bool drain;                             /* plugin: drain nodes with broken hardware */
+	enum roce_ecn_policy ecn;               /* a disabled ECN reaction or notification point: fail, warn, ignore */
+	int link_rate;                          /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
-	char sysfs_root[256];     /* "/sys"; a fixture tree in tests */
+	char sysfs_root[256];                   /* "/sys"; a fixture tree in tests */
+	struct roce_rail rails[ROCE_RAILS_MAX]; /* Rails=; n_rails 0: each port's own subnet is its rail */
+	size_t n_rails;
 };
 
 void roce_policy_defaults(struct roce_policy *p);
@@ -73,6 +86,8 @@ const char *roce_policy_key_name(const char *key);
 #define ROCE_POLICY_NODENAME "NodeName"
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
+/* The Rails= entry whose subnet holds addr (4 or 16 bytes of family), -1 none. */
+int roce_policy_rail_of(const struct roce_policy *p, int family, const uint8_t *addr);
 
 const char *roce_mode_name(enum roce_mode m);
 int roce_mode_parse(const char *s, enum roce_mode *out); /* "off|warn|strict" */
