@@ -127,14 +127,18 @@ static int prolog_at_alloc(void)
 	return known;
 }
 
-/* The mode the job prolog ran with, as far as srun can tell: the
- * allocation's --roce (sbatch and salloc put it in the job's environment,
- * which srun inherits), else SLURM_ROCE there, else the plugstack's
- * default=.  Only used to say why no node wrote a fingerprint. */
-static enum roce_mode allocation_mode(const struct roce_plugargs *config, const struct roce_policy *p)
+/* The mode the job prolog ran with, as far as srun can tell: for an srun
+ * started inside an allocation, the allocation's --roce (sbatch and salloc
+ * put it in the job's environment, which srun inherits), else SLURM_ROCE
+ * there, else the plugstack's default=.  Only used to say why no node wrote
+ * a fingerprint, and not to wait for one then. */
+static enum roce_mode allocation_mode(const struct roce_plugargs *config, const struct roce_policy *p,
+                                      enum roce_mode step)
 {
 	struct roce_request r;
 	const char *v = getenv(ROCE_ENV_ALLOC_OPTION);
+	if (!roce_client_in_allocation())
+		return step; /* srun made it: its prolog ran with this step's request */
 	if (!v)
 		v = getenv(ROCE_ENV_MODE);
 	if (!v)
@@ -193,28 +197,50 @@ static void add_line(struct agree_out *o, enum roce_line_kind kind, const char *
 	roce_lines_end(&o->lines, kind, &b);
 }
 
-/* The line for the nodes without a fingerprint, by why they may have none. */
-static void missing_line(const struct agree_in *in, const struct roce_agreement *a, struct agree_out *o)
+/* The nodes without a fingerprint, with an earlier job's (stale) or not, as a list; NULL none. */
+static char *nodes_in(const struct agree_in *in, const struct roce_fp_gather *g, bool stale, size_t *count)
+{
+	const char **sel = malloc((in->n ? in->n : 1) * sizeof(*sel));
+	char *list = NULL;
+	*count = 0;
+	for (size_t i = 0; sel && i < in->n; i++)
+		if (g->state[i] == ROCE_FP_MISSING && g->stale[i] == stale)
+			sel[(*count)++] = in->names[i];
+	if (sel && *count)
+		list = roce_nodelist(roce_nodelist_ranged, sel, *count);
+	free(sel);
+	return list;
+}
+
+/* The lines for the nodes without a fingerprint (those refused have theirs),
+ * by why they may have none. */
+static void missing_lines(const struct agree_in *in, const struct roce_fp_gather *g, struct agree_out *o)
 {
 	const char *own = in->strict ? "" : "; each node uses its own rails";
-	if (!a->missing)
-		return;
-	if (in->why == MISSING_NO_ALLOC)
+	size_t n_stale, n_none;
+	char *stale = nodes_in(in, g, true, &n_stale), *none = nodes_in(in, g, false, &n_none);
+	if (stale)
 		add_line(o, ROCE_LINE_UNKNOWN,
-		         "SharedDir needs PrologFlags=Alloc in slurm.conf: no fingerprint from %s%s", a->missing, own);
-	else if (in->why == MISSING_ALLOC_OFF && a->n_missing == in->n)
+		         "only an earlier job's fingerprint from %s in SharedDir (a requeue, or a crashed node's): not taken%s",
+		         stale, own);
+	if (none && in->why == MISSING_NO_ALLOC)
+		add_line(o, ROCE_LINE_UNKNOWN, "SharedDir needs PrologFlags=Alloc in slurm.conf: no fingerprint from %s%s",
+		         none, own);
+	else if (none && in->why == MISSING_ALLOC_OFF && n_none == in->n)
 		add_line(o, ROCE_LINE_UNKNOWN,
 		         "no fingerprint in SharedDir: the allocation's mode was off (--roce=off, or no --roce and "
 		         "default=off)%s",
 		         own);
-	else if (in->why == MISSING_PLUGIN)
+	else if (none && in->why == MISSING_PLUGIN)
 		add_line(o, ROCE_LINE_UNKNOWN,
 		         "no fingerprint from %s in SharedDir after %d ms (TimeoutMs): the plugin is not loaded there "
 		         "or its prolog failed%s",
-		         a->missing, in->wait_ms, own);
-	else
-		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s",
-		         a->missing, in->wait_ms, own);
+		         none, in->wait_ms, own);
+	else if (none)
+		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s", none,
+		         in->wait_ms, own);
+	free(stale);
+	free(none);
 }
 
 /* In the worker: SharedDir read (bounded by the caller's deadline), the
@@ -244,7 +270,7 @@ static void agree_worker(const void *arg, void *res)
 		add_line(o, ROCE_LINE_UNKNOWN,
 		         "SharedDir: %zu fingerprint(s) refused (unknown nodes, never a pass), the first: %s",
 		         g.n_refused, roce_printable(g.refused_why, shown, sizeof(shown)));
-	missing_line(in, &a, o);
+	missing_lines(in, &g, o);
 	for (size_t i = 0; i < a.lines.n; i++)
 		if (o->lines.n < ROCE_LINES_MAX)
 			o->lines.line[o->lines.n++] = a.lines.line[i];
@@ -331,7 +357,7 @@ static void missing_context(const struct roce_plugargs *config, const struct roc
 	if (alloc == 0) {
 		in->why = MISSING_NO_ALLOC;
 		in->wait_ms = 0;
-	} else if (allocation_mode(config, p) == ROCE_MODE_OFF) {
+	} else if (allocation_mode(config, p, in->strict ? ROCE_MODE_STRICT : ROCE_MODE_WARN) == ROCE_MODE_OFF) {
 		in->why = MISSING_ALLOC_OFF;
 		in->wait_ms = 0;
 	}
