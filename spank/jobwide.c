@@ -221,11 +221,12 @@ static void missing_lines(const struct agree_in *in, const struct roce_fp_gather
 	char *stale = nodes_in(in, g, true, &n_stale), *none = nodes_in(in, g, false, &n_none);
 	if (stale)
 		add_line(o, ROCE_LINE_UNKNOWN,
-		         "only an earlier job's fingerprint from %s in SharedDir (a requeue, or a crashed node's): not taken%s",
+		         "only an earlier job's fingerprint from %s in SharedDir (a requeue, or a crashed node's): not "
+		         "taken%s",
 		         stale, own);
 	if (none && in->why == MISSING_NO_ALLOC)
-		add_line(o, ROCE_LINE_UNKNOWN, "SharedDir needs PrologFlags=Alloc in slurm.conf: no fingerprint from %s%s",
-		         none, own);
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "SharedDir needs PrologFlags=Alloc in slurm.conf: no fingerprint from %s%s", none, own);
 	else if (none && in->why == MISSING_ALLOC_OFF && n_none == in->n)
 		add_line(o, ROCE_LINE_UNKNOWN,
 		         "no fingerprint in SharedDir: the allocation's mode was off (--roce=off, or no --roce and "

@@ -484,7 +484,8 @@ static int compare(struct ctx *c)
 {
 	const struct roce_fingerprint **fp = malloc((c->nd ? c->nd : 1) * sizeof(*fp));
 	int(*port_of)[ROCE_FP_PORTS_MAX] = malloc((c->nd ? c->nd : 1) * sizeof(*port_of));
-	int *didx = malloc((c->n ? c->n : 1) * sizeof(*didx));
+	int *didx = malloc((c->n ? c->n : 1) * sizeof(*didx)), cols[ROCE_FP_PORTS_MAX];
+	unsigned found = 0;
 	int rc = -1;
 	if (fp && port_of && didx) {
 		for (size_t j = 0; j < c->nd; j++) {
@@ -494,12 +495,16 @@ static int compare(struct ctx *c)
 		/* nodes without a port were said: not compared */
 		for (size_t i = 0; i < c->n; i++)
 			didx[i] = c->didx[i] >= 0 && c->d[c->didx[i]].f->n_ports ? c->didx[i] : -1;
+		for (size_t k = 0; k < c->a->n_rails; k++)
+			cols[k] = c->a->rails[k].col;
 		struct roce_compare_in in = {
-			c->nodes, c->n,        didx,          fp,   (const int(*)[ROCE_FP_PORTS_MAX])port_of,
-			c->nd,    c->a->rails, c->a->n_rails, c->fn
+			c->nodes, c->n, didx,          fp,   (const int(*)[ROCE_FP_PORTS_MAX])port_of,
+			c->nd,    cols, c->a->n_rails, c->fn
 		};
-		rc = roce_compare(&in, &c->a->lines, &c->a->flags);
+		rc = roce_compare(&in, &c->a->lines, &found);
 	}
+	c->a->flags |= (found & ROCE_COMPARE_MUST ? ROCE_AGREE_MISMATCH : 0) |
+	               (found & ROCE_COMPARE_SHOULD ? ROCE_AGREE_DRIFT : 0);
 	free(fp);
 	free(port_of);
 	free(didx);

@@ -22,7 +22,7 @@ struct cmp {
 	int *grp;             /* its group */
 	const char **sel;     /* n names */
 	struct roce_lines *l;
-	unsigned *flags;
+	unsigned *found;
 };
 
 /* The groups of equal values, in the order of the nodes; a line when there
@@ -62,7 +62,7 @@ static int group_line(struct cmp *c, enum roce_line_kind kind, const char *label
 	}
 	b.more += (ng > GROUPS_MAX ? ng - GROUPS_MAX : 0) + lumped;
 	roce_lines_end(c->l, kind, &b);
-	*c->flags |= kind == ROCE_LINE_MUST ? ROCE_AGREE_MISMATCH : ROCE_AGREE_DRIFT;
+	*c->found |= kind == ROCE_LINE_MUST ? ROCE_COMPARE_MUST : ROCE_COMPARE_SHOULD;
 	return 0;
 }
 
@@ -70,7 +70,7 @@ static int group_line(struct cmp *c, enum roce_line_kind kind, const char *label
 
 static const struct roce_fp_port *rail_port(const struct cmp *c, size_t d, size_t k)
 {
-	int i = c->in->port_of[d][c->in->rails[k].col];
+	int i = c->in->port_of[d][c->in->cols[k]];
 	return i >= 0 ? &c->in->fp[d]->ports[i] : NULL;
 }
 
@@ -83,6 +83,10 @@ static void per_rail(struct cmp *c, size_t d, int (*get)(const struct roce_fp_po
 	size_t used = 0;
 	bool same = true;
 	int first = 0;
+	out[0] = '\0';
+	c->has[d] = c->in->n_rails > 0;
+	if (!c->has[d])
+		return;
 	for (size_t k = 0; k < c->in->n_rails; k++) {
 		const struct roce_fp_port *p = rail_port(c, d, k);
 		int v = p ? get(p) : 0;
@@ -96,7 +100,6 @@ static void per_rail(struct cmp *c, size_t d, int (*get)(const struct roce_fp_po
 	}
 	if (used < VAL_MAX)
 		snprintf(out + used, VAL_MAX - used, "%s", unit);
-	c->has[d] = c->in->n_rails > 0;
 }
 
 static int get_mtu(const struct roce_fp_port *p) { return p->active_mtu; }
@@ -231,10 +234,10 @@ static int compare_all(struct cmp *c)
 	return node_line(c, ROCE_LINE_SHOULD, "GID index", val_gid);
 }
 
-int roce_compare(const struct roce_compare_in *in, struct roce_lines *l, unsigned *flags)
+int roce_compare(const struct roce_compare_in *in, struct roce_lines *l, unsigned *found)
 {
 	size_t nd = in->nd ? in->nd : 1;
-	struct cmp c = { .in = in, .l = l, .flags = flags };
+	struct cmp c = { .in = in, .l = l, .found = found };
 	c.val = malloc(nd * sizeof(*c.val));
 	c.has = calloc(nd, sizeof(*c.has));
 	c.grp = malloc(nd * sizeof(*c.grp));

@@ -10,7 +10,9 @@
 #ifndef ROCE_COMPARE_H
 #define ROCE_COMPARE_H
 
-#include "agree/agree.h"
+#include "agree/fingerprint.h"
+#include "agree/lines.h"
+#include "base/nodelist.h"
 
 struct roce_compare_in {
 	const char *const *nodes;
@@ -19,13 +21,17 @@ struct roce_compare_in {
 	const struct roce_fingerprint *const *fp; /* the distinct ones */
 	const int (*port_of)[ROCE_FP_PORTS_MAX];  /* per distinct: its port on each rail of the reference */
 	size_t nd;
-	const struct roce_agree_rail *rails; /* agreed */
+	const int *cols; /* the agreed rails: their columns in the reference */
 	size_t n_rails;
 	roce_nodelist_fn fn;
 };
 
-/* Lines for what differs into l; *flags gets ROCE_AGREE_MISMATCH and
- * ROCE_AGREE_DRIFT as found.  -1 on ENOMEM. */
-int roce_compare(const struct roce_compare_in *in, struct roce_lines *l, unsigned *flags);
+/* What differed (flags). */
+#define ROCE_COMPARE_MUST 0x1   /* where NCCL needs the same */
+#define ROCE_COMPARE_SHOULD 0x2 /* where it should be the same */
+
+/* Lines for what differs into l; *found gets ROCE_COMPARE_* as found.  -1
+ * on ENOMEM. */
+int roce_compare(const struct roce_compare_in *in, struct roce_lines *l, unsigned *found);
 
 #endif
