@@ -194,6 +194,25 @@ static void t_rails(void **s)
 	assert_int_equal(p.n_rails, 32);
 }
 
+/* Probe=: off by default (it sends datagrams between nodes), off or ip. */
+static void t_probe(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(p.probe, ROCE_PROBE_OFF);
+	assert_string_equal(roce_probe_mode_name(p.probe), "off");
+	assert_int_equal(roce_policy_set_kv(&p, "probe=IP", "x", &err), 0);
+	assert_int_equal(p.probe, ROCE_PROBE_IP);
+	assert_string_equal(roce_probe_mode_name(p.probe), "ip");
+	assert_int_equal(roce_policy_set_kv(&p, "Probe=rdma", "roce.conf:7", &err), -1);
+	assert_string_equal(err.msg, "roce.conf:7: Probe: invalid value \"rdma\" (expected off or ip)");
+	assert_int_equal(p.probe, ROCE_PROBE_IP);
+	assert_int_equal(roce_policy_set_kv(&p, "Probe=off", "x", &err), 0);
+	assert_int_equal(p.probe, ROCE_PROBE_OFF);
+}
+
 /* roce-check resolves a relative --sysfs-root itself; roce.conf's SysfsRoot
  * (and --set SysfsRoot=) stays absolute-only, with an error naming the value. */
 static void t_sysfs_root_absolute_only(void **s)
@@ -218,6 +237,7 @@ int main(void)
 		cmocka_unit_test(t_kv_and_tokens),
 		cmocka_unit_test(t_sysfs_root_absolute_only),
 		cmocka_unit_test(t_rails),
+		cmocka_unit_test(t_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
