@@ -265,7 +265,7 @@ static int set_probe(struct roce_policy *p, const char *v)
 	return 0;
 }
 
-const char *roce_probe_mode_name(enum roce_probe_mode m) { return m == ROCE_PROBE_IP ? "ip" : "off"; }
+const char *roce_policy_probe_name(enum roce_probe_mode m) { return m == ROCE_PROBE_IP ? "ip" : "off"; }
 
 static int set_link_rate(struct roce_policy *p, const char *v)
 {

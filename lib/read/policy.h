@@ -94,8 +94,8 @@ bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 int roce_policy_rail_of(const struct roce_policy *p, int family, const uint8_t *addr);
 
 const char *roce_mode_name(enum roce_mode m);
-int roce_mode_parse(const char *s, enum roce_mode *out);  /* "off|warn|strict" */
-const char *roce_probe_mode_name(enum roce_probe_mode m); /* "off", "ip" */
+int roce_mode_parse(const char *s, enum roce_mode *out);    /* "off|warn|strict" */
+const char *roce_policy_probe_name(enum roce_probe_mode m); /* "off", "ip" */
 const char *roce_gdr_level_name(enum roce_gdr_level l);
 int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out); /* names or 0..5 */
 

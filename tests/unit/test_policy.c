@@ -57,17 +57,19 @@ static void t_seed_site(void **s)
 	struct roce_policy p;
 	struct roce_error err = { "" };
 	assert_int_equal(load(&p,
-	        "# the seed site\n"
-	        "GidIndex=3 AddrFamily=ipv4   # RoCE v2 IPv4\n"
-	        "mtu=9000\n"
-	        "\n"
-	        "PFCPRIORITY=3\tPfcUnknown=fail\n"
-	        "TrafficClass=106\n"
-	        "Hca=mlx5_0,mlx5_1\n"
-	        "GdrLevel=2\n"
-	        "Mode=strict\n"
-	        "TimeoutMs=500\n"
-	        "ReportDir=/shared/roce/reports\n", &err), 0);
+	                      "# the seed site\n"
+	                      "GidIndex=3 AddrFamily=ipv4   # RoCE v2 IPv4\n"
+	                      "mtu=9000\n"
+	                      "\n"
+	                      "PFCPRIORITY=3\tPfcUnknown=fail\n"
+	                      "TrafficClass=106\n"
+	                      "Hca=mlx5_0,mlx5_1\n"
+	                      "GdrLevel=2\n"
+	                      "Mode=strict\n"
+	                      "TimeoutMs=500\n"
+	                      "ReportDir=/shared/roce/reports\n",
+	                      &err),
+	                 0);
 	assert_int_equal(p.gid_index, 3);
 	assert_int_equal(p.mtu, 9000);
 	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_FAIL);
@@ -100,7 +102,7 @@ static void t_errors_name_file_line_key(void **s)
 	assert_int_equal(load(&p, "Mtu=\n", &err), -1);
 	assert_non_null(strstr(err.msg, ":1: Mtu: invalid value \"\""));
 	assert_int_equal(load(&p, "PfcPriority=8\n", &err), -1);
-	assert_int_equal(load(&p, "Mode=off\n", &err), 0);   /* off is valid: the plugin's site default */
+	assert_int_equal(load(&p, "Mode=off\n", &err), 0); /* off is valid: the plugin's site default */
 	assert_int_equal(load(&p, "Mode=loud\n", &err), -1);
 	assert_non_null(strstr(err.msg, "expected off, warn or strict"));
 	assert_int_equal(load(&p, "Hca=mlx5_0,,\n", &err), 0);
@@ -134,7 +136,8 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_policy_set_kv(&p, "linkrate=None", "roce.conf:3", &err), 0);
 	assert_int_equal(p.link_rate, ROCE_LINK_RATE_NONE);
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=0", "roce.conf:3", &err), -1);
-	assert_string_equal(err.msg, "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
+	assert_string_equal(err.msg,
+	                    "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=25G", "roce.conf:3", &err), -1);
 
 	assert_true(roce_token_ok("strict", 64));
@@ -176,9 +179,14 @@ static void t_rails(void **s)
 		"Rails=192.0.2.0/24,192.0.2.64/26", /* overlaps */
 		"Rails=192.0.2.0/26,192.0.2.0/26",  /* twice */
 		"Rails=a@192.0.2.0/26,a@192.0.2.64/26",
-		"Rails=192.0.2.70/26",              /* host bits */
-		"Rails=@192.0.2.0/26", "Rails=a.b/c@192.0.2.0/26", "Rails=abcdefghijklmnop@192.0.2.0/26",
-		"Rails=192.0.2.0/26,", "Rails=,192.0.2.0/26", "Rails=192.0.2.0/26,,192.0.2.64/26", "Rails=mlx5_0",
+		"Rails=192.0.2.70/26", /* host bits */
+		"Rails=@192.0.2.0/26",
+		"Rails=a.b/c@192.0.2.0/26",
+		"Rails=abcdefghijklmnop@192.0.2.0/26",
+		"Rails=192.0.2.0/26,",
+		"Rails=,192.0.2.0/26",
+		"Rails=192.0.2.0/26,,192.0.2.64/26",
+		"Rails=mlx5_0",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (roce_policy_set_kv(&p, bad[i], "roce.conf:4", &err) == 0)
@@ -202,10 +210,10 @@ static void t_probe(void **s)
 	struct roce_error err = { "" };
 	roce_policy_defaults(&p);
 	assert_int_equal(p.probe, ROCE_PROBE_OFF);
-	assert_string_equal(roce_probe_mode_name(p.probe), "off");
+	assert_string_equal(roce_policy_probe_name(p.probe), "off");
 	assert_int_equal(roce_policy_set_kv(&p, "probe=IP", "x", &err), 0);
 	assert_int_equal(p.probe, ROCE_PROBE_IP);
-	assert_string_equal(roce_probe_mode_name(p.probe), "ip");
+	assert_string_equal(roce_policy_probe_name(p.probe), "ip");
 	assert_int_equal(roce_policy_set_kv(&p, "Probe=rdma", "roce.conf:7", &err), -1);
 	assert_string_equal(err.msg, "roce.conf:7: Probe: invalid value \"rdma\" (expected off or ip)");
 	assert_int_equal(p.probe, ROCE_PROBE_IP);
