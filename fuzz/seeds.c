@@ -23,6 +23,7 @@
 #include "pipeline/delta.h"
 #include "fragment/fragment.h"
 #include "agree/fingerprint.h"
+#include "probe/probewire.h"
 #include "nlreply.h"
 
 static const char *top;
@@ -450,6 +451,26 @@ static void config_seeds(void)
 	put("pcicap", "acs-off", cfg, sizeof(cfg));
 }
 
+/* ------------------------------------------------------------ probe datagrams */
+
+/* A probe at the smallest size and at a 1500-byte IP packet, an answer,
+ * under fuzz/probewire.c's key. */
+static void probe_seeds(void)
+{
+	static const struct roce_probewire_key key = { { 'f', 'u', 'z', 'z' } };
+	static uint8_t buf[1472];
+	struct roce_probewire_msg m = { .kind = ROCE_PROBEWIRE_PROBE, .seq = 0, .tos = 106, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "probe-smallest", buf, ROCE_PROBEWIRE_HDR);
+	m.seq = 1;
+	roce_probewire_build(&key, &m, buf, sizeof(buf));
+	put("probewire", "probe-1500", buf, sizeof(buf));
+	m = (struct roce_probewire_msg){ .kind = ROCE_PROBEWIRE_ANSWER, .seq = 1, .bytes = 1472, .tos = 104,
+	                                 .tos_known = true, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "answer-remarked", buf, ROCE_PROBEWIRE_HDR);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -466,6 +487,7 @@ int main(int argc, char **argv)
 	report_seeds();
 	fingerprint_seeds();
 	config_seeds();
+	probe_seeds();
 	printf("seeds: %d files in %s\n", n_written, top);
 	return 0;
 }
