@@ -138,7 +138,8 @@ static void t_ring_healthy(void **s)
 			assert_int_equal(res[k].rails[r].largest, 9000);
 			assert_int_equal(res[k].rails[r].dscp, 26);
 		}
-		assert_int_equal(res[k].answered, 8); /* its previous node's 4 sizes on 2 rails */
+		/* its previous node's 4 sizes on 2 rails (a retry crossing a late answer is answered too) */
+		assert_in_range(res[k].answered, 8, 8 * ROCE_PROBER_TRIES);
 		print_message("# %s: probed in %.0f ms\n", nodes[k], res[k].ms);
 		assert_true(res[k].ms < 1000);
 	}
