@@ -419,6 +419,12 @@ static void fingerprint_seeds(void)
 	fp_seed_node(&f[1], "node2", 2, d01, four, 4096);
 	fp_seed_node(&f[2], "node3", 2, d01, crossed, 4096);
 	fp_seed("crossed", f, 3, "2;4242.2;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
+	/* the path probe: passed on node1, a 1500 hop from node2 to node3 on the second rail */
+	fp_seed_node(&f[2], "node3", 2, d01, four, 4096);
+	for (int i = 0; i < 3; i++)
+		f[i].ports[0].probe.verdict = f[i].ports[1].probe.verdict = ROCE_FP_PROBE_OK;
+	f[1].ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_SIZE, "node3", 1500, 9000, 26, 26 };
+	fp_seed("probe-size", f, 3, "2;4242.4;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
 	struct roce_policy p;
 	roce_policy_defaults(&p);
 	roce_fingerprint_unchecked(&p, "4242", "node3", &f[2]);

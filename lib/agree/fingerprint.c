@@ -15,6 +15,12 @@ static const char *const trust_names[] = {
 	[ROCE_TRUST_UNKNOWN] = "unknown", [ROCE_TRUST_PCP] = "pcp", [ROCE_TRUST_DSCP] = "dscp"
 };
 
+const char *roce_fingerprint_probe_name(int v)
+{
+	static const char *const names[] = { "none", "ok", "no_answer", "size", "dscp", "local" };
+	return v >= 0 && v <= ROCE_FP_PROBE_LOCAL ? names[v] : NULL;
+}
+
 const char *roce_fingerprint_verdict_name(int v) { return v >= 0 && v <= ROCE_FP_UNCHECKED ? verdict_names[v] : NULL; }
 
 const char *roce_fingerprint_trust_name(int t) { return t >= 0 && t <= ROCE_TRUST_DSCP ? trust_names[t] : NULL; }
@@ -201,6 +207,21 @@ const struct roce_fp_device *roce_fingerprint_device(const struct roce_fingerpri
 
 /* ---------------------------------------------------------------- JSON out */
 
+/* {"verdict": "ok"} alone when it passed: the same bytes on every such node. */
+static json_object *probe_json(const struct roce_fp_probe_result *r)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "verdict", json_object_new_string(roce_fingerprint_probe_name(r->verdict)));
+	if (r->verdict == ROCE_FP_PROBE_OK)
+		return o;
+	json_object_object_add(o, "peer", json_object_new_string(r->peer));
+	json_object_object_add(o, "largest", json_object_new_int64(r->largest));
+	json_object_object_add(o, "of", json_object_new_int64(r->of));
+	json_object_object_add(o, "sent", json_object_new_int(r->sent));
+	json_object_object_add(o, "arrived", json_object_new_int(r->arrived));
+	return o;
+}
+
 static json_object *port_json(const struct roce_fp_port *p)
 {
 	json_object *o = json_object_new_object();
@@ -213,6 +234,8 @@ static json_object *port_json(const struct roce_fp_port *p)
 	json_object_object_add(o, "rate_gbps", json_object_new_int64(p->rate_gbps));
 	json_object_object_add(o, "ecn_np", json_object_new_int(p->ecn_np));
 	json_object_object_add(o, "ecn_rp", json_object_new_int(p->ecn_rp));
+	if (p->probe.verdict != ROCE_FP_PROBE_NONE)
+		json_object_object_add(o, "probe", probe_json(&p->probe));
 	return o;
 }
 
@@ -273,8 +296,10 @@ static int only_keys(json_object *o, const char *const *keys, const char *what, 
 	return 0;
 }
 
-static const char *const port_keys[] = { "device",     "port",      "netdev", "rail",   "active_mtu",
-	                                 "netdev_mtu", "rate_gbps", "ecn_np", "ecn_rp", NULL };
+static const char *const port_keys[] = { "device",    "port",   "netdev", "rail",  "active_mtu", "netdev_mtu",
+	                                 "rate_gbps", "ecn_np", "ecn_rp", "probe", NULL };
+static const char *const probe_ok_keys[] = { "verdict", NULL };
+static const char *const probe_keys[] = { "verdict", "peer", "largest", "of", "sent", "arrived", NULL };
 static const char *const device_keys[] = { "device", "hca_type", "board_id", "fw_ver", NULL };
 static const char *const top_keys[] = { "schema",      "job_id",        "verdict",      "gid_index",
 	                                "addr_family", "traffic_class", "pfc_priority", "trust",
@@ -288,6 +313,35 @@ static int parse_word(json_object *o, const char *key, char *buf, struct roce_er
 		roce_error_set(err, "\"%s\" is not a version or model word", key);
 		return -1;
 	}
+	return 0;
+}
+
+/* A port's "probe": every member its verdict has, no other. */
+static int parse_probe(json_object *port, struct roce_fp_probe_result *r, struct roce_error *err)
+{
+	json_object *o;
+	int v;
+	int64_t largest, of, sent, arrived;
+	if (roce_jin_member(port, "probe", json_type_object, &o, err) < 0 ||
+	    roce_jin_enum(o, "verdict", roce_fingerprint_probe_name, ROCE_FP_PROBE_OK, ROCE_FP_PROBE_LOCAL, &v, err) <
+	            0 ||
+	    only_keys(o, v == ROCE_FP_PROBE_OK ? probe_ok_keys : probe_keys, "probe", err) < 0)
+		return -1;
+	r->verdict = (enum roce_fp_probe)v;
+	if (r->verdict == ROCE_FP_PROBE_OK)
+		return 0;
+	if (roce_jin_strcpy(o, "peer", r->peer, sizeof(r->peer), err) < 0 ||
+	    roce_jin_int(o, "largest", 0, 65535, &largest, err) < 0 || roce_jin_int(o, "of", 0, 65535, &of, err) < 0 ||
+	    roce_jin_int(o, "sent", 0, 63, &sent, err) < 0 || roce_jin_int(o, "arrived", -1, 63, &arrived, err) < 0)
+		return -1;
+	if (!roce_slurmid_node_ok(r->peer) || largest > of) {
+		roce_error_set(err, "probe: \"peer\" is no node name, or \"largest\" is above \"of\"");
+		return -1;
+	}
+	r->largest = (unsigned)largest;
+	r->of = (unsigned)of;
+	r->sent = (int)sent;
+	r->arrived = (int)arrived;
 	return 0;
 }
 
@@ -317,6 +371,8 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 		roce_error_set(err, "port: \"rail\" is not a subnet as this program writes one");
 		return -1;
 	}
+	if (json_object_object_get_ex(o, "probe", NULL) && parse_probe(o, &p->probe, err) < 0)
+		return -1;
 	p->port = (unsigned)port;
 	p->active_mtu = (int)amtu;
 	p->netdev_mtu = (unsigned)nmtu;

@@ -33,8 +33,11 @@
 /* 2: no "node" member: the fingerprints of nodes that offer the same are the
  * same bytes, stored once in SharedDir under their digest (shareddir.h).
  * 3: each port's rail and ECN state, the adapters, the driver, the trust,
- * the verdict "unchecked", ports in PCI order. */
-#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/3"
+ * the verdict "unchecked", ports in PCI order.
+ * 4: each port's path probe to the next node (Probe=ip): "probe", present
+ * only when probed, {"verdict": "ok"} alone when it passed (nodes whose
+ * probes passed still write the same bytes). */
+#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/4"
 #define ROCE_FP_PORTS_MAX ROCE_HCA_MAX /* NCCL_IB_HCA takes at most 32 entries */
 #define ROCE_FP_TEXT_MAX 32768         /* far above 32 ports and adapters; a planted file cannot make us read more */
 #define ROCE_FP_NODE_MAX 64
@@ -46,6 +49,25 @@
  * so, never a pass). */
 enum roce_fp_verdict { ROCE_FP_PASS = 0, ROCE_FP_WARN, ROCE_FP_FAIL, ROCE_FP_UNCHECKED };
 
+/* The path probe from this node to the next one of the job on a port's
+ * rail (Probe=ip; lib/agree/pathprobe.h): not probed, passed, or how it
+ * failed. */
+enum roce_fp_probe {
+	ROCE_FP_PROBE_NONE = 0,
+	ROCE_FP_PROBE_OK,
+	ROCE_FP_PROBE_NO_ANSWER,
+	ROCE_FP_PROBE_SIZE,
+	ROCE_FP_PROBE_DSCP,
+	ROCE_FP_PROBE_LOCAL
+};
+
+struct roce_fp_probe_result {
+	enum roce_fp_probe verdict;
+	char peer[ROCE_FP_NODE_MAX]; /* the node probed ("" when it passed: not written) */
+	unsigned largest, of;        /* the largest IP packet that passed (0 none), of the largest probed */
+	int sent, arrived;           /* DSCP sent, DSCP that arrived (-1 unknown) */
+};
+
 struct roce_fp_port {
 	char device[ROCE_NAME_MAX];
 	unsigned port; /* 1..255 */
@@ -55,6 +77,7 @@ struct roce_fp_port {
 	unsigned netdev_mtu;             /* 0 unknown */
 	unsigned rate_gbps;              /* link rate, 0 unknown */
 	int ecn_np, ecn_rp;              /* ECN on the PFC priority: 1 on, 0 off, -1 unknown or not checked */
+	struct roce_fp_probe_result probe;
 };
 
 /* An adapter one of the ports is on. */
@@ -108,6 +131,8 @@ const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *
 const struct roce_fp_device *roce_fingerprint_device(const struct roce_fingerprint *f, const char *device);
 /* "pass", "warn", "fail", "unchecked" */
 const char *roce_fingerprint_verdict_name(int v);
+/* "none", "ok", "no_answer", "size", "dscp", "local" */
+const char *roce_fingerprint_probe_name(int v);
 /* "dscp", "pcp", "unknown" */
 const char *roce_fingerprint_trust_name(int t);
 
