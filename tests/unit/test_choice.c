@@ -24,7 +24,7 @@ static void choose(const struct roce_locality *loc, const char *list, const char
 {
 	struct roce_gpuset s = topofix_gpus(list, loc);
 	struct roce_error err = { "" };
-	assert_int_equal(roce_choice_make(loc, &s, healthy, n, cap, c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, &s, healthy, n, cap, ROCE_TIES_BANDWIDTH, c, &err), 0);
 }
 
 static void assert_hcas(const struct roce_choice *c, const char *const want[], size_t n)
@@ -163,13 +163,13 @@ static void t_choose_no_gpus(void **state)
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.gdr_level, ROCE_GDR_PHB);
 	assert_int_equal(c.n_warnings, 0);
-	assert_int_equal(roce_choice_make(loc, NULL, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, NULL, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.gdr_level, ROCE_GDR_PXB);
 	/* no topology: every HCA, with a warning */
 	struct roce_gpuset s = topofix_gpus("0", NULL);
 	assert_int_equal(s.status, ROCE_GPUS_OK);
-	assert_int_equal(roce_choice_make(NULL, &s, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(NULL, &s, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.n_warnings, 1);
 	assert_non_null(strstr(c.warnings[0], "no topology"));
@@ -177,7 +177,7 @@ static void t_choose_no_gpus(void **state)
 	const char *many[ROCE_HCA_MAX + 1];
 	for (size_t i = 0; i <= ROCE_HCA_MAX; i++)
 		many[i] = "mlx5_0";
-	assert_int_equal(roce_choice_make(loc, &s, many, ROCE_HCA_MAX + 1, ROCE_GDR_PXB, &c, &err), -1);
+	assert_int_equal(roce_choice_make(loc, &s, many, ROCE_HCA_MAX + 1, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "at most 32"));
 	free(loc);
 }
@@ -200,7 +200,7 @@ static void t_choose_bad_gpus(void **state)
 	/* a set built by hand that names a GPU the topology lacks */
 	struct roce_gpuset s = { .status = ROCE_GPUS_OK, .n = 2, .idx = { 2, 9 } };
 	struct roce_error err;
-	assert_int_equal(roce_choice_make(loc, &s, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, &s, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, (const char *const[]){ "mlx5_3" }, 1);
 	assert_string_equal(c.warnings[0], "GPU 9 is not among the 4 NVIDIA GPUs of the topology");
 	free(loc);
@@ -268,10 +268,11 @@ static void t_json(void **state)
 	json_object *o;
 	struct roce_choice c;
 	choose(loc, "1,2", topofix_all4, 4, ROCE_GDR_PXB, &c);
-	o = roce_choice_json(&c);
+	o = roce_choice_json(&c, loc);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 	                    "{\"hca\":[\"mlx5_3\"],\"gdr_level\":\"PIX\",\"by_locality\":true,"
-	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false,\"acs\":false},{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true,\"acs\":false}],"
+	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false,\"acs\":false,\"hcas\":[],\"slower\":[]},"
+	                    "{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true,\"acs\":false,\"hcas\":[\"mlx5_3\"],\"slower\":[]}],"
 	                    "\"warnings\":[\"GPU 1 (0000:06:00.0) has no RoCE HCA within PXB: GPUDirect RDMA will not "
 	                    "be used for it (nearest: mlx5_0, PHB)\"]}");
 	json_object_put(o);
