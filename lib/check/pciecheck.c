@@ -276,22 +276,22 @@ static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy
 	               : 1;
 }
 
-/* A GPU whose port cannot do what the GPU can: the platform's cap, said
- * in its pass ("" when none). */
+/* A device whose port cannot do what the device can: the platform's cap,
+ * said in its pass ("" when none). */
 static void platform_cap(const struct subject *s, char *out, size_t len)
 {
 	const struct roce_pcie_path *p = s->path;
 	out[0] = '\0';
-	if (s->hca || p->n < 2 || !roce_pcie_link_above(p, 0))
+	if (p->n < 2 || !roce_pcie_link_above(p, 0))
 		return;
 	const struct roce_pcie_fn *lo = &p->fn[0], *up = &p->fn[1];
 	if (up->max_speed >= lo->max_speed && up->max_width >= lo->max_width)
 		return;
 	char gpu[24], port[24];
-	roce_pciecheck_speed(lo->max_speed, gpu, sizeof(gpu));
+	roce_pciecheck_speed(lo->max_speed, gpu, sizeof(gpu)); /* the device's, a GPU's or not */
 	roce_pciecheck_speed(up->max_speed, port, sizeof(port));
-	snprintf(out, len, "; its port %s can do %s x%u, the GPU %s x%u: a cap of the platform, not a fault", up->bdf,
-	         port, up->max_width, gpu, lo->max_width);
+	snprintf(out, len, "; its port %s can do %s x%u, the %s %s x%u: a cap of the platform, not a fault", up->bdf,
+	         port, up->max_width, s->hca ? "device" : "GPU", gpu, lo->max_width);
 }
 
 static int check_path_links(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s)
