@@ -23,7 +23,7 @@
 #define ROCE_PRIOS 8
 #define ROCE_DSCP_MAX 64
 #define ROCE_RATE_MAX_GBPS 10000 /* a larger link rate is garbage, not a port */
-#define ROCE_BOND_MEMBERS_MAX 8   /* ports of one bond we look at (RoCE LAG bonds two) */
+#define ROCE_BOND_MEMBERS_MAX 8  /* ports of one bond we look at (RoCE LAG bonds two) */
 
 /* Why a value is or is not in the model. */
 enum roce_status {

@@ -138,8 +138,7 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
                         const struct roce_netdev *nd)
 {
 	int prio = pol->pfc_priority;
-	if (prio < 0 || prio >= ROCE_PRIOS || !roce_reading_ok(&nd->pfc.read) ||
-	    !(nd->pfc.enabled & (1u << prio)))
+	if (prio < 0 || prio >= ROCE_PRIOS || !roce_reading_ok(&nd->pfc.read) || !(nd->pfc.enabled & (1u << prio)))
 		return 0;
 	/* Not asked (netlink off): nothing to say. */
 	if (nd->ets.read.status == ROCE_NOT_READ && nd->buffer.read.status == ROCE_NOT_READ)

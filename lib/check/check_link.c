@@ -125,8 +125,7 @@ static unsigned device_rate(const struct roce_check_result *r, const struct roce
 	return 0;
 }
 
-static enum place place_of(const struct roce_check_result *r, const struct roce_node *node,
-                           const struct roce_device *d)
+static enum place place_of(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d)
 {
 	if (!roce_reading_ok(&d->gpu_near_read))
 		return PLACE_UNKNOWN;

@@ -153,8 +153,7 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
  * within the cap, or UNKNOWN when no GPU has an HCA within it. */
 static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
                                         const char *const healthy[], size_t n, enum roce_gdr_level cap,
-                                        enum roce_hca_ties ties, struct roce_choice *c,
-                                        enum roce_sysfs_path *acs_limit)
+                                        enum roce_hca_ties ties, struct roce_choice *c, enum roce_sysfs_path *acs_limit)
 {
 	enum roce_sysfs_path worst = ROCE_PATH_LOC;
 	*acs_limit = ROCE_PATH_SYS;

@@ -53,8 +53,7 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
 	return rc;
 }
 
-int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt,
-                               ...)
+int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -78,8 +78,8 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
  * container's sysfs) is never a pass, and never a reason to fail a strict
  * step or to drain either, so the exit status stays what the other findings
  * make it.  Not about a port, never hardware.  -1 on ENOMEM. */
-int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt,
-                               ...) __attribute__((format(printf, 4, 5)));
+int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
 
 /* "pass", "warn", "unknown", "fail" */
 const char *roce_finding_verdict_name(enum roce_verdict v);

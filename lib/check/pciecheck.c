@@ -206,13 +206,14 @@ static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy 
 		char target[24];
 		roce_pciecheck_speed(up->target_speed, target, sizeof(target));
 		if (up->target_speed < speed)
-			return roce_finding_addf(r, "pcie_link", s->device, 0, v, false, NULL,
-			                         "%s at %s x%u, capable of %s x%u: the target link speed of its port %s "
-			                         "is %s (Link Control 2), so it cannot train faster: a configuration "
-			                         "cap (the BIOS PCIe speed setting, or setpci), not a fault of the card; "
-			                         "set the slot's PCIe speed to Auto in the BIOS (`lspci -vv -s %s`: "
-			                         "LnkCtl2)",
-			                         what, cur, lo->cur_width, cap, width, up->bdf, target, up->bdf) < 0
+			return roce_finding_addf(
+			               r, "pcie_link", s->device, 0, v, false, NULL,
+			               "%s at %s x%u, capable of %s x%u: the target link speed of its port %s "
+			               "is %s (Link Control 2), so it cannot train faster: a configuration "
+			               "cap (the BIOS PCIe speed setting, or setpci), not a fault of the card; "
+			               "set the slot's PCIe speed to Auto in the BIOS (`lspci -vv -s %s`: "
+			               "LnkCtl2)",
+			               what, cur, lo->cur_width, cap, width, up->bdf, target, up->bdf) < 0
 			               ? -1
 			               : 1;
 		return roce_finding_addf(r, "pcie_link", s->device, 0, v, false, NULL,

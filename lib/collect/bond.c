@@ -30,7 +30,8 @@ int roce_bond_parse_slaves(const char *s, struct roce_netdev *nd, char *why, siz
 		memcpy(name, p, len);
 		name[len] = '\0';
 		if (!roce_netdev_name_ok(name)) {
-			snprintf(why, whylen, "\"%s\" is not a netdev name", roce_printable(name, shown, sizeof(shown)));
+			snprintf(why, whylen, "\"%s\" is not a netdev name",
+			         roce_printable(name, shown, sizeof(shown)));
 			goto bad;
 		}
 		for (size_t i = 0; i < nd->n_members; i++)
@@ -66,7 +67,8 @@ static void read_members(struct roce_node *node, size_t i, const char *root)
 	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &nd->members_read) < 0)
 		return; /* MISSING: not a bond */
 	if (!buf[0]) {
-		roce_reading_set(&nd->members_read, ROCE_MALFORMED, 0, "%s/%s: a bond without a member port", root, rel);
+		roce_reading_set(&nd->members_read, ROCE_MALFORMED, 0, "%s/%s: a bond without a member port", root,
+		                 rel);
 		return;
 	}
 	if (roce_bond_parse_slaves(buf, nd, why, sizeof(why)) < 0) {

@@ -53,8 +53,9 @@ static bool roles_needed(const struct roce_node *node, const struct roce_policy 
 		for (size_t j = i + 1; j < node->n_devices; j++) {
 			const struct roce_device *b = &node->devices[j];
 			unsigned rb = roce_rate(pol, b);
-			if (rb && rb != ra && roce_reading_ok(&b->hca_type_read) && roce_reading_ok(&b->board_id_read) &&
-			    !strcmp(a->hca_type, b->hca_type) && !strcmp(a->board_id, b->board_id))
+			if (rb && rb != ra && roce_reading_ok(&b->hca_type_read) &&
+			    roce_reading_ok(&b->board_id_read) && !strcmp(a->hca_type, b->hca_type) &&
+			    !strcmp(a->board_id, b->board_id))
 				return true;
 		}
 	}

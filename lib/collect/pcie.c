@@ -359,10 +359,11 @@ static bool is_gpu_fn(const char *root, const char *rel)
 {
 	char path[PATH_MAX], val[32];
 	struct roce_reading r = { 0 };
-	if (roce_sysfs_path(path, sizeof(path), "%s/vendor", rel) < 0 || roce_sysfs_read(root, path, val, sizeof(val), &r) < 0 ||
-	    strcmp(val, "0x10de") != 0)
+	if (roce_sysfs_path(path, sizeof(path), "%s/vendor", rel) < 0 ||
+	    roce_sysfs_read(root, path, val, sizeof(val), &r) < 0 || strcmp(val, "0x10de") != 0)
 		return false;
-	if (roce_sysfs_path(path, sizeof(path), "%s/class", rel) < 0 || roce_sysfs_read(root, path, val, sizeof(val), &r) < 0)
+	if (roce_sysfs_path(path, sizeof(path), "%s/class", rel) < 0 ||
+	    roce_sysfs_read(root, path, val, sizeof(val), &r) < 0)
 		return false;
 	return strncmp(val, "0x03", 4) == 0 && strlen(val) == 8;
 }
