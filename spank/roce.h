@@ -5,10 +5,13 @@
  * roce.c dispatches each callback on spank_context() to one file per
  * context: client.c (srun, sbatch, salloc), slurmstepd.c (the remote
  * context: one check per step per node), jobscript.c (job_prolog and
- * job_epilog).  What they share: request.c (what the user asked for and
- * what it means), option.c (the --roce option), config.c (the plugstack
- * configuration), exported.c (the marks on values the plugin exported),
- * step.c (the step's check in a worker process).  The logic lives in lib/.
+ * job_epilog); srun's local_user_init goes to jobwide.c.  What they share:
+ * request.c (what the user asked for and what it means), option.c (the
+ * --roce option), config.c (the plugstack configuration), exported.c (the
+ * marks on values the plugin exported), step.c (the step's check in a
+ * worker process), jobwide.c (the job-wide agreement: srun computes it,
+ * each node's slurmstepd applies it), abort.c (ending a step on every
+ * node).  The logic lives in lib/.
  */
 #ifndef ROCE_SPANK_H
 #define ROCE_SPANK_H

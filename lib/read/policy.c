@@ -169,17 +169,23 @@ static int parse_hca_list(struct roce_policy *p, const char *v)
 
 typedef int (*setter_fn)(struct roce_policy *p, const char *v);
 
-static int set_gid_index(struct roce_policy *p, const char *v)
+/* word (any case: *field = word_value) or a number lo-hi into *field. */
+static int parse_word_or_int(const char *v, const char *word, int word_value, long lo, long hi, int *field)
 {
 	long n;
-	if (!strcasecmp(v, "auto")) {
-		p->gid_index = ROCE_GID_AUTO;
+	if (!strcasecmp(v, word)) {
+		*field = word_value;
 		return 0;
 	}
-	if (parse_int(v, 0, 255, &n) < 0)
+	if (parse_int(v, lo, hi, &n) < 0)
 		return -1;
-	p->gid_index = (int)n;
+	*field = (int)n;
 	return 0;
+}
+
+static int set_gid_index(struct roce_policy *p, const char *v)
+{
+	return parse_word_or_int(v, "auto", ROCE_GID_AUTO, 0, 255, &p->gid_index);
 }
 
 static int set_addr_family(struct roce_policy *p, const char *v)
@@ -204,15 +210,7 @@ static int set_mtu(struct roce_policy *p, const char *v)
 
 static int set_pfc_priority(struct roce_policy *p, const char *v)
 {
-	long n;
-	if (!strcasecmp(v, "none")) {
-		p->pfc_priority = ROCE_PFC_NONE;
-		return 0;
-	}
-	if (parse_int(v, 0, 7, &n) < 0)
-		return -1;
-	p->pfc_priority = (int)n;
-	return 0;
+	return parse_word_or_int(v, "none", ROCE_PFC_NONE, 0, 7, &p->pfc_priority);
 }
 
 static int set_pfc_unknown(struct roce_policy *p, const char *v)
@@ -246,15 +244,7 @@ static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
-	long n;
-	if (!strcasecmp(v, "auto")) {
-		p->traffic_class = ROCE_TC_AUTO;
-		return 0;
-	}
-	if (parse_int(v, 0, 255, &n) < 0)
-		return -1;
-	p->traffic_class = (int)n;
-	return 0;
+	return parse_word_or_int(v, "auto", ROCE_TC_AUTO, 0, 255, &p->traffic_class);
 }
 
 static int set_ecn(struct roce_policy *p, const char *v)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/reportdir.h"
 #include "base/cpus.h"
+#include "base/slurmid.h"
 #include "fragment/fragment_read.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
@@ -59,7 +60,7 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name, struc
 		roce_report_error(r, name, err.msg);
 		return;
 	}
-	if (roce_fragment_read_in(r->pool, buf, len, r->job_id, &f, &err) < 0) {
+	if (roce_fragment_read(r->pool, buf, len, r->job_id, &f, &err) < 0) {
 		roce_report_error(r, name, err.msg);
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
@@ -209,17 +210,25 @@ static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, 
 	return rc;
 }
 
-int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+/* dir, opened by roce_safefile_open_dir (no symbolic link followed), for listing; NULL with err set. */
+static DIR *open_listing(const char *dir, struct roce_error *err)
 {
 	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
 	if (dfd < 0)
-		return -1;
+		return NULL;
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
 		close(dfd);
-		return -1;
 	}
+	return d;
+}
+
+int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+{
+	DIR *d = open_listing(dir, err);
+	if (!d)
+		return -1;
 	struct names ns = { 0 };
 	int rc = list_fragments(d, dir, &ns, err);
 	if (rc == 0)
@@ -232,21 +241,15 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 
 int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err)
 {
-	int dfd = roce_safefile_open_dir(NULL, report_dir, 0, 0, err);
-	if (dfd < 0)
+	DIR *d = open_listing(report_dir, err);
+	if (!d)
 		return -1;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		roce_error_set(err, "cannot list %s: %s", report_dir, strerror(errno));
-		close(dfd);
-		return -1;
-	}
 	struct dirent *e;
 	struct stat st;
 	int rc = 0;
 	/* Only ReportDir/<job id>/: JOBID.earlier-INODE and the rest are not a job's current report. */
 	while (rc == 0 && (e = readdir(d)))
-		if (roce_fragment_job_id_ok(e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (roce_slurmid_job_ok(e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISDIR(st.st_mode))
 			rc = fn(e->d_name, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec, arg);
 	closedir(d);

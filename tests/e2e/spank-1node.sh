@@ -29,8 +29,6 @@ lab_user_add || { echo "Bail out! no test user"; exit 1; }
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 spank_lab_start
 
-# run NAME CMD...: client command with a deadline, stdout/stderr to $W/out, $W/err
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 srun_env() { run srun -N1 "$@" sh -c 'env | grep -E "^(NCCL_|ROCE_)" | sort; echo "JOB $SLURM_JOB_ID"; echo TASK_RAN'; }
 job_of_out() { sed -n 's/^JOB \([0-9][0-9]*\)$/\1/p' "$W/out" | head -1; }
 batch() { # batch OUT-FILE SBATCH-ARGS... -- script via --wrap

@@ -33,7 +33,6 @@ spank_lab_start
 lab_user_add || { echo "Bail out! no test user"; exit 1; }
 
 TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none} ${NCCL_SOCKET_IFNAME:-none}"'
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 srun3() { run srun -N3 "$@" sh -c "$TASK"; }
 # sbatch3 MODE [SCRIPT]: a 3-node batch job whose inner srun -N3 runs TASK; output in $W/out
 sbatch3() {

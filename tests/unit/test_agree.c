@@ -261,6 +261,17 @@ static void test_apply(void **state)
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(why, "mlx5_7:1 is not healthy here, mlx5_1:1 has another RDMA MTU");
 
+	/* forged: a rail named twice is listed once; a plan that lacked the netdevs gets them */
+	assert_int_equal(roce_agree_decode("1;42.0;rails;mlx5_1:1@4096,mlx5_0:1@4096,mlx5_1:1@4096", &d, &err), 0);
+	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
+	plan.vars[1] = plan.vars[2];
+	plan.n_vars = 2;
+	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 0);
+	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_0:1");
+	assert_string_equal(roce_plan_get(&plan, "NCCL_SOCKET_IFNAME"), "=eth1,eth0");
+	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_GID_INDEX"), "3");
+	assert_int_equal(plan.n_vars, 3);
+
 	/* nothing left: no plan */
 	assert_int_equal(roce_agree_decode("1;42.0;rails;mlx5_9:1@4096", &d, &err), 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
