@@ -294,6 +294,7 @@ static void t_pfc_bond_members(void **state)
 	assert_int_equal(a.ports[0].pfc.requests[3], 120);
 	assert_int_equal(a.ports[0].pfc.indications[3], 5007);
 	assert_int_equal(a.ports[0].pfc.enabled, 1u << 3);
+	m = roce_node_find_netdev(&n, "eth1");   /* adding bond0 moved the array */
 	roce_reading_set(&m->pfc.read, ROCE_TIMEOUT, 0, "eth1: timed out");
 	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
 	assert_int_equal(a.ports[0].pfc.read.status, ROCE_TIMEOUT);
