@@ -49,6 +49,14 @@
 int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
                         mode_t mode, long reader_uid, int flags, struct roce_error *err);
 
+/* The directory dfd (root's, just made or checked) listable and enterable
+ * by reader and root alone: an ACL entry for reader on a 0700 directory;
+ * where the file system has no ACLs (ceph-fuse by default), reader owns it,
+ * 0500 (then reader can change what is in it: only for data that is the
+ * reader's own business).  Idempotent and cheap when nothing is to change.
+ * 0, or -1 with err saying why. */
+int roce_safefile_share_dir(int dfd, uid_t reader, struct roce_error *err);
+
 /* Remove ".<name>.*" temporaries of an earlier writer of name that was
  * killed; only for names that no other process writes at the same time. */
 void roce_safefile_remove_temps(int dir_fd, const char *name);
@@ -57,6 +65,9 @@ void roce_safefile_remove_temps(int dir_fd, const char *name);
  * with mode); every component root's and writable by nobody else. */
 #define ROCE_SAFEFILE_CREATE 0x2
 #define ROCE_SAFEFILE_TRUSTED 0x4
+/* ... and only to open what is in it by name (an O_PATH fd): a directory
+ * the caller may enter but not list (SharedDir, 0711) */
+#define ROCE_SAFEFILE_SEARCH 0x8
 
 /* path, resolved as described above, as an O_DIRECTORY fd; -1 with err set
  * ("<what> <path>: <component> is a symbolic link ...").  Without

@@ -200,10 +200,15 @@ static int print_ran_with(FILE *out, const struct roce_job_report *r, roce_nodel
 	return rc;
 }
 
-/* Every node's verdicts with their fixes, then notes and unusable fragments. */
+/* Every node's verdicts with their fixes (no header on a clean job), then
+ * notes and unusable fragments. */
 static void print_nodes(FILE *out, const struct roce_job_report *r)
 {
-	fprintf(out, "\nNode verdicts:\n");
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		n += r->nodes[i].n_verdicts;
+	if (n)
+		fprintf(out, "\nNode verdicts:\n");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_verdicts; j++) {
 			const struct roce_fragment_verdict *v = &r->nodes[i].verdicts[j];
