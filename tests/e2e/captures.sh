@@ -255,7 +255,7 @@ done
 run "$R"
 is "$(lines '^PASS +ecn +mlx5_bond_0:1 +ECN notification and reaction points on for priority 3 on eth[01]$')" 2 "ib-bond: ECN read on both members"
 echo 0 >"$R/class/net/eth1/ecn/roce_rp/enable/3"
-run "$R" --set Mode=strict
+run "$R" --set Mode=strict --set Ecn=require
 like "$out" "FAIL +ecn +mlx5_bond_0:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ib-bond: a member without ECN on the priority fails, named"
 is "$rc" 1 "ib-bond: ... strict exit 1"
 

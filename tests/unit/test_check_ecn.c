@@ -143,6 +143,7 @@ static void t_bond(void **state)
 	assert_non_null(f);
 	fx_bond(&f->node);
 	roce_policy_defaults(&f->policy);
+	f->policy.ecn = ROCE_ECN_REQUIRE;
 	for (size_t i = 0; i < 2; i++) {
 		struct roce_ecn *e = &f->node.netdevs[i].ecn;
 		roce_reading_set(&e->read, ROCE_OK, 0, NULL);
