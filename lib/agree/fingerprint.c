@@ -97,16 +97,36 @@ static void port_rail(const struct roce_policy *p, const struct roce_node *model
 		}
 }
 
-/* ECN's notification and reaction points on priority prio of netdev name. */
+/* One ECN point (np or rp) of prio over the netdevs that hold it: off when
+ * one has it off, unknown when one was not read, else on. */
+static int ecn_point(const struct roce_netdev *const *qos, size_t n, int prio, bool np)
+{
+	int v = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct roce_netdev *nd = qos[i];
+		bool read = nd->ecn.read.status != ROCE_MISSING && nd->ecn.read.status != ROCE_NOT_READ;
+		int x = !read ? -1 : np ? nd->ecn.np[prio] : nd->ecn.rp[prio];
+		if (x == 0)
+			return 0;
+		if (x < 0)
+			v = -1;
+	}
+	return v;
+}
+
+/* ECN's notification and reaction points on priority prio of the port
+ * whose netdev is name: on each member of a bond (RoCE LAG: the bond has
+ * none), else on the netdev. */
 static void port_ecn(const struct roce_node *model, const char *name, int prio, struct roce_fp_port *fp)
 {
 	const struct roce_netdev *nd = model && name[0] ? roce_node_find_netdev(model, name) : NULL;
 	fp->ecn_np = fp->ecn_rp = -1;
-	if (!nd || prio < 0 || prio >= ROCE_PRIOS || nd->ecn.read.status == ROCE_MISSING ||
-	    nd->ecn.read.status == ROCE_NOT_READ)
+	if (!nd || prio < 0 || prio >= ROCE_PRIOS)
 		return;
-	fp->ecn_np = nd->ecn.np[prio] < 0 ? -1 : nd->ecn.np[prio] != 0;
-	fp->ecn_rp = nd->ecn.rp[prio] < 0 ? -1 : nd->ecn.rp[prio] != 0;
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = roce_node_qos_netdevs(model, nd, qos);
+	fp->ecn_np = ecn_point(qos, n, prio, true);
+	fp->ecn_rp = ecn_point(qos, n, prio, false);
 }
 
 static void add_device(struct roce_fingerprint *f, const struct roce_node *model, const char *name)

@@ -12,7 +12,11 @@
 #include "unit.h"
 #include "agree/agree.h"
 #include "agree/probeagree.h"
+#include "base/model.h"
+#include "check/finding.h"
+#include "read/policy.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -716,6 +720,54 @@ static int parse_with(const char *from, const char *to, struct roce_error *err)
 	return roce_fingerprint_parse(text, strlen(text), "42", "node1", &f, err);
 }
 
+/* A bonded port (RoCE LAG): its ECN is its members', where the kernel keeps
+ * it; the bond netdev has none.  On only when on for every member. */
+static void test_bond_ecn(void **state)
+{
+	(void)state;
+	struct roce_policy pol;
+	roce_policy_defaults(&pol);
+	struct roce_node node;
+	roce_node_init(&node);
+	struct roce_netdev *nd = roce_node_add_netdev(&node, "bond0");
+	assert_non_null(nd);
+	assert_non_null(roce_node_add_netdev(&node, "eth2"));
+	assert_non_null(roce_node_add_netdev(&node, "eth3"));
+	nd = roce_node_find_netdev(&node, "bond0");
+	roce_reading_set(&nd->members_read, ROCE_OK, 0, NULL);
+	nd->n_members = 2;
+	snprintf(nd->members[0], sizeof(nd->members[0]), "eth2");
+	snprintf(nd->members[1], sizeof(nd->members[1]), "eth3");
+	roce_reading_set(&nd->ecn.read, ROCE_MISSING, ENOENT, "no ecn/ on a bond");
+	for (int m = 0; m < 2; m++) {
+		struct roce_netdev *e = roce_node_find_netdev(&node, m ? "eth3" : "eth2");
+		roce_reading_set(&e->ecn.read, ROCE_OK, 0, NULL);
+		memset(e->ecn.np, 1, sizeof(e->ecn.np));
+		memset(e->ecn.rp, 1, sizeof(e->ecn.rp));
+	}
+	struct roce_port_result pr = { .device = "mlx5_bond_0", .port = 1, .netdev = "bond0", .roce = true,
+		                       .healthy = true, .gid_index = 3, .active_mtu = 4096, .netdev_mtu = 9000 };
+	struct roce_check_result check = { .ports = &pr, .n_ports = 1, .gid_index = 3, .traffic_class = 106 };
+	struct roce_fingerprint *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	roce_fingerprint_from_check(&pol, &node, &check, "42", "n1", f);
+	assert_int_equal(f->n_ports, 1);
+	assert_int_equal(f->ports[0].ecn_np, 1);
+	assert_int_equal(f->ports[0].ecn_rp, 1);
+	/* one member's reaction point off: the port's is off */
+	roce_node_find_netdev(&node, "eth3")->ecn.rp[pol.pfc_priority] = 0;
+	roce_fingerprint_from_check(&pol, &node, &check, "42", "n1", f);
+	assert_int_equal(f->ports[0].ecn_np, 1);
+	assert_int_equal(f->ports[0].ecn_rp, 0);
+	/* one member unread: unknown, never on */
+	roce_reading_set(&roce_node_find_netdev(&node, "eth2")->ecn.read, ROCE_MISSING, ENOENT, "no ecn/");
+	roce_fingerprint_from_check(&pol, &node, &check, "42", "n1", f);
+	assert_int_equal(f->ports[0].ecn_np, -1);
+	assert_int_equal(f->ports[0].ecn_rp, 0);
+	free(f);
+	roce_node_free(&node);
+}
+
 static void test_parse(void **state)
 {
 	(void)state;
@@ -912,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_bond_ecn),
 		cmocka_unit_test(test_probe_drops_rail),
 		cmocka_unit_test(test_probe_json),
 	};
