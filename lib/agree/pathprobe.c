@@ -131,7 +131,7 @@ static void plan(const struct roce_pathprobe_in *in, const struct neighbour *nex
 		roce_sockaddr_set_port(&t->local, 0);
 		snprintf(t->netdev, sizeof(t->netdev), "%s", mine->netdev);
 		t->peer = theirs->addr;
-		t->tos = in->tos;
+		t->tos = in->tos >= 0 && in->tos <= 255 ? in->tos : 0; /* no traffic class: the default, 0 */
 		roce_prober_sizes(t, mine->addr.ss_family == AF_INET6 ? 6 : 4, mine->active_mtu, mine->netdev_mtu);
 		rail_of[p->n++] = i;
 	}
