@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strcopy.h"
 #include "pipeline/delta.h"
 #include "fixtures.h"
 
@@ -186,7 +187,7 @@ static void t_delta_check_why_cut_at_a_word(void **state)
 	                  "(qos/dscp2prio: /sys/class/net/eth0/qos/dscp2prio: a line is not DSCP PRIO): the "
 	                  "priority RoCE lands on cannot be verified; mlnx_qos -i eth0 shows it";
 	at_start[0].check = ROCE_UNKNOWN;
-	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "%s", msg);
+	roce_strcopy(at_start[0].check_why, ROCE_WHY_MAX, msg); /* cut: msg is longer */
 	snapshot_of(&a, at_start, 1, 1000000000);
 	snapshot_of(&b, at_start, 1, 3000000000);
 	a.check = b.check = -1;
