@@ -38,8 +38,7 @@ int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerpr
 		roce_error_set(err, "SharedDir: job id or node name not usable as a file name");
 		return -1;
 	}
-	int dfd = roce_safefile_open_dir("SharedDir", p->shared_dir, ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED, 0755,
-	                                 err);
+	int dfd = roce_safefile_shared_dir(p->shared_dir, err);
 	if (dfd < 0)
 		return -1;
 	json_object *o = roce_fingerprint_to_json(f);
@@ -57,10 +56,9 @@ int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerpr
 void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, const char *node)
 {
 	char name[NAME_MAX_LEN];
-	struct roce_error e;
 	if (!p->shared_dir[0] || !fp_name(name, job_id, node))
 		return;
-	int dfd = roce_safefile_open_dir("SharedDir", p->shared_dir, ROCE_SAFEFILE_TRUSTED, 0, &e);
+	int dfd = roce_safefile_shared_dir_existing(p->shared_dir);
 	if (dfd < 0)
 		return;
 	roce_safefile_remove_temps(dfd, name);
@@ -135,7 +133,8 @@ int roce_shareddir_gather(const char *shared_dir, const char *job_id, const char
                           int timeout_ms, struct roce_fp_gather *g, struct roce_error *err)
 {
 	memset(g, 0, sizeof(*g));
-	int dfd = roce_safefile_open_dir("SharedDir", shared_dir, 0, 0, err);
+	/* srun, as the job's user: SharedDir may be searched, not listed (safefile.h) */
+	int dfd = roce_safefile_open_dir("SharedDir", shared_dir, ROCE_SAFEFILE_SEARCH, 0, err);
 	if (dfd < 0)
 		return -1;
 	g->n = n;

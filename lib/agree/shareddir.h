@@ -5,9 +5,10 @@
  *
  * The job prolog (root) writes SharedDir/<jobid>.<node>.json atomically
  * (safefile.h: root-owned 0440, readable by the job's user through an ACL,
- * SharedDir root's and writable by nobody else); the job epilog removes it.
- * srun (the user) reads the step's nodes' files, waiting a bounded time for
- * missing ones.  The file name is built from the validated job id and the
+ * SharedDir root's, writable by nobody else and listable by nobody else,
+ * 0711); the job epilog removes it.  srun (the user) reads the step's
+ * nodes' files by name, waiting a bounded time for missing ones: it never
+ * lists SharedDir.  The file name is built from the validated job id and the
  * Slurm node name, never from a file's content; what a file says is parsed
  * strictly (fingerprint.h) and must name the same job and node.
  */

@@ -2,7 +2,10 @@
 /*
  * safefile.h - files root writes into directories that others may share:
  * StateDir (counter snapshots, stuck markers: root's alone), ReportDir
- * (report fragments, read by admins and the job's user), the topology cache.
+ * (report fragments, read by admins and the job's user), SharedDir (node
+ * fingerprints, read by srun as the job's user), the topology cache.  The
+ * one home of "the directories root writes into": how each is made and
+ * what an existing one must be.
  *
  *  - Every file is written under a directory fd, never through a symlink:
  *    temporaries are O_TMPFILE (or O_EXCL random dot-names ".<name>.<hex>"
@@ -16,14 +19,22 @@
  *    whoever can write a parent is refused, not followed), each component
  *    owned by root (or this euid) and writable by nobody else; a sticky
  *    directory (/tmp) may be crossed but not used.  What is missing is
- *    created in its verified parent (parents 0755); an existing directory is
- *    never chmod'ed: refused, the error naming the component and why.  A
- *    directory on a kernel file system (proc, sysfs, cgroup, tracefs,
- *    configfs...) is refused, and nothing is created there.
- *  - StateDir is 0700 when created; ReportDir/<jobid>/ is root's 0755 and
- *    holds one instance of the job id: a directory left by an earlier job
- *    with the same id (fragments owned by another user, or written well
- *    before this node's prolog) is renamed "<jobid>.earlier-<inode>" first.
+ *    created in its verified parent (parents 0755), but never in a parent
+ *    that anyone else may write, sticky or not (in /tmp or /scratch anyone
+ *    could make the name first and own it): that is an error naming the
+ *    path and the "install -d -m MODE -o root PATH" that makes it.  An
+ *    existing directory is never chmod'ed: refused, the error naming the
+ *    component and why.  A directory on a kernel file system (proc, sysfs,
+ *    cgroup, tracefs, configfs...) is refused, and nothing is created there.
+ *  - StateDir is 0700 when created.  SharedDir (0711) and ReportDir (0751:
+ *    its group, the admins, may list it) are searched by users for the
+ *    names they were told, never listed: an existing one that others can
+ *    read is refused like one they can write.  ReportDir/<jobid>/ is root's,
+ *    ReportDir's group's, 0750 with an ACL entry giving the job's user r-x
+ *    (0755 on a file system without ACLs: its user must list it), and holds
+ *    one instance of the job id: a directory left by an earlier job with the
+ *    same id (fragments owned by another user, or written well before this
+ *    node's prolog) is renamed "<jobid>.earlier-<inode>" first.
  *    roce_safefile_open_dir() is the one place that resolves directory
  *    paths (roce-report's job directory included).
  * Errors name the file or directory and the reason.
@@ -50,12 +61,18 @@ int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t l
 void roce_safefile_remove_temps(int dir_fd, const char *name);
 
 /* roce_safefile_open_dir flags: create what is missing (the last component
- * with mode); every component root's and writable by nobody else. */
+ * with mode); every component root's and writable by nobody else; the last
+ * one not listable by others either (TRUSTED only); the directory only as
+ * an O_PATH fd, for a reader who may search it but not list it (openat and
+ * roce_readfile take it as the directory of a name). */
 #define ROCE_SAFEFILE_CREATE 0x2
 #define ROCE_SAFEFILE_TRUSTED 0x4
+#define ROCE_SAFEFILE_UNLISTED 0x8
+#define ROCE_SAFEFILE_SEARCH 0x10
 
 /* path, resolved as described above, as an O_DIRECTORY fd; -1 with err set
- * ("<what> <path>: <component> is a symbolic link ...").  Without
+ * ("<what> <path>: <component> is a symbolic link ...") and errno the
+ * failed call's (EACCES: not this user's to open).  Without
  * ROCE_SAFEFILE_TRUSTED only the links and kernel file systems are refused
  * (a reader such as roce-report; err may be NULL). */
 int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t mode, struct roce_error *err);
@@ -73,5 +90,10 @@ int roce_safefile_report_dir(const char *report_dir, const char *job_id, uid_t j
                              struct roce_error *err);
 /* The directory that holds a cache file. */
 int roce_safefile_cache_dir(const char *path, struct roce_error *err);
+/* SharedDir for the prolog (created 0711 when missing); an existing one
+ * (nothing created, listable or not: the epilog removing its own file), or
+ * -1 when there is none or it is not ours. */
+int roce_safefile_shared_dir(const char *path, struct roce_error *err);
+int roce_safefile_shared_dir_existing(const char *path);
 
 #endif

@@ -39,8 +39,11 @@ job prolog "$C" 101 nodeA
 is "$rc/$out" "0/" "prolog with SharedDir: exit 0, silent"
 F=$T/shared/101.nodeA.json
 ok "fingerprint written as SharedDir/JOBID.NODE.json" test -f "$F"
-is "$(stat -c '%a %U' "$T/shared" "$F" | tr '\n' ' ')" "755 root 440 root " "SharedDir 0755 root, fingerprint 0440 root"
+is "$(stat -c '%a %U' "$T/shared" "$F" | tr '\n' ' ')" "711 root 440 root " "SharedDir 0711 root (searched, not listed), fingerprint 0440 root"
 like "$(getfacl -cn "$F" 2>/dev/null | tr '\n' ' ')" 'user:4001:r--' "the job user may read it (ACL)"
+is "$(setpriv --reuid 4001 --regid 4001 --clear-groups cat "$F" | jq -r .node)" nodeA "the job user reads it by its name"
+is "$(setpriv --reuid 4001 --regid 4001 --clear-groups ls "$T/shared" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
+	"but lists nothing: names in SharedDir are built, never listed"
 is "$(jq -r '[.schema, .job_id, .node, .verdict] | join(" ")' "$F")" "slurm-roce/fingerprint/1 101 nodeA pass" \
 	"schema, job, node, verdict"
 is "$(jq -c '[.ports[] | [.device, .port, .netdev, .active_mtu, .netdev_mtu]]' "$F")" \
