@@ -161,6 +161,48 @@ static char *printed(int (*print)(FILE *, const struct roce_nodehealth *), const
 	return text;
 }
 
+/* A device name of 63 control bytes, 252 once escaped: the row keeps it
+ * whole, so the same node port is one row in every job (a row that cut it
+ * to 63 bytes was never found again: a new row per job). */
+static void t_long_device(void **state)
+{
+	(void)state;
+	struct roce_nodehealth h;
+	char escaped[ROCE_FRAGMENT_DEVICE_MAX];
+	roce_nodehealth_init(&h);
+	for (int k = 0; k < 3; k++) {
+		struct roce_job_report r;
+		struct roce_error err;
+		struct roce_delta d;
+		char id[8];
+		snprintf(id, sizeof(id), "%d", 40 + k);
+		roce_report_init(&r, id);
+		fx_delta(&d, 2, 10);
+		memset(d.ports[1].device, 1, ROCE_NAME_MAX - 1);
+		d.ports[1].device[ROCE_NAME_MAX - 1] = '\0';
+		d.ports[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 40;
+		struct roce_fragment_meta m = fx_meta("n1");
+		m.job_id = id;
+		json_object *f = fx_fragment("n1", &d, &m);
+		assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
+		json_object_put(f);
+		roce_delta_free(&d);
+		roce_report_sort(&r);
+		assert_int_equal(roce_report_verdicts(&r), 0);
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		roce_report_free(&r);
+	}
+	assert_int_equal(h.n, 3); /* the node, mlx5_0:1 and the long one */
+	for (size_t i = 0; i < ROCE_NAME_MAX - 1; i++)
+		memcpy(escaped + 4 * i, "\\x01", 4);
+	escaped[ROCE_FRAGMENT_DEVICE_MAX - 1] = '\0';
+	const struct roce_nodehealth_row *row = find(&h, "n1", escaped);
+	assert_non_null(row);
+	assert_int_equal(row->seen, 3);
+	assert_int_equal(row->jobs[ROCE_NH_LOSS], 3); /* its verdict found its port, by the whole name */
+	roce_nodehealth_free(&h);
+}
+
 static void t_printers(void **state)
 {
 	(void)state;
@@ -212,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_rank),
 		cmocka_unit_test(t_node_verdict),
+		cmocka_unit_test(t_long_device),
 		cmocka_unit_test(t_printers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,8 +162,46 @@ static void t_verdict_groups(void **state)
 	assert_int_equal(gs.g[0].severity, ROCE_SEV_WARN);
 	assert_int_equal(gs.g[0].n, 1);
 	assert_string_equal(gs.g[0].names[0], "n2");
-	assert_non_null(strstr(roce_report_verdict_fix(&r, "packet_loss"), "PFC is on for priority 3"));
-	assert_string_equal(roce_report_verdict_fix(&r, "link_down"), "");
+	assert_non_null(strstr(gs.g[0].fix, "PFC is on for priority 3"));   /* its first verdict's fix */
+	roce_report_groups_free(&gs);
+	/* a later node's verdict of the same code: the first fix stays */
+	struct roce_fragment *last = &r.nodes[3];
+	last->verdicts = roce_arena_grow(&last->arena, NULL, 0, sizeof(*last->verdicts));
+	assert_non_null(last->verdicts);
+	last->verdicts[0] = r.nodes[1].verdicts[0];
+	last->verdicts[0].fix = "another fix";
+	last->n_verdicts = 1;
+	assert_int_equal(roce_report_verdict_groups(&r, &gs), 0);
+	assert_int_equal(gs.g[0].n, 2);
+	assert_non_null(strstr(gs.g[0].fix, "PFC is on for priority 3"));
+	roce_report_groups_free(&gs);
+	roce_report_free(&r);
+}
+
+/* Many distinct codes (a fragment may carry 65,536): each its own group,
+ * found by hash, worst first, then by code. */
+static void t_many_groups(void **state)
+{
+	(void)state;
+	enum { CODES = 20000 };
+	struct roce_job_report r;
+	struct roce_report_groups gs = { 0 };
+	static char codes[CODES][16];
+	fx_merged_job(&r);
+	struct roce_fragment *n = &r.nodes[0];
+	n->verdicts = roce_arena_grow(&n->arena, NULL, 0, CODES * sizeof(*n->verdicts));
+	assert_non_null(n->verdicts);
+	for (size_t i = 0; i < CODES; i++) {
+		snprintf(codes[i], sizeof(codes[i]), "c%05zu", CODES - 1 - i);
+		n->verdicts[i] = (struct roce_fragment_verdict){ codes[i], "node", "m", "f", (uint8_t)(i % 3) };
+	}
+	n->n_verdicts = CODES;
+	assert_int_equal(roce_report_verdict_groups(&r, &gs), 0);
+	assert_int_equal(gs.n, CODES + 1);   /* and n2's packet_loss */
+	for (size_t i = 1; i < gs.n; i++) {
+		const struct roce_report_group *a = &gs.g[i - 1], *b = &gs.g[i];
+		assert_true(a->severity > b->severity || (a->severity == b->severity && strcmp(a->key, b->key) < 0));
+	}
 	roce_report_groups_free(&gs);
 	roce_report_free(&r);
 }
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test(t_instances),
 		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_groups),
+		cmocka_unit_test(t_many_groups),
 		cmocka_unit_test(t_consistency_groups),
 		cmocka_unit_test(t_consistency_rate_fw_tc),
 		cmocka_unit_test(t_consistency_value_edges),
