@@ -39,7 +39,7 @@ static void one_job(struct roce_nodehealth *h, const uint8_t *data, size_t from,
 		if (!text)
 			abort();
 		memcpy(text, data + off + skip, len - skip);
-		if (roce_fragment_read(text, len - skip, JOB, &f, &err) == 0) {
+		if (roce_fragment_read(NULL, text, len - skip, JOB, &f, &err) == 0) {
 			f.file_owner = 0;
 			roce_report_append(&r, &f, &err);
 		}
