@@ -85,8 +85,8 @@ int roce_report_group_add(struct roce_report_groups *gs, const char *key, int se
 char *roce_report_group_nodelist(const struct roce_report_group *g, roce_nodelist_fn fn);
 
 /* Verdict code -> the nodes that have it (and the fix of its first
- * verdict); worst severity first, then by code.  -1 on ENOMEM (gs then
- * holds what was grouped). */
+ * verdict); worst severity first, then by code (sorted: add nothing more
+ * to gs).  -1 on ENOMEM (gs then holds what was grouped). */
 int roce_report_verdict_groups(const struct roce_job_report *r, struct roce_report_groups *gs);
 
 /* What must be the same on every node of a job for RDMA to work across them. */

@@ -203,6 +203,62 @@ static void t_long_device(void **state)
 	roce_nodehealth_free(&h);
 }
 
+/* One job of node n1 with ports ports and verdicts packet_loss verdicts
+ * spread over them, folded into an empty node health: CPU ms of
+ * roce_nodehealth_add, the least of three runs. */
+static double add_ms(size_t ports, size_t verdicts)
+{
+	double best = -1;
+	for (int run = 0; run < 3; run++) {
+		struct roce_job_report r;
+		struct roce_nodehealth h;
+		job(&r, "60", 1, 1000, 0, 0, FINE);
+		struct roce_fragment *n = &r.nodes[0];
+		struct roce_fragment_port *p = roce_arena_grow(&n->arena, NULL, 0, ports * sizeof(*p));
+		struct roce_fragment_verdict *v = roce_arena_grow(&n->arena, NULL, 0, verdicts * sizeof(*v));
+		assert_true(p && v);
+		char name[32];
+		for (size_t i = 0; i < ports; i++) {
+			p[i] = n->ports[0];
+			snprintf(name, sizeof(name), "mlx5_%zu", i);
+			p[i].device = roce_arena_strdup(&n->arena, name);
+		}
+		for (size_t k = 0; k < verdicts; k++) {
+			snprintf(name, sizeof(name), "mlx5_%zu:1", (k * 7919) % ports);
+			v[k] = (struct roce_fragment_verdict){ "packet_loss", roce_arena_strdup(&n->arena, name), "m", "f",
+				                               ROCE_SEV_WARN };
+		}
+		n->ports = p;
+		n->n_ports = ports;
+		n->verdicts = v;
+		n->n_verdicts = verdicts;
+		roce_nodehealth_init(&h);
+		double t0 = fx_cpu_ms();
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		double ms = fx_cpu_ms() - t0;
+		best = best < 0 || ms < best ? ms : best;
+		assert_int_equal(h.n, ports + 1);
+		assert_int_equal(find(&h, "n1", "mlx5_0")->jobs[ROCE_NH_LOSS], 1);
+		roce_nodehealth_free(&h);
+		roce_report_free(&r);
+	}
+	return best;
+}
+
+/* Folding a job in is linear in its ports and verdicts: eight times both
+ * cost about eight to sixteen times the CPU, not sixty-four (a search of
+ * the ports per verdict made one 9 MB fragment take 10-24 s of roce-report
+ * --nodes).  CPU time, as t_groups_linear in test_report.c. */
+static void t_add_linear(void **state)
+{
+	(void)state;
+	double small = add_ms(128, 1024), large = add_ms(1024, 8192);
+	print_message("# CPU: 128 ports x 1,024 verdicts %.1f ms, 1,024 x 8,192 %.1f ms\n", small, large);
+	if (!(large < 32 * small + 5))
+		fail_msg("128 ports x 1,024 verdicts: %.1f ms, 1,024 x 8,192: %.1f ms (x%.1f): not linear", small,
+		         large, large / small);
+}
+
 static void t_printers(void **state)
 {
 	(void)state;
@@ -255,6 +311,7 @@ int main(void)
 		cmocka_unit_test(t_rank),
 		cmocka_unit_test(t_node_verdict),
 		cmocka_unit_test(t_long_device),
+		cmocka_unit_test(t_add_linear),
 		cmocka_unit_test(t_printers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,6 +206,50 @@ static void t_many_groups(void **state)
 	roce_report_free(&r);
 }
 
+/* codes distinct codes on node 0 of the merged job, grouped: CPU ms, the
+ * least of three runs. */
+static double group_ms(size_t codes)
+{
+	static char names[32768][16];
+	double best = -1;
+	assert_true(codes <= 32768);
+	for (int run = 0; run < 3; run++) {
+		struct roce_job_report r;
+		struct roce_report_groups gs = { 0 };
+		fx_merged_job(&r);
+		struct roce_fragment *n = &r.nodes[0];
+		n->verdicts = roce_arena_grow(&n->arena, NULL, 0, codes * sizeof(*n->verdicts));
+		assert_non_null(n->verdicts);
+		for (size_t i = 0; i < codes; i++) {
+			snprintf(names[i], sizeof(names[i]), "c%zu", i);
+			n->verdicts[i] = (struct roce_fragment_verdict){ names[i], "node", "m", "f", ROCE_SEV_INFO };
+		}
+		n->n_verdicts = codes;
+		double t0 = fx_cpu_ms();
+		assert_int_equal(roce_report_verdict_groups(&r, &gs), 0);
+		double ms = fx_cpu_ms() - t0;
+		best = best < 0 || ms < best ? ms : best;
+		assert_int_equal(gs.n, codes + 1);
+		roce_report_groups_free(&gs);
+		roce_report_free(&r);
+	}
+	return best;
+}
+
+/* Grouping is linear in the codes: eight times the codes cost about eight
+ * to sixteen times the CPU (the caches), not sixty-four (a search of the
+ * groups per verdict made 65,536 codes take 10-17 s).  CPU time, so the
+ * machine's load does not count; the line is drawn between (32x), with
+ * 5 ms of slack for a timer's noise. */
+static void t_groups_linear(void **state)
+{
+	(void)state;
+	double small = group_ms(4096), large = group_ms(32768);
+	print_message("# CPU: 4,096 codes %.1f ms, 32,768 codes %.1f ms\n", small, large);
+	if (!(large < 32 * small + 5))
+		fail_msg("4,096 codes: %.1f ms, 32,768: %.1f ms (x%.1f): not linear", small, large, large / small);
+}
+
 static void t_consistency_groups(void **state)
 {
 	(void)state;
@@ -383,6 +427,7 @@ int main(void)
 		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_groups),
 		cmocka_unit_test(t_many_groups),
+		cmocka_unit_test(t_groups_linear),
 		cmocka_unit_test(t_consistency_groups),
 		cmocka_unit_test(t_consistency_rate_fw_tc),
 		cmocka_unit_test(t_consistency_value_edges),
