@@ -388,7 +388,7 @@ static void report_seeds(void)
 	free(both);
 	json_object_put(o);
 	m.node = "gpu01";
-	o = roce_fragment_build(&m, &d, &v);
+	o = fragment_tree(&m, &d, &v);
 	trim_array(o, "verdicts", 4);
 	crash_seed(o);
 	long_device_seed(o);
