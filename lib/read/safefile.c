@@ -63,11 +63,11 @@ static void reader_acl(char buf[ACL_LEN], uid_t reader, uint16_t own_perm, uint1
 		uint16_t tag, perm;
 		uint32_t id;
 	} __attribute__((packed)) e[5] = {
-		{ 0x01, own_perm, UINT32_MAX },           /* ACL_USER_OBJ */
-		{ 0x02, perm, reader },                   /* ACL_USER */
-		{ 0x04, group_perm, UINT32_MAX },         /* ACL_GROUP_OBJ */
+		{ 0x01, own_perm, UINT32_MAX },                      /* ACL_USER_OBJ */
+		{ 0x02, perm, reader },                              /* ACL_USER */
+		{ 0x04, group_perm, UINT32_MAX },                    /* ACL_GROUP_OBJ */
 		{ 0x10, (uint16_t)(perm | group_perm), UINT32_MAX }, /* ACL_MASK */
-		{ 0x20, 0, UINT32_MAX },                  /* ACL_OTHER */
+		{ 0x20, 0, UINT32_MAX },                             /* ACL_OTHER */
 	};
 	uint32_t version = 2; /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
 	memcpy(buf, &version, 4);
