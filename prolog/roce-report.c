@@ -74,8 +74,10 @@ static void usage(FILE *out)
 	        "owns ReportDir (the admins: chgrp it to your Slurm admin group).  The epilog\n"
 	        "makes each fragment readable by exactly these (mode 0440, group = ReportDir's\n"
 	        "group, plus an ACL entry for the job's user); roce-report refuses other users\n"
-	        "with a clear message instead of a permission error.  With --nodes, root and\n"
-	        "that group count every job; any other user counts their own jobs only.\n"
+	        "with a clear message instead of a permission error.  --nodes lists ReportDir,\n"
+	        "which only root and that group may do (users search it for their own job's\n"
+	        "directory, never list it); root and that group count every job, a user\n"
+	        "the site lets list it (an ACL) counts their own jobs only.\n"
 	        "For node_exporter's textfile collector write to a temporary file in its\n"
 	        "directory and rename it to <name>.prom (the collector reads *.prom only).\n"
 	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
@@ -106,7 +108,8 @@ static bool is_admin(const char *report_dir, char *group_name, size_t len)
 	snprintf(group_name, len, "?");
 	if (getuid() == 0)
 		return true;
-	int fd = roce_safefile_open_dir(NULL, report_dir, 0, 0, NULL);
+	/* a user may search ReportDir, not list it (safefile.h): an O_PATH look */
+	int fd = roce_safefile_open_dir(NULL, report_dir, ROCE_SAFEFILE_SEARCH, 0, NULL);
 	bool known = fd >= 0 && fstat(fd, &st) == 0;
 	if (fd >= 0)
 		close(fd);
@@ -352,6 +355,14 @@ static void keep_visible(struct roce_job_report *r, bool admin)
 	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
 }
 
+static void not_yours(const char *job_id, const char *group)
+{
+	fprintf(stderr,
+	        "roce-report: job %s is not yours: its report is readable by the job's user, root "
+	        "and members of group %s only\n",
+	        job_id, group);
+}
+
 /* The job's fragments into r, and whether this user may see them: EXIT_OK,
  * or the exit status after saying why not. */
 static int load(const struct args *a, const char *report_dir, struct roce_job_report *r)
@@ -365,20 +376,23 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	bool admin = is_admin(report_dir, group, sizeof(group));
 	if (roce_reportdir_load(r, dir, &err) < 0) {
 		struct stat st;
-		if (lstat(dir, &st) < 0 && errno == ENOENT)
+		bool denied = errno == EACCES;
+		if (lstat(dir, &st) < 0 && errno == ENOENT) {
 			explain_missing(a->job_id, dir);
-		else
+		} else if (denied && !admin) {
+			/* the job directory lists for its user and the admins only */
+			not_yours(a->job_id, group);
+			return EXIT_REFUSED;
+		} else {
 			fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
+		}
 		return EXIT_NONE;
 	}
 	/* Say it plainly rather than list permission errors. */
 	bool any = r->n_nodes > 0 || r->n_errors > 0;
 	keep_visible(r, admin);
 	if (!admin && any && r->n_nodes == 0) {
-		fprintf(stderr,
-		        "roce-report: job %s is not yours: its report is readable by the job's user, root "
-		        "and members of group %s only\n",
-		        a->job_id, group);
+		not_yours(a->job_id, group);
 		return EXIT_REFUSED;
 	}
 	if (r->n_nodes == 0) {
@@ -526,9 +540,18 @@ static int nodes_main(const struct args *a, const char *report_dir)
 		h.uid = (long)getuid();
 	int rc = EXIT_OK;
 	if (roce_reportdir_jobs(report_dir, walk_job, &w, &err) < 0) {
-		if (err.msg[0])
-			fprintf(stderr, "roce-report: %s\n", err.msg);
-		rc = EXIT_NONE;
+		if (!w.admin && errno == EACCES && err.msg[0]) {
+			/* ReportDir is listed by its group only (roce.conf(5)) */
+			fprintf(stderr,
+			        "roce-report: --nodes reads every job in %s, which only root and members of "
+			        "group %s may list; a report of your own job: roce-report JOBID\n",
+			        report_dir, group);
+			rc = EXIT_REFUSED;
+		} else {
+			if (err.msg[0])
+				fprintf(stderr, "roce-report: %s\n", err.msg);
+			rc = EXIT_NONE;
+		}
 	} else {
 		roce_nodehealth_rank(&h);
 		rc = print(a, NULL, &h);

@@ -522,6 +522,14 @@ static const port_rule port_rules[] = {
 
 /* ---------------------------------------------------------------- all rules */
 
+size_t roce_verdicts_max(size_t n_ports)
+{
+	/* rule_pfc gives one per priority; every other rule one at most */
+	size_t node = sizeof(node_rules) / sizeof(node_rules[0]);
+	size_t port = sizeof(port_rules) / sizeof(port_rules[0]) - 1 + ROCE_PRIOS;
+	return node + n_ports * port;
+}
+
 int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragment_meta *m,
                              struct roce_verdict_list *out)
 {

@@ -47,6 +47,11 @@ void roce_verdict_list_free(struct roce_verdict_list *l);
 /* Append a copy of v (a verdict made outside the delta rules).  0, -1 on ENOMEM. */
 int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_verdict *v);
 
+/* The most verdicts these rules give a node of n_ports ports: every rule
+ * firing, the PFC rule once per priority.  (An epilog adds at most a
+ * user_override per NCCL variable recorded: ranwith.h.) */
+size_t roce_verdicts_max(size_t n_ports);
+
 /* Everything about the node's job that is not a counter: the rules read it
  * (shared node, PFC priority, missing prolog snapshot) and the fragment
  * records it (fragment.h). */

@@ -2,6 +2,7 @@
 /* nodehealth_text.c - node health across jobs as text (nodehealth_text.h). */
 #include "config.h"
 #include "report/nodehealth_text.h"
+#include "report/report_metric.h"
 #include "base/timearg.h"
 
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void scope(FILE *out, const struct roce_nodehealth *h)
 
 static void row(FILE *out, const struct roce_nodehealth_row *r)
 {
-	char port[ROCE_NAME_MAX + 16], seen[16], bad[16], n[ROCE_NH_N][16], last[96], when[32];
+	char port[ROCE_REPORT_PORT_NAME_MAX], seen[16], bad[16], n[ROCE_NH_N][16], last[96], when[32];
 	roce_nodehealth_port_name(r, port, sizeof(port));
 	snprintf(seen, sizeof(seen), "%u", r->seen);
 	snprintf(bad, sizeof(bad), "%u", r->bad);

@@ -54,6 +54,8 @@ like "$(getfacl -cn "$T/shared/101" 2>/dev/null | tr '\n' ' ')" 'user::rwx user:
 	"only the job user (ACL) and root may list and enter it"
 is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/2 101 pass false" \
 	"schema, job, verdict, no node name"
+is "$(setpriv --reuid 4001 --regid 4001 --clear-groups ls "$T/shared" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
+	"the job user lists the job's directory, not SharedDir: which jobs run here is not theirs to see"
 is "$(jq -c '[.ports[] | [.device, .port, .netdev, .active_mtu, .netdev_mtu]]' "$F")" \
 	'[["mlx5_0",1,"eth0",4096,9000],["mlx5_1",1,"eth1",4096,9000]]' "the healthy ports in order, netdevs and MTUs"
 is "$(jq -c '[.gid_index, .addr_family, .traffic_class, .pfc_priority]' "$F")" '[3,4,-1,-1]' \
@@ -91,5 +93,14 @@ is "$rc" 0 "prolog with a linked SharedDir: exit 0 (never fails the job)"
 like "$out" "no fingerprint in SharedDir: SharedDir $T/link: .*symbolic link" "the log line names SharedDir and why"
 is "$(ls -A "$T/elsewhere")" "" "nothing written through the link"
 ok "the counter snapshot was still taken" test -f "$T/state/104.json"
+
+# a SharedDir every user can list (made by hand 0755): refused, named, left as it is
+mkdir -m 755 "$T/listed"
+CO=$(conf listed "$T/listed")
+job prolog "$CO" 105 nodeA
+is "$rc" 0 "prolog with a listable SharedDir: exit 0"
+like "$out" "no fingerprint in SharedDir: SharedDir $T/listed: $T/listed is listable by every user \(mode 755\).*chmod o-r" \
+	"the log line says why and what to do"
+is "$(stat -c %a "$T/listed") $(ls -A "$T/listed")" "755 " "nothing written in it, its mode left alone"
 
 done_testing

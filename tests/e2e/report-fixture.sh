@@ -68,7 +68,8 @@ is "$out" "" "epilog: silent"
 ok "epilog: snapshot removed" test ! -e "$T/state/101.json"
 F=$T/reports/101/nodeA.json
 ok "epilog: fragment written" test -f "$F"
-is "$(stat -c '%a %U %G' "$T/reports/101" "$F" | tr '\n' ' ')" "755 root root 440 root root " "fragment 0440 root, job dir 0755"
+is "$(stat -c '%a %U %G' "$T/reports" "$T/reports/101" "$F" | tr '\n' ' ')" "751 root root 750 root root 440 root root " \
+	"ReportDir 0751 (searched, not listed), job dir 0750 (its user: an ACL entry), fragment 0440 root"
 like "$(ls -l "$F")" '^-r--r-----\+' "fragment carries an ACL (the job user's read entry)"
 is "$(ls -A "$T/reports/101")" "nodeA.json" "no temporaries left"
 

@@ -61,6 +61,24 @@ ok "the old page is untouched" cmp -s "$OUT" "$T/before"
 is "$?" 2 "-o into a missing directory: exit 2"
 like "$(cat "$T/err2")" "cannot write $T/nodir/r.html" "and the error names the file"
 
+# A fragment no epilog writes: "seconds": 5e-324 made every rate infinite
+# and the heat map index its levels with INT_MIN + 1 (SIGSEGV; UBSan: index
+# out of bounds).  Refused, naming the key; the other nodes still reported.
+cp -a "$T/reports/601" "$T/reports/602"
+for f in "$T"/reports/602/gpu0*.json; do
+	jq -c '.job_id = "602"' "$f" >"$f.new" && mv -f "$f.new" "$f"
+done
+rm -f "$T/reports/602/"*onerror*
+F=$T/reports/602/gpu01.json
+jq -c '.seconds = 0.5 | .ports[0].counters.port_xmit_bytes = 1000' "$F" | sed 's/"seconds":0.5/"seconds":5e-324/' >"$F.new" &&
+	mv -f "$F.new" "$F"
+out=$("$REPORT" 602 --report-dir "$T/reports" --format html 2>"$T/err3"); rc=$?
+is "$rc" 0 "\"seconds\": 5e-324 in a fragment: roce-report --format html exit 0 (no crash)"
+like "$(cat "$T/err3")" 'fragment gpu01.json: "seconds" = 4.9406564584124654e-324 is not what an epilog writes' \
+	"and the fragment is refused, naming the key"
+like "$out" 'gpu02' "the other nodes are reported"
+unlike "$out" 'data-v="inf' "no infinite number on the page"
+
 # ---------------------------------------------------------------- the browser
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then

@@ -14,6 +14,7 @@ set -u
 
 command -v jq >/dev/null || skip_all "needs jq"
 command -v setpriv >/dev/null || skip_all "needs setpriv"
+command -v setfacl >/dev/null || skip_all "needs setfacl (acl)"
 netns_setup nodes 2
 rj_conf
 ADMINS=4242
@@ -111,6 +112,14 @@ out=$("$R" 100 --since -1d --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "since without --nodes: a usage error"
 
 # --- who counts what
+is "$(stat -c %a "$T/reports")" 751 "ReportDir as the epilog made it: its group lists it, others only search"
+out=$(as_user 4001 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
+is "$rc" 3 "user 4001 may not list ReportDir: refused (exit 3)"
+like "$(cat "$T/err")" "--nodes reads every job in $T/reports, which only root and members of group [^ ]+ may list; a report of your own job: roce-report JOBID" \
+	"user 4001: says who may, and what they may do instead"
+# A site that lets its users list ReportDir (an ACL entry each): a user then
+# counts their own jobs only.
+setfacl -m u:4001:rx,u:4002:rx,u:65534:rx "$T/reports"
 out=$(as_user 4001 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
 is "$rc" 0 "user 4001: exit 0"
 like "$out" "across 20 job\(s\) \(20 with a problem\), yours only \(uid 4001\)" "user 4001: their 20 jobs only"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "collect/rdma.h"
 #include "fragment/fragment_read.h"
@@ -268,6 +269,13 @@ int fx_report_add(struct roce_job_report *r, json_object *frag, const char *sour
 		return -1;
 	}
 	return roce_report_append(r, &f, err);
+}
+
+double fx_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 char *fx_nodelist(const char *const *names, size_t n)

@@ -81,6 +81,9 @@ int fx_fragment_read_json(json_object *o, const char *job_id, struct roce_fragme
 /* frag read as above and appended to r; refused: recorded in r->errors
  * under source, -1 with err. */
 int fx_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
+/* This process's CPU time in ms (CLOCK_PROCESS_CPUTIME_ID): what a test of
+ * how a cost grows compares, whatever else runs on the machine. */
+double fx_cpu_ms(void);
 /* Stand-in for libslurm's ranged string: "first..last(n)" is enough to see the grouping. */
 char *fx_nodelist(const char *const *names, size_t n);
 /* Job 4242, merged and sorted: n1, n2, n3, n10 with two ports each; n2

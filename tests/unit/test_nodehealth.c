@@ -161,6 +161,104 @@ static char *printed(int (*print)(FILE *, const struct roce_nodehealth *), const
 	return text;
 }
 
+/* A device name of 63 control bytes, 252 once escaped: the row keeps it
+ * whole, so the same node port is one row in every job (a row that cut it
+ * to 63 bytes was never found again: a new row per job). */
+static void t_long_device(void **state)
+{
+	(void)state;
+	struct roce_nodehealth h;
+	char escaped[ROCE_FRAGMENT_DEVICE_MAX];
+	roce_nodehealth_init(&h);
+	for (int k = 0; k < 3; k++) {
+		struct roce_job_report r;
+		struct roce_error err;
+		struct roce_delta d;
+		char id[8];
+		snprintf(id, sizeof(id), "%d", 40 + k);
+		roce_report_init(&r, id);
+		fx_delta(&d, 2, 10);
+		memset(d.ports[1].device, 1, ROCE_NAME_MAX - 1);
+		d.ports[1].device[ROCE_NAME_MAX - 1] = '\0';
+		d.ports[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 40;
+		struct roce_fragment_meta m = fx_meta("n1");
+		m.job_id = id;
+		json_object *f = fx_fragment("n1", &d, &m);
+		assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
+		json_object_put(f);
+		roce_delta_free(&d);
+		roce_report_sort(&r);
+		assert_int_equal(roce_report_verdicts(&r), 0);
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		roce_report_free(&r);
+	}
+	assert_int_equal(h.n, 3); /* the node, mlx5_0:1 and the long one */
+	for (size_t i = 0; i < ROCE_NAME_MAX - 1; i++)
+		memcpy(escaped + 4 * i, "\\x01", 4);
+	escaped[ROCE_FRAGMENT_DEVICE_MAX - 1] = '\0';
+	const struct roce_nodehealth_row *row = find(&h, "n1", escaped);
+	assert_non_null(row);
+	assert_int_equal(row->seen, 3);
+	assert_int_equal(row->jobs[ROCE_NH_LOSS], 3); /* its verdict found its port, by the whole name */
+	roce_nodehealth_free(&h);
+}
+
+/* One job of node n1 with ports ports and verdicts packet_loss verdicts
+ * spread over them, folded into an empty node health: CPU ms of
+ * roce_nodehealth_add, the least of three runs. */
+static double add_ms(size_t ports, size_t verdicts)
+{
+	double best = -1;
+	for (int run = 0; run < 3; run++) {
+		struct roce_job_report r;
+		struct roce_nodehealth h;
+		job(&r, "60", 1, 1000, 0, 0, FINE);
+		struct roce_fragment *n = &r.nodes[0];
+		struct roce_fragment_port *p = roce_arena_grow(&n->arena, NULL, 0, ports * sizeof(*p));
+		struct roce_fragment_verdict *v = roce_arena_grow(&n->arena, NULL, 0, verdicts * sizeof(*v));
+		assert_true(p && v);
+		char name[32];
+		for (size_t i = 0; i < ports; i++) {
+			p[i] = n->ports[0];
+			snprintf(name, sizeof(name), "mlx5_%zu", i);
+			p[i].device = roce_arena_strdup(&n->arena, name);
+		}
+		for (size_t k = 0; k < verdicts; k++) {
+			snprintf(name, sizeof(name), "mlx5_%zu:1", (k * 7919) % ports);
+			v[k] = (struct roce_fragment_verdict){ "packet_loss", roce_arena_strdup(&n->arena, name), "m", "f",
+				                               ROCE_SEV_WARN };
+		}
+		n->ports = p;
+		n->n_ports = ports;
+		n->verdicts = v;
+		n->n_verdicts = verdicts;
+		roce_nodehealth_init(&h);
+		double t0 = fx_cpu_ms();
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		double ms = fx_cpu_ms() - t0;
+		best = best < 0 || ms < best ? ms : best;
+		assert_int_equal(h.n, ports + 1);
+		assert_int_equal(find(&h, "n1", "mlx5_0")->jobs[ROCE_NH_LOSS], 1);
+		roce_nodehealth_free(&h);
+		roce_report_free(&r);
+	}
+	return best;
+}
+
+/* Folding a job in is linear in its ports and verdicts: eight times both
+ * cost about eight to sixteen times the CPU, not sixty-four (a search of
+ * the ports per verdict made one 9 MB fragment take 10-24 s of roce-report
+ * --nodes).  CPU time, as t_groups_linear in test_report.c. */
+static void t_add_linear(void **state)
+{
+	(void)state;
+	double small = add_ms(128, 1024), large = add_ms(1024, 8192);
+	print_message("# CPU: 128 ports x 1,024 verdicts %.1f ms, 1,024 x 8,192 %.1f ms\n", small, large);
+	if (!(large < 32 * small + 5))
+		fail_msg("128 ports x 1,024 verdicts: %.1f ms, 1,024 x 8,192: %.1f ms (x%.1f): not linear", small,
+		         large, large / small);
+}
+
 static void t_printers(void **state)
 {
 	(void)state;
@@ -212,6 +310,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_rank),
 		cmocka_unit_test(t_node_verdict),
+		cmocka_unit_test(t_long_device),
+		cmocka_unit_test(t_add_linear),
 		cmocka_unit_test(t_printers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

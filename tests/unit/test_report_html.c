@@ -47,6 +47,29 @@ static void t_page(void **state)
 	roce_report_free(&r);
 }
 
+/* A report the reader would refuse (its fragment's "seconds" is 5e-324,
+ * its rates infinite) but that got here: every cell of a rate is "not
+ * read", no level is computed from infinity (UBSan: the heat map indexed
+ * its levels with INT_MIN + 1), no number is inf or nan. */
+static void t_infinite_rate(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	fx_merged_job(&r);
+	for (size_t i = 0; i < r.n_nodes; i++) {
+		r.nodes[i].seconds = 5e-324;
+		for (size_t j = 0; j < r.nodes[i].n_ports; j++)
+			r.nodes[i].ports[j].c[ROCE_C_PORT_XMIT_DATA] = 1000 + j;
+	}
+	char *page = page_of(&r);
+	assert_non_null(strstr(page, "<p class=\"zero\" data-metric=\"tx\">Not read on any port.</p>"));
+	assert_null(strstr(page, "=\"inf"));
+	assert_null(strstr(page, "infEiB/s"));
+	assert_null(strstr(page, "nan\""));
+	free(page);
+	roce_report_free(&r);
+}
+
 /* Every string from a fragment is text, never markup. */
 static void t_hostile(void **state)
 {
@@ -90,6 +113,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_page),
+		cmocka_unit_test(t_infinite_rate),
 		cmocka_unit_test(t_hostile),
 		cmocka_unit_test(t_ran_with),
 	};
