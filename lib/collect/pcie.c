@@ -10,6 +10,7 @@
 #include "config.h"
 #include "collect/pcie.h"
 #include "base/pciaddr.h"
+#include "base/kread.h"
 #include "base/pcicap.h"
 #include "read/readfile.h"
 #include "base/printable.h"
@@ -112,7 +113,7 @@ static size_t pread_config(void *ctx, size_t off, uint8_t *buf, size_t len)
 	int fd = *(const int *)ctx;
 	size_t got = 0;
 	while (got < len) {
-		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+		ssize_t n = roce_kread_pread(fd, buf + got, len - got, (off_t)(off + got));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

@@ -7,6 +7,8 @@
 #include "base/model.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,15 +19,17 @@
 
 #define MARKER_MAX 64
 
-/* "collector.stuck" for /sys, "collector-<hash>.stuck" for another root. */
-static void marker_name(const char *sysfs_root, char *buf, size_t len)
+/* "collector.<kind>" for /sys, "collector-<hash>.<kind>" for another root. */
+static void record_name(const char *sysfs_root, const char *kind, char *buf, size_t len)
 {
 	if (!sysfs_root || !sysfs_root[0] || strcmp(sysfs_root, "/sys") == 0) {
-		snprintf(buf, len, "collector.stuck");
+		snprintf(buf, len, "collector.%s", kind);
 		return;
 	}
-	snprintf(buf, len, "collector-%08x.stuck", (unsigned)roce_fnv1a(sysfs_root));
+	snprintf(buf, len, "collector-%08x.%s", (unsigned)roce_fnv1a(sysfs_root), kind);
 }
+
+static void marker_name(const char *sysfs_root, char *buf, size_t len) { record_name(sysfs_root, "stuck", buf, len); }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks after boot) and the
  * state letter.  -1 when the process does not exist (or is unreadable). */
@@ -120,4 +124,32 @@ void roce_stuck_describe(const struct roce_stuck *s, char *buf, size_t len)
 	         "an earlier fabric check (pid %d, started %ld s ago) is still stuck in a sysfs or netlink read, "
 	         "so no new one was started; the node's RDMA driver or firmware may be wedged (check dmesg)",
 	         (int)s->pid, s->age_s);
+}
+
+int roce_stuck_mark_late(const char *state_dir, const char *sysfs_root, struct roce_error *err)
+{
+	char name[64], text[32];
+	int dfd = roce_safefile_state_dir(state_dir, err);
+	if (dfd < 0)
+		return -1;
+	record_name(sysfs_root, "late", name, sizeof(name));
+	int n = snprintf(text, sizeof(text), "%lld\n", (long long)time(NULL));
+	int rc = roce_safefile_write(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, 0, err);
+	close(dfd);
+	return rc;
+}
+
+bool roce_stuck_late_seen(const char *state_dir, const char *sysfs_root)
+{
+	char name[64];
+	struct stat st;
+	int dfd = roce_safefile_state_dir_existing(state_dir);
+	if (dfd < 0)
+		return false;
+	record_name(sysfs_root, "late", name, sizeof(name));
+	/* Ours: a regular file of root's (or this euid's) that nobody else writes. */
+	bool seen = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	            (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	close(dfd);
+	return seen;
 }

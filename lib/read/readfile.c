@@ -2,6 +2,7 @@
 /* readfile.c - bounded, fallible reads of whole regular files (readfile.h). */
 #include "config.h"
 #include "read/readfile.h"
+#include "base/kread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -147,7 +148,7 @@ static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe, bo
 		if (full && !probe)
 			return 1;
 		size_t want = full ? 1 : size - *got;
-		ssize_t n = read(fd, full ? &extra : buf + *got, want);
+		ssize_t n = roce_kread_read(fd, full ? &extra : buf + *got, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

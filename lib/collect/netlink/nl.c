@@ -7,6 +7,7 @@
 #include "config.h"
 #include "collect/netlink/nl.h"
 #include "base/clock.h"
+#include "base/kread.h"
 #include "collect/netlink/nlmsg.h"
 #include "base/printable.h"
 
@@ -168,7 +169,9 @@ static ssize_t recv_datagram(struct roce_nl *nl, const char *what, struct roce_n
 	struct sockaddr_nl from = { 0 };
 	struct iovec iov = { .iov_base = nl->buf, .iov_len = NL_RECV_BUF };
 	struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1 };
+	roce_kread_enter();
 	ssize_t got = recvmsg(nl->fd, &msg, MSG_DONTWAIT);
+	roce_kread_leave();
 	if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (got < 0) {
@@ -195,7 +198,9 @@ static void recv_reply(struct roce_nl *nl, unsigned seq, int64_t deadline, const
 		if (left <= 0)
 			break;
 		struct pollfd pfd = { .fd = nl->fd, .events = POLLIN };
+		roce_kread_enter();
 		int n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		roce_kread_leave();
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -245,9 +250,11 @@ static void transact(struct roce_nl *nl, struct nlmsghdr *req, const char *what,
 	 * the kernel handler synchronously; nothing can bound that wait (the
 	 * handler may sleep on rtnl_lock), only the wait for the reply. */
 	ssize_t sent;
+	roce_kread_enter();
 	do
 		sent = send(nl->fd, req, req->nlmsg_len, 0);
 	while (sent < 0 && errno == EINTR);
+	roce_kread_leave();
 	if (sent < 0) {
 		result_set(res, ROCE_UNREADABLE, errno, "%s: send: %s", what, strerror(errno));
 		return;
