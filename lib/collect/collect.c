@@ -34,13 +34,19 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_rdma_collect(node, root, &want);
 	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
-	roce_pcie_collect_node(node, root);
+	/* The new collectors read what the policy judges, nothing else: the
+	 * PCIe path's links, ACS and IOMMU each unless ignored, ECN unless
+	 * Ecn=ignore, the trust only with a PFC priority to reach (ETS comes in
+	 * the one DCB reply PFC needs). */
+	struct roce_pcie_want pcie = roce_pcie_want_of(policy);
+	roce_pcie_collect_node_wanted(node, root, &pcie);
 	roce_rdma_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_verbs_collect(node);
 	if (add_port_netdevs(node) == 0) {
-		roce_netclass_collect(node, root);
-		roce_trust_collect(node, root);
+		roce_netclass_collect(node, root, policy->ecn != ROCE_ECN_IGNORE);
+		if (policy->pfc_priority != ROCE_PFC_NONE)
+			roce_trust_collect(node, root);
 	}
 	if (!opts || opts->netlink) {
 		/* sysfs reads cannot be interrupted; netlink gets what is left. */

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include "base/model.h"
+#include "read/policy.h"
 
 /* The bridges already read in one run, so that a bridge on several paths
  * (a switch's ports, shared by its GPUs and HCAs; a root port) is read
@@ -25,6 +26,15 @@ struct roce_pcie_seen {
 /* Remember path's bridges (fn[1..n-1]) in seen (beyond its size: not remembered). */
 void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_path *path);
 
+/* What of a path is read: the link attributes of its functions, its
+ * bridges' config space (ACS, port type), the device's IOMMU group.  The
+ * policy judges each (PcieDegraded=, Acs=, Iommu=; pciecheck.c reads none
+ * of what is ignored, the GPU-HCA pairs included): roce_pcie_want_of. */
+struct roce_pcie_want {
+	bool links, acs, iommu;
+};
+struct roce_pcie_want roce_pcie_want_of(const struct roce_policy *p);
+
 /* The path of bdf (a canonical PCI address) under root: the functions named
  * by the bus/pci/devices/<bdf> link (the kernel's
  * "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0"), each one's link
@@ -36,6 +46,11 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 /* The same for every device of the model whose PCI address was read, each
  * shared bridge read once. */
 void roce_pcie_collect_node(struct roce_node *node, const char *root);
+/* Both, reading only what want says (the rest stays NOT_READ; a seen bridge
+ * is only ever read with the same want). */
+void roce_pcie_collect_path_wanted(const char *root, const char *bdf, const struct roce_pcie_want *want,
+                                   struct roce_pcie_path *path, struct roce_pcie_seen *seen);
+void roce_pcie_collect_node_wanted(struct roce_node *node, const char *root, const struct roce_pcie_want *want);
 
 /* sysfs link attribute formats.  Speed: "16.0 GT/s PCIe", older kernels
  * "8 GT/s" or "2.5 GT/s", in tenths of GT/s; "Unknown" and "Unknown speed"
