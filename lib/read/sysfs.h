@@ -59,8 +59,7 @@ void roce_sysfs_dir_open(struct roce_sysfs_dir *d, const char *root, const char 
 void roce_sysfs_dir_open_in(struct roce_sysfs_dir *d, const struct roce_sysfs_dir *parent, const char *rel);
 void roce_sysfs_dir_close(struct roce_sysfs_dir *d);
 /* roce_sysfs_read, _list and _link_basename of d/name (name may hold a '/'). */
-int roce_sysfs_read_in(const struct roce_sysfs_dir *d, const char *name, char *buf, size_t len,
-                       struct roce_reading *r);
+int roce_sysfs_read_in(const struct roce_sysfs_dir *d, const char *name, char *buf, size_t len, struct roce_reading *r);
 int roce_sysfs_list_in(const struct roce_sysfs_dir *d, const char *name, char ***names, size_t *n,
                        struct roce_reading *r);
 int roce_sysfs_link_basename_in(const struct roce_sysfs_dir *d, const char *name, char *buf, size_t len,
