@@ -96,8 +96,8 @@ static int resolve_sysfs_root(const char *arg, const char **out)
 
 /* After a Slurm upgrade the plugin no longer loads (slurmver.h): say so on
  * every run, and in --version.  Decided before the check runs (the
- * installed version is StateDir's record of it unless slurmd changed: then
- * slurmd -V runs, in a forked worker), printed after it. */
+ * installed version is the record of it beside the topology cache unless
+ * slurmd changed: then slurmd -V runs, in a forked worker), printed after. */
 /* "24.11.5" -> 5 ("24.11") */
 static int release_len(const char *version)
 {
@@ -106,9 +106,12 @@ static int release_len(const char *version)
 }
 static void slurm_release_warning(const struct roce_policy *p, char *buf, size_t len)
 {
-	char installed[64];
+	char installed[64], dir[sizeof(p->topology_cache)];
+	const char *slash = strrchr(p->topology_cache, '/');
 	buf[0] = '\0';
-	if (roce_slurmver_cached(p->state_dir, installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash > p->topology_cache ? (int)(slash - p->topology_cache) : 1,
+	         p->topology_cache);
+	if (roce_slurmver_cached(dir, installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
 	    roce_slurmver_same_release(roce_slurmver_built(), installed))
 		return;
 	snprintf(buf, len,

@@ -146,7 +146,7 @@ int roce_slurmver_installed(char *out, size_t len, int timeout_ms)
 	return -1;
 }
 
-/* ---------------------------------------------------------------- the record in StateDir */
+/* ---------------------------------------------------------------- the record in the cache directory */
 
 /* The file PATH runs for name, as execvp picks it: the first regular file
  * with an execute bit ("" in PATH is the current directory; no PATH:
@@ -189,11 +189,11 @@ static void record_name(const char *path, char *buf, size_t len)
 
 /* The recorded answer of the file head describes; ANSWER_NONE when there
  * is no record for it (none, another file's, not ours, garbled). */
-static enum answer recorded(const char *state_dir, const char *path, const char *head, char *version, size_t len)
+static enum answer recorded(const char *dir, const char *path, const char *head, char *version, size_t len)
 {
 	char name[32], buf[PATH_MAX + 256];
 	struct roce_reading r;
-	int dfd = roce_safefile_state_dir_existing(state_dir);
+	int dfd = roce_safefile_open_dir("TopologyCache directory", dir, ROCE_SAFEFILE_TRUSTED, 0, NULL);
 	if (dfd < 0)
 		return ANSWER_NONE;
 	record_name(path, name, sizeof(name));
@@ -219,16 +219,16 @@ static enum answer recorded(const char *state_dir, const char *path, const char 
 	return ANSWER_VERSION;
 }
 
-/* Keep the answer for the file head describes (root's StateDir only: a
- * caller without one asks every time). */
-static void record(const char *state_dir, const char *path, const char *head, const char *answer)
+/* Keep the answer for the file head describes (a directory of root's only:
+ * a caller without one asks every time). */
+static void record(const char *dir, const char *path, const char *head, const char *answer)
 {
 	char name[32], text[PATH_MAX + 256];
 	struct roce_error err;
 	int n = snprintf(text, sizeof(text), "%s%s\n", head, answer);
 	if (n <= 0 || (size_t)n >= sizeof(text))
 		return;
-	int dfd = roce_safefile_state_dir(state_dir, &err);
+	int dfd = roce_safefile_cache_dir(dir, &err);
 	if (dfd < 0)
 		return;
 	record_name(path, name, sizeof(name));
@@ -236,19 +236,19 @@ static void record(const char *state_dir, const char *path, const char *head, co
 	close(dfd);
 }
 
-int roce_slurmver_cached(const char *state_dir, char *out, size_t len, int timeout_ms)
+int roce_slurmver_cached(const char *dir, char *out, size_t len, int timeout_ms)
 {
 	for (size_t i = 0; i < N_PROGRAMS; i++) {
 		char path[PATH_MAX], head[PATH_MAX + 160], version[64];
 		struct stat st;
 		if (find_program(programs[i], path, sizeof(path), &st) < 0)
 			continue;
-		bool keep = state_dir && state_dir[0] && record_head(path, &st, head, sizeof(head)) == 0;
-		enum answer a = keep ? recorded(state_dir, path, head, version, sizeof(version)) : ANSWER_NONE;
+		bool keep = dir && dir[0] && record_head(path, &st, head, sizeof(head)) == 0;
+		enum answer a = keep ? recorded(dir, path, head, version, sizeof(version)) : ANSWER_NONE;
 		if (a == ANSWER_NONE) {
 			a = ask(path, version, sizeof(version), timeout_ms);
 			if (keep && a != ANSWER_NONE)
-				record(state_dir, path, head, a == ANSWER_VERSION ? version : "-");
+				record(dir, path, head, a == ANSWER_VERSION ? version : "-");
 		}
 		if (a != ANSWER_VERSION)
 			continue;

@@ -36,14 +36,15 @@ bool roce_slurmver_same_release(const char *a, const char *b);
 int roce_slurmver_installed(char *out, size_t len, int timeout_ms);
 
 /* roce_slurmver_installed's answer, asked only when it may have changed:
- * StateDir (state_dir, root's) keeps one record per program path,
- * "slurmver-<hash>", with what that file was (device, inode, size, mtime,
- * ctime) when it answered and its answer (a version, or none).  While the
- * file PATH names is the same, its answer is the record's and nothing is
- * run; an upgrade (another inode) or an edit makes it ask again.  No answer
- * in time is not kept.  Without a StateDir of ours (not root) it asks every
- * time.  0 with out set, -1 when neither program answered. */
-int roce_slurmver_cached(const char *state_dir, char *out, size_t len, int timeout_ms);
+ * dir (a cache directory of root's: TopologyCache's, /var/cache/slurm-roce)
+ * keeps one record per program path, "slurmver-<hash>", with what that file
+ * was (device, inode, size, mtime, ctime) when it answered and its answer
+ * (a version, or none).  While the file PATH names is the same, its answer
+ * is the record's and nothing is run; an upgrade (another inode) or an edit
+ * makes it ask again.  No answer in time is not kept.  Without such a
+ * directory (not root) it asks every time.  0 with out set, -1 when neither
+ * program answered. */
+int roce_slurmver_cached(const char *dir, char *out, size_t len, int timeout_ms);
 
 /* How long each of slurmd -V and sinfo -V may take in a command's checks. */
 #define ROCE_SLURMVER_TIMEOUT_MS 2000
