@@ -5,6 +5,7 @@
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
  *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
  *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
+ *   roce-check --check-config [FILE] [--plugstack FILE] [--node NAME]
  *
  * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
  * configuration error.  Usable as Slurm's HealthCheckProgram with --drain.
@@ -21,12 +22,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "checkconfig.h"
 #include "base/hostname.h"
 #include "check/json.h"
 #include "pipeline/pipeline.h"
 #include "base/printable.h"
 #include "proc/slurmver.h"
 #include "proc/worker.h"
+#include "read/policycache.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -45,6 +48,8 @@ struct args {
 	bool full_gids, verbs, drain, health, matrix;
 	const char *node;
 	const char *topology, *gpus, *proc_root;
+	bool check_config;     /* --check-config: judge the configuration, check nothing */
+	const char *plugstack; /* --plugstack FILE */
 };
 
 static void usage(FILE *f)
@@ -69,6 +74,11 @@ static void usage(FILE *f)
 	           "                         (for HealthCheckProgram; runs scontrol)\n"
 	           "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
 	           "      --health           exit 1 exactly when --drain would drain, whatever the mode (NHC)\n"
+	           "      --check-config [FILE]\n"
+	           "                         check roce.conf (FILE, --config, else the plugstack line's config=)\n"
+	           "                         and the plugin's plugstack words as the plugin reads them; every\n"
+	           "                         problem as file:line; exit 2 on any (run it before deploying)\n"
+	           "      --plugstack FILE   the plugstack file to read (default: slurm.conf's PlugStackConfig)\n"
 	           "  -h, --help             this help\n"
 	           "  -V, --version          version\n\n"
 	           "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
@@ -124,7 +134,17 @@ static void slurm_release_warning(const struct roce_policy *p, char *buf, size_t
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_HEALTH, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
+	enum {
+		OPT_VERBS = 256,
+		OPT_DRAIN,
+		OPT_HEALTH,
+		OPT_NODE,
+		OPT_GPUS,
+		OPT_MATRIX,
+		OPT_PROC,
+		OPT_CHECK_CONFIG,
+		OPT_PLUGSTACK
+	};
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -140,6 +160,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "gpus", required_argument, NULL, OPT_GPUS },
 		{ "matrix", no_argument, NULL, OPT_MATRIX },
 		{ "proc-root", required_argument, NULL, OPT_PROC },
+		{ "check-config", optional_argument, NULL, OPT_CHECK_CONFIG },
+		{ "plugstack", required_argument, NULL, OPT_PLUGSTACK },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -185,10 +207,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_GPUS: a->gpus = optarg; break;
 		case OPT_MATRIX: a->matrix = true; break;
 		case OPT_PROC: a->proc_root = optarg; break;
+		case OPT_CHECK_CONFIG:
+			a->check_config = true;
+			if (optarg) {
+				a->config = optarg;
+				a->config_given = true;
+			}
+			break;
+		case OPT_PLUGSTACK: a->plugstack = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': roce_slurmver_print_version("roce-check"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
+	}
+	/* --check-config FILE, as nginx -t takes one */
+	if (a->check_config && !a->config_given && optind == argc - 1) {
+		a->config = argv[optind++];
+		a->config_given = true;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "roce-check: unexpected argument \"%s\"\n", argv[optind]);
@@ -197,12 +232,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static int load_policy(const struct args *a, struct roce_policy *p)
+/* The policy: roce.conf for this node (--node's) or, when it does not
+ * parse, its last good copy, as the plugin would use (cached says so); then
+ * the options. */
+static int load_policy(const struct args *a, struct roce_policy *p, struct roce_policycache_outcome *cached)
 {
 	struct roce_error err = { "" };
 	roce_policy_defaults(p);
 	/* The default file may be absent (defaults stand); a named one must exist. */
-	if (roce_policy_load(p, a->config, !a->config_given, &err) < 0)
+	if (roce_policycache_load(p, a->config, !a->config_given, a->node, false, NULL, cached, &err) < 0)
 		goto fail;
 	for (size_t i = 0; i < a->n_sets; i++)
 		if (roce_policy_set_kv(p, a->sets[i], "--set", &err) < 0)
@@ -619,15 +657,39 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		fprintf(stderr, "roce-check: drained %s: %s\n", node, o->drain_reason);
 }
 
+/* What the configuration itself shows, before the node's findings: a
+ * roce.conf that did not parse (checked with its last good copy), and, for
+ * a health check, a plugstack that does not load the plugin.  Neither
+ * drains. */
+static void config_findings(const struct args *a, const struct roce_policycache_outcome *cached)
+{
+	if (cached->cached && a->format == FMT_TEXT)
+		checkconfig_cached_finding(cached->bad.msg, cached->saved, stdout);
+	else if (cached->cached)
+		fprintf(stderr, "roce-check: %s: checked with its last good copy (saved %s)\n", cached->bad.msg,
+		        cached->saved);
+	if ((a->drain || a->health) && a->format == FMT_TEXT)
+		checkconfig_plugstack_finding(a->plugstack, stdout);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct roce_policy policy;
+	struct roce_policycache_outcome cached;
 	struct outcome o;
 	char release[1024];
 
-	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
+	if (parse_args(argc, argv, &a) < 0)
 		return EXIT_USAGE;
+	if (a.check_config) {
+		struct checkconfig_args c = { a.config_given ? a.config : NULL, a.plugstack, a.node };
+		return checkconfig_run(&c, stdout, stderr);
+	}
+	if (load_policy(&a, &policy, &cached) < 0)
+		return EXIT_USAGE;
+	config_findings(&a, &cached);
 	slurm_release_warning(&policy, release, sizeof(release));
 	struct work w = { .a = &a, .policy = &policy, .report = -1, .log = memfd_create("roce-check log", MFD_CLOEXEC) };
 	run(&w, &o);
@@ -636,7 +698,11 @@ int main(int argc, char **argv)
 	fputs(release, stderr);
 	/* A health check (NHC) judges the hardware as --drain does, whatever the
 	 * mode: warn mode passes a node with one of two ports down. */
-	int rc = a.health && o.rc != EXIT_USAGE ? (o.drain ? EXIT_FAILED : EXIT_OK) : o.rc;
+	int rc;
+	if (a.health && o.rc != EXIT_USAGE)
+		rc = o.drain ? EXIT_FAILED : EXIT_OK;
+	else /* A roce.conf that does not parse fails the check, but drains nothing. */
+		rc = cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
 	if (o.task_left) {
 		fflush(stdout);
 		_exit(rc);

@@ -2,11 +2,14 @@
 /*
  * model.h - the node model: what one node's RoCE fabric looks like, as plain data.
  *
- * Collectors (rdma.c for sysfs, rtlink.c and dcb*.c for rtnetlink/DCB,
- * verbs.c, topo.c) are the only code that fills it; check.c, plan.c and the
- * report code only read it.  Every field that comes from the outside world
- * has a struct roce_reading next to it that says whether the value was read
- * and, if not, why: a value is never silently defaulted.
+ * The collectors are the only code that fills it: lib/collect/ (rdma.c:
+ * devices, ports, GIDs and module versions from sysfs; netclass.c, trust.c,
+ * pcie.c, gdr.c, verbs.c) and lib/collect/netlink/ (rtlink.c and dcb*.c:
+ * rtnetlink and DCB), run by collect.c.  The layers above only read it: the
+ * checks (lib/check/), the counter snapshot and the job's fingerprint.  The
+ * hwloc topology (topo.h) is not in it.  Every field that comes from the
+ * outside world has a struct roce_reading next to it that says whether the
+ * value was read and, if not, why: a value is never silently defaulted.
  */
 #ifndef ROCE_MODEL_H
 #define ROCE_MODEL_H

@@ -11,6 +11,7 @@
 #include "fragment/ranwith.h"
 #include "pipeline/snapshot.h"
 #include "base/hostname.h"
+#include "base/slurmid.h"
 #include "read/jsonin.h"
 #include "base/printable.h"
 #include "read/readfile.h"
@@ -42,7 +43,7 @@ static bool state_name_job(const char *name, char *job, size_t len)
 		return false;
 	memcpy(job, name, n - 5);
 	job[n - 5] = '\0';
-	return roce_fragment_job_id_ok(job);
+	return roce_slurmid_job_ok(job);
 }
 
 /* A job's snapshot in StateDir is "<jobid>.json". */
@@ -163,7 +164,7 @@ static void take_markers(int sfd, const char *job_id, struct idlist *shared)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		const char *other = e->d_name + strlen(prefix);
-		if (roce_fragment_job_id_ok(other))
+		if (roce_slurmid_job_ok(other))
 			idlist_add(shared, other);
 		unlinkat(sfd, e->d_name, 0);
 	}
@@ -182,7 +183,7 @@ struct job_ctx {
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                         const char *node, uid_t uid, struct roce_error *err)
 {
-	if (!roce_fragment_job_id_ok(job_id)) {
+	if (!roce_slurmid_job_ok(job_id)) {
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
 		return -1;
 	}
@@ -190,7 +191,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 		roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
 		return -1;
 	}
-	if (!roce_fragment_node_name_ok(node)) {
+	if (!roce_slurmid_node_ok(node)) {
 		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
 		return -1;
 	}
@@ -272,21 +273,56 @@ static void mark_sharing(int sfd, const char *job_id)
 	free(others.id);
 }
 
+/* StateDir/<jobid>.<node>.shared: the name of this node's entry in
+ * SharedDir (shareddir.h: it carries the fingerprint's digest and the
+ * prolog's time), so that the epilog removes it without listing SharedDir.
+ * (The node name too: tests run several nodes on one StateDir.) */
+#define SHARED_MARK_MAX (ROCE_JOBID_MAX + ROCE_FP_NODE_MAX + 8)
+static void shared_mark(char *buf, const char *job_id, const char *node)
+{
+	snprintf(buf, SHARED_MARK_MAX, "%s.%s.shared", job_id, node);
+}
+
+/* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
+static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
+{
+	char mark[SHARED_MARK_MAX], entry[ROCE_SHAREDDIR_ENTRY_MAX];
+	struct roce_reading r;
+	if (!node || !roce_slurmid_node_ok(node))
+		return;
+	shared_mark(mark, job_id, node);
+	if (roce_readfile_buf(sfd, NULL, mark, entry, sizeof(entry), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
+	                      &r) > 0)
+		roce_shareddir_remove(p, job_id, entry);
+	unlinkat(sfd, mark, 0);
+}
+
 /* For the job-wide agreement (agree.h), when SharedDir is set.  A node
  * without one is "unknown" to srun (warn: each node on its own; strict:
  * the step fails): say why in slurmd's log, and carry on with the report. */
-static int write_fingerprint(const struct job_ctx *c, const struct roce_fingerprint *fp, struct roce_error *err)
+static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce_fingerprint *fp,
+                             struct roce_error *err)
 {
+	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX];
 	struct roce_error e;
 	if (!c->pol.shared_dir[0])
 		return 0;
-	if (!fp->node[0])
+	if (!fp->node[0]) {
 		roce_error_set(err, "no fingerprint in SharedDir: the check did not run");
-	else if (roce_shareddir_write(&c->pol, fp, c->uid, &e) < 0)
+		return -1;
+	}
+	if (roce_shareddir_write(&c->pol, fp, c->uid, time(NULL), entry, sizeof(entry), &e) < 0) {
 		roce_error_set(err, "no fingerprint in SharedDir: %.*s", ROCE_ERR_MAX - 40, e.msg);
-	else
-		return 0;
-	return -1;
+		return -1;
+	}
+	shared_mark(mark, c->job_id, c->node);
+	if (roce_safefile_write(sfd, mark, entry, strlen(entry), geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
+		/* the entry stays until the sweep (shareddir.h): srun may still use it */
+		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
+		               ROCE_ERR_MAX - 80, e.msg);
+		return -1;
+	}
+	return 0;
 }
 
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
@@ -307,7 +343,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 	fp.node[0] = '\0';
 	if (take_snapshot(&c, &s, &fp, err) < 0)
 		goto out;
-	fp_rc = write_fingerprint(&c, &fp, &fp_err);
+	fp_rc = write_fingerprint(&c, sfd, &fp, &fp_err);
 	json_object *o = state_json(&c, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	state_name(name, job_id);
@@ -394,11 +430,13 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 {
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
+	struct roce_fragment f = { 0 };
+	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
+	struct roce_fragment_text text = { 0 };
 	const char *ids[4096];
 	char name[80];
 	gid_t admin_gid = 0;
 	int rc = -1, jfd = -1;
-	json_object *frag = NULL;
 
 	for (size_t i = 0; i < shared->n; i++)
 		ids[i] = shared->id[i];
@@ -415,15 +453,11 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		.no_start = no_start,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    roce_ranwith_verdicts(rw, &v) < 0 || !(frag = roce_fragment_build(&m, &d, &v))) {
+	    roce_ranwith_verdicts(rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, rw) < 0) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
-	if (rw->n)
-		json_object_object_add(frag, "ran_with", roce_ranwith_to_json(rw));
-	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
-	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PLAIN);
-	if (!text) {
+	if (roce_fragment_write(&text, &f, c->job_id, true) < 0) {
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
 	}
@@ -432,13 +466,14 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
 	roce_safefile_remove_temps(jfd, name);
-	if (roce_safefile_write(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid,
+	if (roce_safefile_write(jfd, name, text.s, text.len, geteuid(), admin_gid, 0440, (long)c->uid,
 	                        ROCE_SAFEFILE_DURABLE, err) == 0)
 		rc = 0;
 out:
 	if (jfd >= 0)
 		close(jfd);
-	json_object_put(frag);
+	roce_fragment_write_free(&text);
+	roce_fragment_free(&f);
 	roce_verdict_list_free(&v);
 	roce_delta_free(&d);
 	return rc;
@@ -482,7 +517,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	/* what the steps ran with (none: no step was checked here, or an older plugin) */
 	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &rw, &serr) < 0)
 		memset(&rw, 0, sizeof(rw));
-	roce_shareddir_remove(&c.pol, job_id, c.node);
+	if (sfd >= 0)
+		drop_fingerprint(sfd, &c.pol, job_id, c.node);
 	if (take_snapshot(&c, &end, NULL, err) < 0)
 		goto out;
 	if (!have_start && start_from_end(&start, &end, note) < 0) {
@@ -530,17 +566,19 @@ static void job_worker(const void *arg, void *res)
 }
 
 /* An epilog that did not run (an earlier check stuck) or was abandoned at its
- * deadline still owes the job's snapshot its removal: a stale one would flag
- * every later job on the node as sharing it.  No sysfs read needed. */
-static void drop_snapshot(const struct roce_policy *p, const char *job_id)
+ * deadline still owes the job's snapshot its removal (a stale one would flag
+ * every later job on the node as sharing it), and its fingerprint (srun must
+ * not find this job's after the job).  No sysfs read needed. */
+static void drop_snapshot(const struct roce_policy *p, const char *job_id, const char *node)
 {
 	struct roce_error e = { "" };
-	if (!roce_fragment_job_id_ok(job_id))
+	if (!roce_slurmid_job_ok(job_id))
 		return;
 	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)
 		return;
 	remove_state(sfd, job_id);
+	drop_fingerprint(sfd, p, job_id, node);
 	close(sfd);
 }
 
@@ -558,12 +596,8 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", ROCE_WORKER_FORKED, job_worker, &call, &res,
 	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
-		if (!prolog) {
-			drop_snapshot(p, job_id);
-			/* nor may srun find this job's fingerprint after the job (no sysfs read needed) */
-			if (node_name && *node_name)
-				roce_shareddir_remove(p, job_id, node_name);
-		}
+		if (!prolog)
+			drop_snapshot(p, job_id, node_name);
 		return ROCE_JOB_NONFATAL;
 	}
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */

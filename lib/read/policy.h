@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy.h - the site's RoCE policy: roce.conf (slurm.conf style Key=Value)
- * and plugstack arguments (key=value words) both end up here.
+ * policy.h - the site's RoCE policy: roce.conf (slurm.conf style Key=Value,
+ * read by policyfile.h) and plugstack arguments (key=value words) both end
+ * up here.
  */
 #ifndef ROCE_POLICY_H
 #define ROCE_POLICY_H
@@ -57,18 +58,19 @@ struct roce_policy {
 
 void roce_policy_defaults(struct roce_policy *p);
 
-/*
- * Read a roce.conf.  A missing file is not an error when missing_ok (the
- * defaults stand); any other problem names the file, the line and the key.
- */
-int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, struct roce_error *err);
-
-/* Set one key (case-insensitive) from a string; `where` prefixes errors ("roce.conf:12"). */
+/* Set one key (case-insensitive) from a string; `where` prefixes errors
+ * ("roce.conf:12").  Reading a whole roce.conf is policyfile.h's. */
 int roce_policy_set(struct roce_policy *p, const char *key, const char *value, const char *where,
                     struct roce_error *err);
 
 /* Split "Key=Value" (as in plugstack args) and set it. */
 int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where, struct roce_error *err);
+
+/* key's spelling in the key table (case-insensitive lookup), NULL for no key
+ * of ours: a problem is then said to be about that key (policyfile.h). */
+const char *roce_policy_key_name(const char *key);
+/* The word that starts a roce.conf section (policyfile.h), never a key. */
+#define ROCE_POLICY_NODENAME "NodeName"
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 

@@ -431,10 +431,15 @@ fab_ecn "$R" mlx5_0 eth0; fab_ecn "$R" mlx5_1 eth1
 run "$R" --set PfcPriority=3
 like "$out" "PASS +ecn +mlx5_0:1 +ECN notification and reaction points on for priority 3 on eth0" "ecn: on for the PFC priority: pass"
 fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 0
-run "$R" --format env
+run "$R" --set Ecn=require --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
-run "$R"
+run "$R" --set Ecn=require
 like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+# new in 0.2.0, so released at warn (NEWS): a PFC-only fabric keeps its ports on upgrade
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "ecn: the default (Ecn=warn) keeps the port"
+run "$R"
+like "$out" "WARN +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: the default warns, naming the netdev and priority"
 run "$R" --set Ecn=warn --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Ecn=warn: the port stays"
 run "$R" --set Ecn=ignore

@@ -77,7 +77,8 @@ HOSTILE_ENV=$HOSTILE_ENV,SLURM_JOB_GPUS=../../PWNED,CUDA_VISIBLE_DEVICES=../PWNE
 HOSTILE_ENV=$HOSTILE_ENV,ROCE_EXPORTED=NCCL_IB_HCA:../../PWNED,NCCL_TOPO_FILE=../PWNED
 touch "$W/stamp"
 log=$W/lab/log/slurmd.node1.log
-state_names() { lab_node_exec node1 ls -A "$W/state"; }
+# The last good copy of roce.conf (policy-HASH.conf, HASH of its path: the admin's) is node state, not a job's.
+state_names() { lab_node_exec node1 ls -A "$W/state" | grep -v '^policy-[0-9a-f]\{8\}\.conf$'; }
 
 # --- 1. an srun job of that user with an odd --chdir, name and comment; the task saves its environment
 lab_run_timeout "$LAB_STEP_TIMEOUT" "${LAB_AS_USER[@]}" srun --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \

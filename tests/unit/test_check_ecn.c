@@ -24,6 +24,7 @@ static int setup(void **state)
 		e->cnp_dscp = 48;
 		e->cnp_prio = 3;
 	}
+	f->policy.ecn = ROCE_ECN_REQUIRE; /* the default is warn (NEWS): these tests judge require */
 	*state = f;
 	return 0;
 }

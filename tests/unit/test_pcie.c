@@ -19,31 +19,11 @@
 #include "base/pcicap.h"
 #include "collect/pcie.h"
 #include "check/pciecheck.h"
+#include "scratch.h"
 
-static char root[64];
+static char root[128];
 
-static void put(const char *rel, const char *text)
-{
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdirs(const char *rel)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	mkdir(path, 0755);
-}
+static void put(const char *rel, const char *text) { fx_putf(root, rel, "%s", text); }
 
 /* A function at devices/DEVPATH with its bus link and link attributes. */
 static void fn(const char *devpath, const char *cur, const char *width, const char *max, const char *maxwidth)
@@ -51,8 +31,8 @@ static void fn(const char *devpath, const char *cur, const char *width, const ch
 	char rel[512], link[512], path[512];
 	const char *bdf = strrchr(devpath, '/') + 1;
 	snprintf(rel, sizeof(rel), "devices/%s", devpath);
-	mkdirs(rel);
-	mkdirs("bus/pci/devices");
+	fx_mkdirs(root, rel);
+	fx_mkdirs(root, "bus/pci/devices");
 	snprintf(link, sizeof(link), "../../../devices/%s", devpath);
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", root, bdf);
 	unlink(path);
@@ -72,16 +52,13 @@ static void fn(const char *devpath, const char *cur, const char *width, const ch
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_pcie.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fx_tmpdir(root, sizeof(root), "test_pcie");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(root);
 }
 
 static void t_parse(void **state)
@@ -458,7 +435,7 @@ static void iommu(const char *devpath, const char *group, const char *type)
 {
 	char rel[512], link[512], path[512];
 	snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s", group);
-	mkdirs(rel);
+	fx_mkdirs(root, rel);
 	if (type) {
 		snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s/type", group);
 		put(rel, type);

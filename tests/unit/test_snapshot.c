@@ -20,35 +20,12 @@
 #include "pipeline/delta.h"
 #include "pipeline/snapshot.h"
 #include "fragment/verdicts.h"
+#include "scratch.h"
 
 static char root[PATH_MAX];
 
-static void mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
-}
-
 /* Write root/rel with a trailing newline, as sysfs prints values. */
-static void put(const char *rel, const char *value)
-{
-	char path[PATH_MAX], dir[PATH_MAX];
-	assert_true(snprintf(path, sizeof(path), "%s/%s", root, rel) < (int)sizeof(path));
-	memcpy(dir, path, sizeof(dir));
-	*strrchr(dir, '/') = '\0';
-	mkdirs(dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", value);
-	fclose(f);
-}
+static void put(const char *rel, const char *value) { fx_putf(root, rel, "%s\n", value); }
 
 static void put_counter(const char *dev, unsigned port, enum roce_counter_id id, uint64_t v)
 {
@@ -71,16 +48,13 @@ static void make_port(const char *dev, unsigned port, const char *ll)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_snapshot.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fx_tmpdir(root, sizeof(root), "test_snapshot");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(root);
 }
 
 static void t_lookup(void **state)
