@@ -302,7 +302,7 @@ static void print_json(FILE *f, const struct roce_pipeline *p)
 	if (p->loc)
 		json_object_object_add(o, "locality", roce_locality_json(p->loc));
 	if (p->choice)
-		json_object_object_add(o, "choice", roce_choice_json(p->choice));
+		json_object_object_add(o, "choice", roce_choice_json(p->choice, p->loc));
 	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
@@ -314,6 +314,8 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 	case FMT_TEXT:
 		if (run->loc)
 			roce_locality_print(run->loc, f);
+		if (run->loc && run->choice)
+			roce_choice_print(run->choice, run->loc, f);
 		print_text(f, &run->check, &run->plan);
 		break;
 	case FMT_JSON: print_json(f, run); break;

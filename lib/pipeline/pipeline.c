@@ -100,7 +100,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 	if (!loc || loc->n_gpus == 0)
 		return 0;
 	const char *root = o->collect.sysfs_root ? o->collect.sysfs_root : p->sysfs_root;
-	struct roce_pcie_want want = roce_pcie_want_of(p);
+	struct roce_pcie_want want = roce_pcie_want_of(p, true);
 	struct roce_pcie_path *paths = calloc(loc->n_gpus, sizeof(*paths));
 	struct roce_pcie_seen *seen = calloc(1, sizeof(*seen));
 	int rc = -1;
@@ -118,8 +118,8 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 			if (bits)
 				roce_locality_block(loc, g, h, bits, bridge);
 		}
-		if (judged_gpu(gpus, g) &&
-		    roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr, gp) < 0)
+		if (judged_gpu(gpus, g) && roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr,
+		                                              loc->gpus[g].device_id, gp) < 0)
 			goto nomem;
 	}
 	roce_check_decide(&out->check, p);
@@ -170,6 +170,7 @@ int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeli
 	struct roce_collect_opts copts = opts->collect;
 	if (!copts.proc_root)
 		copts.proc_root = opts->proc_root;
+	copts.locality = want_locality(opts);
 	roce_collect(&out->node, policy, &copts);
 	if (roce_check(&out->node, policy, &out->check) < 0) {
 		roce_error_set(err, "out of memory");

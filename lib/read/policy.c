@@ -29,6 +29,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
 	p->traffic_class = ROCE_TC_AUTO;
 	p->gdr_level = ROCE_GDR_PXB;
+	p->hca_ties = ROCE_TIES_BANDWIDTH;
 	p->mode = ROCE_MODE_WARN;
 	p->require_gdr = false;
 	p->pcie_degraded = ROCE_ACTION_WARN;
@@ -267,6 +268,17 @@ static int set_link_rate(struct roce_policy *p, const char *v)
 }
 
 static int set_hca(struct roce_policy *p, const char *v) { return parse_hca_list(p, v); }
+
+static int set_hca_ties(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "bandwidth"))
+		p->hca_ties = ROCE_TIES_BANDWIDTH;
+	else if (!strcasecmp(v, "all"))
+		p->hca_ties = ROCE_TIES_ALL;
+	else
+		return -1;
+	return 0;
+}
 static int set_gdr_level(struct roce_policy *p, const char *v) { return roce_gdr_level_parse(v, &p->gdr_level); }
 
 static int set_mode(struct roce_policy *p, const char *v)
@@ -331,6 +343,7 @@ static const struct {
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
+	{ "HcaTies", set_hca_ties, "bandwidth or all" },
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },

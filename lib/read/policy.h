@@ -20,6 +20,8 @@ enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
 /* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
+/* Among HCAs equally near a GPU (HcaTies=): those with the most bandwidth, as NCCL, or all. */
+enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 
 #define ROCE_GID_AUTO (-1)
 #define ROCE_TC_AUTO (-1)
@@ -37,6 +39,7 @@ struct roce_policy {
 	char hca[ROCE_HCA_MAX][64]; /* allow-list; n_hca == 0 = every Ethernet port */
 	size_t n_hca;
 	enum roce_gdr_level gdr_level;
+	enum roce_hca_ties hca_ties;    /* HcaTies=: which of a GPU's equally near HCAs it gets */
 	enum roce_mode mode;            /* warn or strict (off only from the plugin) */
 	bool require_gdr;               /* RequireGdr=yes: missing peer-memory module fails */
 	enum roce_action pcie_degraded; /* a PCIe link below what both ends can do */

@@ -101,7 +101,7 @@ running=""
 batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.json" <<<"$running"; }
 lab_poll 120 batch_snapshot_listed
 like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
-is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$' <<<"$running")" "" "and nothing not named by job ids"
+is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$|^[0-9]+\.ranwith\.json$|^[0-9]+\.[A-Za-z0-9._-]+\.shared$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job"
 # the output file is the job's: give a slow node a moment to have written it
 batch_step_ran() { grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; }
