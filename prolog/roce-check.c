@@ -525,12 +525,13 @@ static void run_forked(struct work *w, struct outcome *o)
 
 static void run(struct work *w, struct outcome *o)
 {
+	bool late;
 	memset(o, 0, sizeof(*o));
-	if (roce_worker_stuck_earlier(w->policy, NULL, &o->error)) {
+	if (roce_worker_earlier(w->policy, NULL, &o->error, &late)) {
 		o->rc = EXIT_FAILED;
 		return;
 	}
-	if (w->log >= 0 && !roce_worker_late_earlier(w->policy, NULL) && run_shared(w, o) == 0)
+	if (w->log >= 0 && !late && run_shared(w, o) == 0)
 		return;
 	run_forked(w, o);
 }

@@ -91,16 +91,13 @@ static int read_marker(int dfd, const char *name, pid_t *pid, unsigned long long
 	return 0;
 }
 
-int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out)
+/* The live marker's process in StateDir dfd; a stale one is removed. */
+static int find_at(int dfd, const char *sysfs_root, struct roce_stuck *out)
 {
 	char name[64], state;
 	pid_t pid = 0;
 	unsigned long long start = 0, now_start;
 
-	memset(out, 0, sizeof(*out));
-	int dfd = roce_safefile_state_dir_existing(state_dir);
-	if (dfd < 0)
-		return 0; /* none, or not our StateDir: no marker of ours can be there */
 	marker_name(sysfs_root, name, sizeof(name));
 	int found = 0;
 	int rc = read_marker(dfd, name, &pid, &start);
@@ -114,6 +111,35 @@ int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_s
 	}
 	unlinkat(dfd, name, 0); /* the process is gone (or the marker garbled): stale */
 done:
+	return found;
+}
+
+/* The late record in StateDir dfd: a regular file of root's (or this
+ * euid's) that nobody else writes. */
+static bool late_at(int dfd, const char *sysfs_root)
+{
+	char name[64];
+	struct stat st;
+	record_name(sysfs_root, "late", name, sizeof(name));
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	       (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out)
+{
+	bool late;
+	return roce_stuck_find_late(state_dir, sysfs_root, out, &late);
+}
+
+int roce_stuck_find_late(const char *state_dir, const char *sysfs_root, struct roce_stuck *out, bool *late)
+{
+	memset(out, 0, sizeof(*out));
+	*late = false;
+	int dfd = roce_safefile_state_dir_existing(state_dir);
+	if (dfd < 0)
+		return 0; /* none, or not our StateDir: no marker of ours can be there */
+	int found = find_at(dfd, sysfs_root, out);
+	*late = late_at(dfd, sysfs_root);
 	close(dfd);
 	return found;
 }
@@ -141,15 +167,10 @@ int roce_stuck_mark_late(const char *state_dir, const char *sysfs_root, struct r
 
 bool roce_stuck_late_seen(const char *state_dir, const char *sysfs_root)
 {
-	char name[64];
-	struct stat st;
 	int dfd = roce_safefile_state_dir_existing(state_dir);
 	if (dfd < 0)
 		return false;
-	record_name(sysfs_root, "late", name, sizeof(name));
-	/* Ours: a regular file of root's (or this euid's) that nobody else writes. */
-	bool seen = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-	            (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	bool seen = late_at(dfd, sysfs_root);
 	close(dfd);
 	return seen;
 }

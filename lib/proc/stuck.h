@@ -49,6 +49,8 @@ int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_s
  */
 int roce_stuck_mark_late(const char *state_dir, const char *sysfs_root, struct roce_error *err);
 bool roce_stuck_late_seen(const char *state_dir, const char *sysfs_root);
+/* roce_stuck_find and roce_stuck_late_seen with one look at StateDir. */
+int roce_stuck_find_late(const char *state_dir, const char *sysfs_root, struct roce_stuck *out, bool *late);
 
 /* "an earlier fabric check (pid N, started M s ago) is still stuck ..." */
 void roce_stuck_describe(const struct roce_stuck *s, char *buf, size_t len);

@@ -407,6 +407,15 @@ int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid
 	return roce_stuck_mark(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, abandoned, why);
 }
 
+int roce_worker_earlier(const struct roce_policy *p, const char *sysfs_root, struct roce_error *why, bool *late)
+{
+	struct roce_stuck stuck;
+	if (roce_stuck_find_late(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, &stuck, late) != 1)
+		return 0;
+	roce_stuck_describe(&stuck, why->msg, sizeof(why->msg));
+	return 1;
+}
+
 bool roce_worker_late_earlier(const struct roce_policy *p, const char *sysfs_root)
 {
 	return roce_stuck_late_seen(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root);
@@ -418,13 +427,11 @@ void roce_worker_record_late(const struct roce_policy *p, const char *sysfs_root
 	roce_stuck_mark_late(p->state_dir, sysfs_root ? sysfs_root : p->sysfs_root, &err);
 }
 
-/* The shared task, unless a worker was late here before or none can be
- * made: 1 not run (fork), else roce_worker_run_shared's answer. */
+/* The shared task, unless none can be made: 1 not run (fork), else
+ * roce_worker_run_shared's answer. */
 static int try_shared(const struct roce_policy *p, const char *sysfs_root, roce_worker_fn fn, const void *arg,
                       void *out, size_t len, int timeout_ms, struct roce_worker_end *end)
 {
-	if (roce_worker_late_earlier(p, sysfs_root))
-		return 1;
 	int rc = roce_worker_run_shared(fn, arg, out, len, timeout_ms, ROCE_WORKER_LATE_SAFE, end);
 	int saved = errno;
 	if (end->late && !end->abandoned) /* abandoned: roce_worker_abandon records it */
@@ -440,12 +447,15 @@ int roce_worker_run_guarded(const struct roce_policy *p, const char *sysfs_root,
 	struct roce_error merr = { "" };
 	struct roce_worker_end end;
 
-	/* An earlier child still asleep in a read: this one would hang there too. */
-	if (roce_worker_stuck_earlier(p, sysfs_root, why)) {
+	/* An earlier child still asleep in a read: this one would hang there too.
+	 * One late before: a forked worker, which can be killed anywhere. */
+	bool late;
+	if (roce_worker_earlier(p, sysfs_root, why, &late)) {
 		errno = EBUSY;
 		return -1;
 	}
-	int rc = how == ROCE_WORKER_SHARED ? try_shared(p, sysfs_root, fn, arg, out, len, timeout_ms, &end) : 1;
+	int rc =
+	        how == ROCE_WORKER_SHARED && !late ? try_shared(p, sysfs_root, fn, arg, out, len, timeout_ms, &end) : 1;
 	if (rc == 1)
 		rc = roce_worker_run(fn, arg, out, len, timeout_ms, &end);
 	if (rc == 0)

@@ -92,6 +92,8 @@ int roce_worker_stuck_earlier(const struct roce_policy *p, const char *sysfs_roo
 int roce_worker_abandon(const struct roce_policy *p, const char *sysfs_root, pid_t abandoned, struct roce_error *why);
 /* A worker late here before (stuck.h's late record): true, fork one. */
 bool roce_worker_late_earlier(const struct roce_policy *p, const char *sysfs_root);
+/* Both at once (one look at StateDir): roce_worker_stuck_earlier's answer, *late set. */
+int roce_worker_earlier(const struct roce_policy *p, const char *sysfs_root, struct roce_error *why, bool *late);
 /* Record a late worker (best effort: a caller without StateDir cannot). */
 void roce_worker_record_late(const struct roce_policy *p, const char *sysfs_root);
 
