@@ -105,25 +105,31 @@ static int resolve_sysfs_root(const char *arg, const char **out)
 }
 
 /* After a Slurm upgrade the plugin no longer loads (slurmver.h): say so on
- * every run, and in --version. */
+ * every run, and in --version.  Decided before the check runs (the
+ * installed version is the record of it beside the topology cache unless
+ * slurmd changed: then slurmd -V runs, in a forked worker), printed after. */
 /* "24.11.5" -> 5 ("24.11") */
 static int release_len(const char *version)
 {
 	const char *dot = strchr(version, '.');
 	return dot ? (int)(dot - version) + 1 + (int)strcspn(dot + 1, ".") : (int)strlen(version);
 }
-static void warn_slurm_release(void)
+static void slurm_release_warning(const struct roce_policy *p, char *buf, size_t len)
 {
-	char installed[64];
-	if (roce_slurmver_installed(installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
+	char installed[64], dir[sizeof(p->topology_cache)];
+	const char *slash = strrchr(p->topology_cache, '/');
+	buf[0] = '\0';
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash > p->topology_cache ? (int)(slash - p->topology_cache) : 1,
+	         p->topology_cache);
+	if (roce_slurmver_cached(dir, installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
 	    roce_slurmver_same_release(roce_slurmver_built(), installed))
 		return;
-	fprintf(stderr,
-	        "roce-check: warning: slurm-roce was built for Slurm %s but this node runs Slurm %s: "
-	        "Slurm does not load spank_roce.so from another release (srun: unrecognized option "
-	        "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
-	        "reinstall slurm-roce for %.*s\n",
-	        roce_slurmver_built(), installed, release_len(installed), installed);
+	snprintf(buf, len,
+	         "roce-check: warning: slurm-roce was built for Slurm %s but this node runs Slurm %s: "
+	         "Slurm does not load spank_roce.so from another release (srun: unrecognized option "
+	         "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
+	         "reinstall slurm-roce for %.*s\n",
+	         roce_slurmver_built(), installed, release_len(installed), installed);
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -325,36 +331,50 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 /*
  * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in
  * the kernel where no signal ends it, so the pipeline runs in a worker
- * (lib/proc/worker.c) that roce-check waits for at most TimeoutMs + 500 ms: as a
- * HealthCheckProgram, a node that cannot answer in time fails.  The worker
- * prints its report and its diagnostics (hwloc's, libibverbs') into memory
- * files it shares with roce-check (memfd): output of any size, and nobody
- * who reads roce-check's output waits for a worker stuck in the kernel.  A
- * worker abandoned in the kernel is recorded in StateDir (lib/proc/stuck.h):
- * later runs answer at once while it lives.
+ * (lib/proc/worker.c) that roce-check waits for at most TimeoutMs + 500 ms:
+ * as a HealthCheckProgram, a node that cannot answer in time fails.  No
+ * thread of roce-check's could do that: one asleep in a read keeps the
+ * process from ending, and the caller waits for the process.  The worker
+ * is a task that shares roce-check's memory (nothing is copied: it fills
+ * the pipeline's result in place and roce-check prints it); where a worker
+ * has been late before, or where no such task can be made (valgrind, ASan),
+ * a forked worker that prints its report into a memory file (memfd).  The
+ * diagnostics of either (hwloc's, libibverbs') go to a memory file too:
+ * nobody who reads roce-check's output waits for a worker stuck in the
+ * kernel.  A worker abandoned in the kernel is recorded in StateDir
+ * (lib/proc/stuck.h): later runs answer at once while it lives.  A shared
+ * task that did not finish may have died inside malloc or stdio: then
+ * roce-check only writes what it has to say and leaves with _exit.
  */
 #define WORKER_MARGIN_MS 500
 
-/* What the worker sends back: plain data (the report is in its memory file). */
+/* The outcome: plain data (a forked worker sends it; its report is in its memory file). */
 struct outcome {
 	int rc;                       /* the exit status */
 	struct roce_error error;      /* "" or why there is no report (after "roce-check: ") */
 	struct roce_error unrecorded; /* "" or why a stuck worker is not remembered */
 	bool drain;                   /* a hardware fault: drain_reason is set */
 	char drain_reason[256];
+	bool task_left; /* a shared task ended without finishing: _exit */
+};
+
+/* What the shared task fills in place. */
+struct shared {
+	int rc; /* roce_pipeline_run's */
+	struct roce_error err;
+	struct roce_pipeline run;
 };
 
 struct work {
 	const struct args *a;
 	const struct roce_policy *policy;
-	int report, log; /* memory files for the report and the worker's stderr; -1 none */
+	int report, log;  /* memory files for a forked worker's report and any worker's stderr; -1 none */
+	bool shared_done; /* the shared task finished: shared is to print and free */
+	struct shared shared;
 };
 
-/* The pipeline, its report on f. */
-static void check(const struct work *w, FILE *f, struct outcome *o)
+static struct roce_pipeline_opts pipeline_opts(const struct args *a)
 {
-	const struct args *a = w->a;
-	struct roce_pipeline run;
 	struct roce_pipeline_opts opts = {
 		.collect = { .full_gids = a->full_gids, .netlink = true, .verbs = a->verbs },
 		.topology = a->topology,
@@ -364,18 +384,45 @@ static void check(const struct work *w, FILE *f, struct outcome *o)
 		.proc_root = a->proc_root,
 		.matrix = a->matrix,
 	};
+	return opts;
+}
+
+/* The exit status and the drain of a check that ran. */
+static void judge(const struct roce_check_result *c, struct outcome *o)
+{
+	o->rc = c->failed ? EXIT_FAILED : EXIT_OK;
+	o->drain = roce_check_drain_reason(c, o->drain_reason, sizeof(o->drain_reason)) == 1;
+}
+
+/* The pipeline, its report on f. */
+static void check(const struct work *w, FILE *f, struct outcome *o)
+{
+	struct roce_pipeline run;
+	struct roce_pipeline_opts opts = pipeline_opts(w->a);
 
 	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
 		o->rc = EXIT_USAGE;
 	} else {
-		print_report(f, a->format, &run);
-		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
-		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
+		print_report(f, w->a->format, &run);
+		judge(&run.check, o);
 	}
 	roce_pipeline_free(&run);
 }
 
-/* In the worker, whose memory files are its own copies: closing them
+/* In the shared task, whose file table is its own copy (its stderr the
+ * log's memory file).  It prints nothing: roce-check does, from res. */
+static void check_in_task(const void *arg, void *res)
+{
+	const struct work *w = arg;
+	struct shared *s = res;
+	struct roce_pipeline_opts opts = pipeline_opts(w->a);
+
+	if (w->log >= 0)
+		dup2(w->log, STDERR_FILENO);
+	s->rc = roce_pipeline_run(w->policy, &opts, &s->run, &s->err);
+}
+
+/* In the forked worker, whose memory files are its own copies: closing them
  * closes nothing of roce-check's. */
 static void check_in_worker(const void *arg, void *res)
 {
@@ -402,9 +449,11 @@ static void worker_failed(const struct roce_policy *p, const struct roce_worker_
 		o->rc = EXIT_FAILED;
 		roce_error_set(&o->error, "timed out: a sysfs or netlink read did not return within TimeoutMs "
 		                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)");
-		/* Only root's StateDir takes the record: others are not told it failed. */
-		if (end->abandoned && roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 &&
-		    geteuid() != 0)
+		/* Later runs fork theirs (stuck.h); only root's StateDir takes the
+		 * records: others are not told it failed. */
+		if (!end->abandoned)
+			roce_worker_record_late(p, NULL);
+		else if (roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 && geteuid() != 0)
 			o->unrecorded.msg[0] = '\0';
 	} else if (end->signal) {
 		o->rc = EXIT_USAGE;
@@ -430,16 +479,35 @@ static void run_unguarded(struct work *w, struct outcome *o)
 	check(w, stdout, o);
 }
 
-static void run(struct work *w, struct outcome *o)
+/* The shared task: 0 done (o set), 1 none could be made (fork one). */
+static int run_shared(struct work *w, struct outcome *o)
+{
+	struct roce_worker_end end;
+	struct shared *s = &w->shared;
+
+	if (roce_worker_run_shared(check_in_task, w, s, sizeof(*s), w->policy->timeout_ms + WORKER_MARGIN_MS,
+	                           ROCE_WORKER_LATE_KILL, &end) == 0) {
+		w->shared_done = true;
+		if (s->rc < 0) {
+			o->rc = EXIT_USAGE;
+			o->error = s->err;
+		} else {
+			judge(&s->run.check, o);
+		}
+		return 0;
+	}
+	if (!end.started)
+		return 1;
+	worker_failed(w->policy, &end, errno, o);
+	o->task_left = true;
+	return 0;
+}
+
+static void run_forked(struct work *w, struct outcome *o)
 {
 	struct roce_worker_end end;
 
-	memset(o, 0, sizeof(*o));
-	if (roce_worker_stuck_earlier(w->policy, NULL, &o->error)) {
-		o->rc = EXIT_FAILED;
-		return;
-	}
-	if (w->report < 0) {
+	if ((w->report = memfd_create("roce-check report", MFD_CLOEXEC)) < 0) {
 		run_unguarded(w, o);
 		return;
 	}
@@ -453,6 +521,19 @@ static void run(struct work *w, struct outcome *o)
 		run_unguarded(w, o);
 	else
 		worker_failed(w->policy, &end, errno, o);
+}
+
+static void run(struct work *w, struct outcome *o)
+{
+	bool late;
+	memset(o, 0, sizeof(*o));
+	if (roce_worker_earlier(w->policy, NULL, &o->error, &late)) {
+		o->rc = EXIT_FAILED;
+		return;
+	}
+	if (w->log >= 0 && !late && run_shared(w, o) == 0)
+		return;
+	run_forked(w, o);
 }
 
 /* ---------------------------------------------------------------- print */
@@ -470,11 +551,13 @@ static void copy_out(int fd, int out)
 				return;
 }
 
-/* The worker's diagnostics, its report, then why there is none. */
+/* The worker's diagnostics, the report, then why there is none. */
 static void print(const struct work *w, const struct outcome *o)
 {
 	copy_out(w->log, STDERR_FILENO);
-	if (w->report != STDOUT_FILENO)
+	if (w->shared_done && w->shared.rc == 0)
+		print_report(stdout, w->a->format, &w->shared.run);
+	else if (w->report != STDOUT_FILENO)
 		copy_out(w->report, STDOUT_FILENO);
 	if (o->error.msg[0])
 		fprintf(stderr, "roce-check: %s\n", o->error.msg);
@@ -599,6 +682,7 @@ int main(int argc, char **argv)
 	struct roce_policy policy;
 	struct roce_policycache_outcome cached;
 	struct outcome o;
+	char release[1024];
 
 	if (parse_args(argc, argv, &a) < 0)
 		return EXIT_USAGE;
@@ -609,18 +693,24 @@ int main(int argc, char **argv)
 	if (load_policy(&a, &policy, &cached) < 0)
 		return EXIT_USAGE;
 	config_findings(&a, &cached);
-	struct work w = { .a = &a,
-		          .policy = &policy,
-		          .report = memfd_create("roce-check report", MFD_CLOEXEC),
-		          .log = memfd_create("roce-check log", MFD_CLOEXEC) };
+	slurm_release_warning(&policy, release, sizeof(release));
+	struct work w = { .a = &a, .policy = &policy, .report = -1, .log = memfd_create("roce-check log", MFD_CLOEXEC) };
 	run(&w, &o);
 	print(&w, &o);
 	maybe_drain(&a, &o);
-	warn_slurm_release();
+	fputs(release, stderr);
 	/* A health check (NHC) judges the hardware as --drain does, whatever the
 	 * mode: warn mode passes a node with one of two ports down. */
+	int rc;
 	if (a.health && o.rc != EXIT_USAGE)
-		return o.drain ? EXIT_FAILED : EXIT_OK;
-	/* A roce.conf that does not parse fails the check, but drains nothing. */
-	return cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
+		rc = o.drain ? EXIT_FAILED : EXIT_OK;
+	else /* A roce.conf that does not parse fails the check, but drains nothing. */
+		rc = cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
+	if (o.task_left) {
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (w.shared_done)
+		roce_pipeline_free(&w.shared.run);
+	return rc;
 }

@@ -75,7 +75,13 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_rdma_collect(node, root, &want);
 	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
-	roce_pcie_collect_node(node, root);
+	/* The new collectors read what the policy judges, nothing else
+	 * (roce_pcie_want_of: the PCIe links, ACS and IOMMU each unless
+	 * ignored, and what a GPU choice needs); ECN unless Ecn=ignore; the
+	 * trust only with a PFC priority to reach (ETS comes in the one DCB
+	 * reply PFC needs). */
+	struct roce_pcie_want pcie = roce_pcie_want_of(policy, opts && opts->locality);
+	roce_pcie_collect_node_wanted(node, root, &pcie);
 	if (roles_needed(node, policy))
 		roce_pcie_collect_gpu_near(node, root);
 	roce_rdma_collect_modules(node, root);
@@ -83,8 +89,9 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 		roce_verbs_collect(node);
 	if (add_port_netdevs(node) == 0) {
 		roce_bond_collect(node, root);
-		roce_netclass_collect(node, root);
-		roce_trust_collect(node, root);
+		roce_netclass_collect(node, root, policy->ecn != ROCE_ECN_IGNORE);
+		if (policy->pfc_priority != ROCE_PFC_NONE)
+			roce_trust_collect(node, root);
 	}
 	if (!opts || opts->netlink) {
 		/* sysfs reads cannot be interrupted; netlink gets what is left. */

@@ -131,18 +131,32 @@ static int load(int sfd, const char *job_id, struct roce_ranwith *rw, struct roc
 	return rc;
 }
 
+/* Do a and b hold the same entries, in the same order? */
+static bool same(const struct roce_ranwith *a, const struct roce_ranwith *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].name, b->v[i].name) || strcmp(a->v[i].value, b->v[i].value) ||
+		    strcmp(a->v[i].checked, b->v[i].checked) || a->v[i].user != b->v[i].user)
+			return false;
+	return true;
+}
+
 int roce_ranwith_record(const char *state_dir, const char *job_id, const struct roce_ranwith *rw,
                         struct roce_error *err)
 {
-	struct roce_ranwith all;
+	struct roce_ranwith all, before;
 	struct roce_error ignored;
 	char name[64];
 	int sfd = roce_safefile_state_dir(state_dir, err);
 	if (sfd < 0)
 		return -1;
 	/* An earlier step's record: a user's value it saw stays (this step may not have it). */
-	if (load(sfd, job_id, &all, &ignored) < 0)
+	bool loaded = load(sfd, job_id, &all, &ignored) == 0;
+	if (!loaded)
 		memset(&all, 0, sizeof(all));
+	before = all;
 	for (size_t i = 0; i < rw->n; i++) {
 		const struct roce_ranwith_var *v = &rw->v[i];
 		size_t k = 0;
@@ -151,6 +165,11 @@ int roce_ranwith_record(const char *state_dir, const char *job_id, const struct 
 		if (k < all.n && all.v[k].user && !v->user)
 			continue;
 		roce_ranwith_set(&all, v->name, v->value, v->checked, v->user);
+	}
+	/* Every step of a job but the first runs with what is recorded: nothing to write. */
+	if (loaded && same(&all, &before)) {
+		close(sfd);
+		return 0;
 	}
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "schema", json_object_new_string(RANWITH_SCHEMA));

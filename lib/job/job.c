@@ -591,8 +591,10 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	int margin = prolog ? PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
 
 	memset(&res, 0, sizeof(res));
-	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res, sizeof(res),
-	                            p->timeout_ms + margin, &why) < 0) {
+	/* Forked: once per job, and the prolog's and epilog's processes live on
+	 * (slurmd's) after a timeout. */
+	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", ROCE_WORKER_FORKED, job_worker, &call, &res,
+	                            sizeof(res), p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
 		if (!prolog)
 			drop_snapshot(p, job_id, node_name);

@@ -100,6 +100,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 	if (!loc || loc->n_gpus == 0)
 		return 0;
 	const char *root = o->collect.sysfs_root ? o->collect.sysfs_root : p->sysfs_root;
+	struct roce_pcie_want want = roce_pcie_want_of(p, true);
 	struct roce_pcie_path *paths = calloc(loc->n_gpus, sizeof(*paths));
 	struct roce_pcie_seen *seen = calloc(1, sizeof(*seen));
 	int rc = -1;
@@ -109,7 +110,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 		roce_pcie_seen_path(seen, &out->node.devices[d].pcie);
 	for (size_t g = 0; g < loc->n_gpus; g++) {
 		struct roce_pcie_path *gp = &paths[g];
-		roce_pcie_collect_path(root, loc->gpus[g].pci_addr, gp, seen);
+		roce_pcie_collect_path_wanted(root, loc->gpus[g].pci_addr, &want, gp, seen);
 		for (size_t h = 0; h < loc->n_hcas; h++) {
 			const struct roce_device *dev = roce_node_find_device(&out->node, loc->hcas[h].name);
 			const char *bridge = NULL;
@@ -169,6 +170,7 @@ int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeli
 	struct roce_collect_opts copts = opts->collect;
 	if (!copts.proc_root)
 		copts.proc_root = opts->proc_root;
+	copts.locality = want_locality(opts);
 	roce_collect(&out->node, policy, &copts);
 	if (roce_check(&out->node, policy, &out->check) < 0) {
 		roce_error_set(err, "out of memory");

@@ -49,6 +49,34 @@ static void t_record_take(void **state)
 	rmdir(dir);
 }
 
+/* A step that runs with what is recorded rewrites nothing (each step of a
+ * job after the first: no write per step); a new value is written. */
+static void t_unchanged_not_rewritten(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_ranwith.XXXXXX", path[64], file[96];
+	struct roce_error err = { "" };
+	struct roce_ranwith a = { .n = 0 };
+	struct stat st1, st2, st3;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/state", dir);
+	snprintf(file, sizeof(file), "%s/78.ranwith.json", path);
+	roce_ranwith_set(&a, "NCCL_IB_HCA", "=mlx5_0:1", "=mlx5_0:1", false);
+	roce_ranwith_set(&a, "NCCL_IB_GID_INDEX", "3", "3", false);
+	assert_int_equal(roce_ranwith_record(path, "78", &a, &err), 0);
+	assert_int_equal(stat(file, &st1), 0);
+	assert_int_equal(roce_ranwith_record(path, "78", &a, &err), 0);
+	assert_int_equal(stat(file, &st2), 0);
+	assert_int_equal(st1.st_ino, st2.st_ino); /* the same file: not replaced */
+	roce_ranwith_set(&a, "NCCL_IB_GID_INDEX", "5", "5", false);
+	assert_int_equal(roce_ranwith_record(path, "78", &a, &err), 0);
+	assert_int_equal(stat(file, &st3), 0);
+	assert_int_not_equal(st1.st_ino, st3.st_ino);
+	unlink(file);
+	rmdir(path);
+	rmdir(dir);
+}
+
 static void t_json_verdicts(void **state)
 {
 	(void)state;
@@ -79,6 +107,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_record_take),
+		cmocka_unit_test(t_unchanged_not_rewritten),
 		cmocka_unit_test(t_json_verdicts),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
