@@ -3,7 +3,7 @@
  * roce-check - check this node's RoCE v2 fabric against the site policy.
  *
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
- *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
+ *              [--format text|json|env|prometheus] [--set Key=Value]... [--gids] [--verbs]
  *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
  *
  * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hostname.h"
@@ -27,12 +28,13 @@
 #include "base/printable.h"
 #include "proc/slurmver.h"
 #include "proc/worker.h"
+#include "report/health_prometheus.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_PROMETHEUS };
 
 struct args {
 	const char *config;
@@ -55,7 +57,8 @@ static void usage(FILE *f)
 	           "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
 	           "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
 	           "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
-	           "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
+	           "  -f, --format FMT       text (default), json, env (only NAME=value lines of the plan), or\n"
+	           "                         prometheus (the node's health for node_exporter's textfile collector)\n"
 	           "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
 	           "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
 	           "      --verbs            cross-check active MTUs with libibverbs\n"
@@ -158,8 +161,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 				a->format = FMT_JSON;
 			else if (!strcmp(optarg, "env"))
 				a->format = FMT_ENV;
+			else if (!strcmp(optarg, "prometheus"))
+				a->format = FMT_PROMETHEUS;
 			else {
-				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json or env\n", optarg);
+				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json, env or prometheus\n",
+				        optarg);
 				return -1;
 			}
 			break;
@@ -264,9 +270,23 @@ static void print_json(FILE *f, const struct roce_pipeline *p)
 	json_object_put(o);
 }
 
-static void print_report(FILE *f, enum format format, const struct roce_pipeline *run)
+/* The node's health for node_exporter's textfile collector (roce-healthcheck). */
+static void print_prometheus(FILE *f, const struct args *a, const struct roce_pipeline *run)
 {
-	switch (format) {
+	char host[256], reason[256];
+	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
+	struct roce_health_prometheus h = {
+		.node = node ? node : "",
+		.now_s = (int64_t)time(NULL),
+		.run = &run->check,
+		.drain_reason = roce_check_drain_reason(&run->check, reason, sizeof(reason)) == 1 ? reason : NULL,
+	};
+	roce_health_prometheus_print(f, &h);
+}
+
+static void print_report(FILE *f, const struct args *a, const struct roce_pipeline *run)
+{
+	switch (a->format) {
 	case FMT_TEXT:
 		if (run->loc)
 			roce_locality_print(run->loc, f);
@@ -277,6 +297,7 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 		for (size_t i = 0; run->plan.valid && i < run->plan.n_vars; i++)
 			fprintf(f, "%s=%s\n", run->plan.vars[i].name, run->plan.vars[i].value);
 		break;
+	case FMT_PROMETHEUS: print_prometheus(f, a, run); break;
 	}
 }
 
@@ -328,7 +349,7 @@ static void check(const struct work *w, FILE *f, struct outcome *o)
 	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
 		o->rc = EXIT_USAGE;
 	} else {
-		print_report(f, a->format, &run);
+		print_report(f, a, &run);
 		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
 	}

@@ -7,7 +7,8 @@
 # `roce-report --format prometheus` exposition of a job whose fragments the
 # real roce-prolog and roce-epilog wrote (loss, timeouts, ECN, a link down,
 # a counter reset, PFC pauses: every panel has samples), or in the node
-# ports' (`roce-report --nodes --format prometheus`) for the node panels.
+# ports' (`roce-report --nodes --format prometheus`) or a node's health check
+# (`roce-check --format prometheus`) for the node panels.
 # report-prometheus.sh runs the same queries in a real Prometheus.
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
@@ -24,12 +25,13 @@ EXPO=$("$top_builddir/prolog/roce-report" 501 --config "$T/roce.conf" --format p
 is "$?" 0 "roce-report --format prometheus: exit 0"
 NODES=$("$top_builddir/prolog/roce-report" --nodes --config "$T/roce.conf" --format prometheus 2>>"$T/err")
 is "$?" 0 "roce-report --nodes --format prometheus: exit 0"
+ok "a node's health check: roce-check --format prometheus" rj_health gpu07
 SAMPLES=$(grep -v '^#' <<<"$EXPO")
 like "$SAMPLES" '^roce_job_seconds\{slurm_job_id="501",node="gpu01"\}' "samples are labelled slurm_job_id and node"
 unlike "$SAMPLES" '[{,]job="' "no label named job (Prometheus's own: it would become exported_job)"
 
-# The node panels read roce-report --nodes: their samples count too.
-SAMPLES+=$'\n'$(grep -v '^#' <<<"$NODES")
+# The node panels read roce-report --nodes and the health check: their samples count too.
+SAMPLES+=$'\n'$(grep -v '^#' <<<"$NODES")$'\n'$(grep -v '^#' "$T/health-gpu07.prom")
 ok "dashboard parses as JSON" jq -e . "$DASH"
 # Every query, with Grafana's $jobid as the job's id, one a line.
 mapfile -t QUERIES < <(jq -r '[.panels[].targets[].expr, (.templating.list[] | select(.type == "query") | .definition)]

@@ -22,6 +22,11 @@
 #                             etc/grafana-dashboard.json: gpu01 loss, timeouts
 #                             and ECN; gpu02 a link down, CNPs ignored, PFC
 #                             pauses; gpu03 a counter reset.  1 on a failure
+#   rj_health NODE            roce-check --format prometheus (the node's health
+#                             check, as roce-healthcheck writes it) on a fixture
+#                             whose mlx5_1 is down (it drains) and whose mlx5_0
+#                             link rate cannot be read (unknown), into
+#                             $T/health-NODE.prom; 1 when roce-check failed
 rj_conf() {
 	# TimeoutMs: a loaded machine must not turn the prolog's check into a missed snapshot
 	printf 'ReportDir=%s/reports\nStateDir=%s/state\nPfcPriority=3\nTimeoutMs=20000\n' "$T" "$T" >"$T/roce.conf"
@@ -72,4 +77,15 @@ rj_dashboard_job() {
 		mlx5_1 counters link_downed 1 mlx5_1 hw_counters rp_cnp_handled 7 mlx5_1 hw_counters rp_cnp_ignored 2 || return 1
 	RJ_START="mlx5_0 counters port_xmit_data 500000" rj_node "$1" gpu03 1 mlx5_0 counters port_xmit_data 10 || return 1
 	rj_pfc "$1" gpu02 0 4000 12000
+}
+
+rj_health() {
+	local r=$T/sys-health-$1
+	rm -rf "$r"
+	mkdir -p "$r"
+	fab_example "$r" 2
+	fab_port "$r" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+	rm -f "$(fab_devdir "$r" mlx5_0)/ports/1/rate"
+	ip netns exec "$NS" "$top_builddir/prolog/roce-check" --config "$T/roce.conf" --sysfs-root "$r" \
+		--node "$1" --format prometheus >"$T/health-$1.prom" 2>"$T/rj.out"
 }
