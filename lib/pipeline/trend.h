@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trend.h - link-quality counters between health checks: how much each grew
+ * since the last run, whether a port is sick (a counter grew by its
+ * threshold within the flap window) and when a flap has settled (no growth
+ * for the window).  The health check (roce-check --health/--drain) keeps the
+ * state in StateDir between its runs.
+ *
+ * trend.c is pure: the previous state and this run's counter snapshot give
+ * the next state.  A counter that went down (a 32-bit wrap, a driver reload
+ * resetting it) is not growth: the new value is the baseline.  A counter not
+ * read now keeps its old baseline and episode, and is not judged.
+ * trend_json.c writes the state as JSON and reads it back strictly.
+ */
+#ifndef ROCE_TREND_H
+#define ROCE_TREND_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/counter.h"
+#include "base/error.h"
+#include "base/model.h"
+#include "pipeline/snapshot.h"
+
+struct roce_trend_counter {
+	bool known;            /* value holds a baseline */
+	uint64_t value;        /* the counter at the last run that read it */
+	uint64_t growth;       /* grown in the current episode (since it began growing) */
+	int64_t last_growth_s; /* when it last grew (Unix seconds), 0 = quiet */
+};
+
+struct roce_trend_port {
+	char device[ROCE_NAME_MAX];
+	unsigned port;
+	struct roce_trend_counter c[ROCE_N_COUNTERS];
+};
+
+struct roce_trend {
+	int64_t time_s; /* the run that wrote it, 0 = no earlier run */
+	struct roce_trend_port *ports;
+	size_t n_ports;
+};
+
+/* What to track: a threshold per counter (0 = not tracked) and the flap window. */
+struct roce_trend_rules {
+	const uint64_t *threshold; /* [ROCE_N_COUNTERS] */
+	int64_t window_s;
+};
+
+/* ---------------------------------------------------------------- trend.c */
+
+void roce_trend_init(struct roce_trend *t);
+void roce_trend_free(struct roce_trend *t);
+
+/*
+ * next = prev advanced by this run's snapshot taken at now_s, for the
+ * counters rules track (next is initialised here; prev may be empty: the
+ * first run only sets baselines).  Ports of the snapshot only; a port gone
+ * from it is forgotten.  0, or -1 on ENOMEM.
+ */
+int roce_trend_update(const struct roce_trend *prev, const struct roce_snapshot *now, int64_t now_s,
+                      const struct roce_trend_rules *rules, struct roce_trend *next);
+
+/* The counter's growth in its episode when that reached threshold (> 0): a
+ * sick port; 0 when it is quiet, below the threshold or not tracked. */
+uint64_t roce_trend_sick_growth(const struct roce_trend_counter *c, uint64_t threshold);
+
+/* ---------------------------------------------------------------- trend_json.c */
+
+json_object *roce_trend_json_build(const struct roce_trend *t);
+/* Strict (jsonin.h): err names the key; t is initialised in every case. */
+int roce_trend_json_parse(struct roce_trend *t, json_object *o, struct roce_error *err);
+
+#endif
