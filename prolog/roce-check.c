@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/hostname.h"
 #include "check/json.h"
+#include "pipeline/healthtrend.h"
 #include "pipeline/pipeline.h"
 #include "base/printable.h"
 #include "proc/slurmver.h"
@@ -271,7 +273,8 @@ static void print_json(FILE *f, const struct roce_pipeline *p)
 }
 
 /* The node's health for node_exporter's textfile collector (roce-healthcheck). */
-static void print_prometheus(FILE *f, const struct args *a, const struct roce_pipeline *run)
+static void print_prometheus(FILE *f, const struct args *a, const struct roce_pipeline *run,
+                             const struct roce_healthtrend *trend, const struct roce_policy *policy)
 {
 	char host[256], reason[256];
 	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
@@ -280,11 +283,14 @@ static void print_prometheus(FILE *f, const struct args *a, const struct roce_pi
 		.now_s = (int64_t)time(NULL),
 		.run = &run->check,
 		.drain_reason = roce_check_drain_reason(&run->check, reason, sizeof(reason)) == 1 ? reason : NULL,
+		.trend = trend && trend->kept ? &trend->state : NULL,
+		.threshold = policy->trend_threshold,
 	};
 	roce_health_prometheus_print(f, &h);
 }
 
-static void print_report(FILE *f, const struct args *a, const struct roce_pipeline *run)
+static void print_report(FILE *f, const struct args *a, const struct roce_pipeline *run,
+                         const struct roce_healthtrend *trend, const struct roce_policy *policy)
 {
 	switch (a->format) {
 	case FMT_TEXT:
@@ -297,7 +303,7 @@ static void print_report(FILE *f, const struct args *a, const struct roce_pipeli
 		for (size_t i = 0; run->plan.valid && i < run->plan.n_vars; i++)
 			fprintf(f, "%s=%s\n", run->plan.vars[i].name, run->plan.vars[i].value);
 		break;
-	case FMT_PROMETHEUS: print_prometheus(f, a, run); break;
+	case FMT_PROMETHEUS: print_prometheus(f, a, run, trend, policy); break;
 	}
 }
 
@@ -346,13 +352,24 @@ static void check(const struct work *w, FILE *f, struct outcome *o)
 		.matrix = a->matrix,
 	};
 
+	int64_t start_ms = roce_clock_ms();
+	struct roce_healthtrend trend = { 0 };
+
 	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
 		o->rc = EXIT_USAGE;
 	} else {
-		print_report(f, a, &run);
+		/* Only the health check keeps the trend: a manual run must not move its baseline. */
+		if ((a->health || a->drain) &&
+		    roce_healthtrend_run(w->policy, &run.node, &run.check, (int64_t)time(NULL),
+		                         start_ms + w->policy->timeout_ms, &trend) < 0)
+			fprintf(stderr, "roce-check: no link-quality trend: out of memory\n");
+		if (trend.why[0])
+			fprintf(stderr, "roce-check: %s\n", trend.why);
+		print_report(f, a, &run, &trend, w->policy);
 		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
 	}
+	roce_healthtrend_free(&trend);
 	roce_pipeline_free(&run);
 }
 

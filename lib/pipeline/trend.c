@@ -2,7 +2,9 @@
 /* trend.c - link-quality counters between health checks (trend.h).  Pure. */
 #include "config.h"
 #include "pipeline/trend.h"
+#include "check/check.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,7 @@ static const struct roce_trend_port *find_port(const struct roce_trend *t, const
 }
 
 /* One counter: c holds the previous state on entry, the next on return. */
-static void advance(struct roce_trend_counter *c, const struct roce_counter_sample *s, int64_t now_s,
-                    int64_t window_s)
+static void advance(struct roce_trend_counter *c, const struct roce_counter_sample *s, int64_t now_s, int64_t window_s)
 {
 	uint64_t grew = 0;
 
@@ -79,4 +80,64 @@ int roce_trend_update(const struct roce_trend *prev, const struct roce_snapshot 
 uint64_t roce_trend_sick_growth(const struct roce_trend_counter *c, uint64_t threshold)
 {
 	return threshold && c->last_growth_s && c->growth >= threshold ? c->growth : 0;
+}
+
+struct roce_trend_rules roce_trend_rules_of(const struct roce_policy *p)
+{
+	return (struct roce_trend_rules){ p->trend_threshold, p->trend_window_s };
+}
+
+#define FIX_TREND                                                                                            \
+	"a failing cable, transceiver or switch port often shows this before the link goes down: check the " \
+	"module (ethtool -m) and the switch port's error counters, reseat or replace"
+
+/* "symbol_error +120 (threshold 10), link_downed +2 (threshold 1)" and the
+ * first counter's short drain text. */
+static size_t sick_list(const struct roce_trend_port *tp, const struct roce_policy *p, char *buf, size_t len,
+                        char *first, size_t first_len)
+{
+	size_t n = 0, used = 0;
+	buf[0] = first[0] = '\0';
+	for (int c = 0; c < ROCE_N_COUNTERS; c++) {
+		uint64_t g = roce_trend_sick_growth(&tp->c[c], p->trend_threshold[c]);
+		if (!g)
+			continue;
+		if (!n++)
+			snprintf(first, first_len, "%.16s port %u %.24s +%" PRIu64, tp->device, tp->port,
+			         roce_counter_defs[c].name, g);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s +%" PRIu64 " (threshold %" PRIu64 ")",
+			                         n > 1 ? ", " : "", roce_counter_defs[c].name, g,
+			                         p->trend_threshold[c]);
+	}
+	return n;
+}
+
+int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p, struct roce_check_result *r)
+{
+	bool fail = p->trend == ROCE_ACTION_FAIL;
+	char list[384], reason[128];
+
+	if (p->trend == ROCE_ACTION_IGNORE)
+		return 0;
+	for (size_t i = 0; i < t->n_ports; i++) {
+		const struct roce_trend_port *tp = &t->ports[i];
+		if (!sick_list(tp, p, list, sizeof(list), reason, sizeof(reason)))
+			continue;
+		if (roce_finding_addf(r, "counter_trend", tp->device, tp->port, fail ? ROCE_FAIL : ROCE_WARN, fail,
+		                      "%s port %u: link-quality counters grew between health checks within %d s: %s: "
+		                      "%s; "
+		                      "it clears after %d s without growth",
+		                      tp->device, tp->port, p->trend_window_s, list, FIX_TREND, p->trend_window_s) < 0)
+			return -1;
+		if (!fail)
+			continue;
+		/* Slurm's reason is short: the first counter (finding.h keeps 63 bytes) */
+		snprintf(r->findings[r->n_findings - 1].reason, sizeof(r->findings[0].reason), "%.60s", reason);
+		for (size_t k = 0; k < r->n_ports; k++)
+			if (r->ports[k].port == tp->port && strcmp(r->ports[k].device, tp->device) == 0)
+				r->ports[k].healthy = false;
+	}
+	roce_check_tally(r, p);
+	return 0;
 }

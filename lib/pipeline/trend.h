@@ -21,6 +21,8 @@
 #include "base/counter.h"
 #include "base/error.h"
 #include "base/model.h"
+#include "check/finding.h"
+#include "read/policy.h"
 #include "pipeline/snapshot.h"
 
 struct roce_trend_counter {
@@ -65,6 +67,17 @@ int roce_trend_update(const struct roce_trend *prev, const struct roce_snapshot 
 /* The counter's growth in its episode when that reached threshold (> 0): a
  * sick port; 0 when it is quiet, below the threshold or not tracked. */
 uint64_t roce_trend_sick_growth(const struct roce_trend_counter *c, uint64_t threshold);
+
+/* The rules of a policy (TrendCounters=, TrendWindow=). */
+struct roce_trend_rules roce_trend_rules_of(const struct roce_policy *p);
+
+/*
+ * One counter_trend finding per sick port of t in r, naming each counter,
+ * its growth and threshold: warn, or under Trend=fail a failing hardware
+ * finding (the port left out, the node drained: "mlx5_0 port 1 symbol_error
+ * +120"); then r is tallied again.  0, or -1 on ENOMEM.
+ */
+int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p, struct roce_check_result *r);
 
 /* ---------------------------------------------------------------- trend_json.c */
 

@@ -57,6 +57,27 @@ static void findings(FILE *out, const struct roce_health_prometheus *h)
 	}
 }
 
+/* Each tracked counter read at this run: its growth when the port is sick
+ * for it, else 0 (the alert's "> 0"). */
+static void growth(FILE *out, const struct roce_health_prometheus *h)
+{
+	char l[LABELS_MAX];
+	roce_report_prometheus_family(out, "roce_port_counter_growth",
+	                              "Growth of a link-quality counter between health checks that reached its "
+	                              "TrendCounters threshold within TrendWindow (0: quiet, or below it)");
+	for (size_t i = 0; i < h->trend->n_ports; i++) {
+		const struct roce_trend_port *p = &h->trend->ports[i];
+		for (int c = 0; c < ROCE_N_COUNTERS; c++) {
+			if (!h->threshold[c] || !p->c[c].known)
+				continue;
+			port_labels(l, sizeof(l), h->node, p->device, p->port);
+			roce_report_prometheus_label(l, sizeof(l), "counter", roce_counter_defs[c].name, false);
+			fprintf(out, "roce_port_counter_growth{%s} %" PRIu64 "\n", l,
+			        roce_trend_sick_growth(&p->c[c], h->threshold[c]));
+		}
+	}
+}
+
 int roce_health_prometheus_print(FILE *out, const struct roce_health_prometheus *h)
 {
 	char l[LABELS_MAX];
@@ -73,5 +94,7 @@ int roce_health_prometheus_print(FILE *out, const struct roce_health_prometheus 
 	fprintf(out, "roce_health_drain{%s} %d\n", l, drain ? 1 : 0);
 	ports(out, h);
 	findings(out, h);
+	if (h->trend && h->threshold)
+		growth(out, h);
 	return ferror(out) ? -1 : 0;
 }

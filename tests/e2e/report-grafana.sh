@@ -25,7 +25,7 @@ EXPO=$("$top_builddir/prolog/roce-report" 501 --config "$T/roce.conf" --format p
 is "$?" 0 "roce-report --format prometheus: exit 0"
 NODES=$("$top_builddir/prolog/roce-report" --nodes --config "$T/roce.conf" --format prometheus 2>>"$T/err")
 is "$?" 0 "roce-report --nodes --format prometheus: exit 0"
-ok "a node's health check: roce-check --format prometheus" rj_health gpu07
+ok "a node's health check: roce-check --health --format prometheus" rj_health gpu07
 SAMPLES=$(grep -v '^#' <<<"$EXPO")
 like "$SAMPLES" '^roce_job_seconds\{slurm_job_id="501",node="gpu01"\}' "samples are labelled slurm_job_id and node"
 unlike "$SAMPLES" '[{,]job="' "no label named job (Prometheus's own: it would become exported_job)"

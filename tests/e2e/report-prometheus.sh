@@ -34,7 +34,7 @@ ok "Prometheus and node_exporter started on 127.0.0.1" prom_start "$T/prom" "$to
 is "$?" 0 "roce-report 501 --format prometheus: exit 0"
 "$R" --nodes --config "$T/roce.conf" --format prometheus >"$T/nodes.prom" 2>>"$T/err"
 is "$?" 0 "roce-report --nodes --format prometheus: exit 0"
-ok "gpu07's health check (a port down, a link rate unknown): roce-check --format prometheus" rj_health gpu07
+ok "gpu07's health check (a port down, a link rate unknown, a counter grown): roce-check --health --format prometheus" rj_health gpu07
 ok "all three into the textfile directory" eval 'prom_textfile roce-job-501.prom <"$T/job.prom" &&
 	prom_textfile roce-nodes.prom <"$T/nodes.prom" && prom_textfile roce-health.prom <"$T/health-gpu07.prom"'
 ok "scraped after the files were written" lab_poll 30 prom_scraped
@@ -56,9 +56,9 @@ like "$(cat "$top_srcdir/etc/prometheus.md")" "An mlx5 RoCE port adds 26 counter
 
 # The alert rules on the real series: what fires (no for: at the first evaluation).
 firing() { prom_api /api/v1/alerts | jq -r '[.data.alerts[] | select(.state == "firing") | .labels.alertname] | unique | join(" ")'; }
-want="RoceJobLinkDown RoceJobPacketLoss RoceJobPauseStormWithoutEcn RoceNodeDrained RocePortDown"
+want="RoceJobLinkDown RoceJobPacketLoss RoceJobPauseStormWithoutEcn RoceNodeDrained RocePortCounterGrowth RocePortDown"
 lab_poll 20 eval '[ "$(firing)" = "$want" ]'
-is "$(firing)" "$want" "the alert rules fire on the job's loss, pauses without ECN and link down, and gpu07's port"
+is "$(firing)" "$want" "the alert rules fire on the job's loss, pauses without ECN and link down, and gpu07's port and counter"
 out=$(prom_api /api/v1/alerts)
 is "$(jq -r '.data.alerts[] | select(.labels.alertname == "RoceNodeDrained") | .annotations.summary' <<<"$out")" \
 	"gpu07 drained by slurm-roce: roce: mlx5_1 port 1 DOWN" "RoceNodeDrained names the node and the drain reason"
@@ -99,7 +99,7 @@ while IFS=$'\t' read -r title type instant expr; do
 		fail "$what returns data: $title" "query: $q" "answer: $(head -c 600 <<<"$out")"
 	fi
 done < <(jq -r '.panels[] | .title as $t | .type as $y | .targets[] | [$t, $y, (.instant // false), (.expr | @base64)] | @tsv' "$DASH")
-is "$n" 14 "every query of the dashboard's 13 panels was asked"
+is "$n" 15 "every query of the dashboard's 14 panels was asked"
 
 # The same queries without last_over_time (the dashboard before issue 32)
 # would have shown nothing for this job now: the test sees past jobs.

@@ -22,11 +22,12 @@
 #                             etc/grafana-dashboard.json: gpu01 loss, timeouts
 #                             and ECN; gpu02 a link down, CNPs ignored, PFC
 #                             pauses; gpu03 a counter reset.  1 on a failure
-#   rj_health NODE            roce-check --format prometheus (the node's health
-#                             check, as roce-healthcheck writes it) on a fixture
-#                             whose mlx5_1 is down (it drains) and whose mlx5_0
-#                             link rate cannot be read (unknown), into
-#                             $T/health-NODE.prom; 1 when roce-check failed
+#   rj_health NODE            roce-check --health --format prometheus (the node's
+#                             health check, as roce-healthcheck writes it) on a
+#                             fixture whose mlx5_1 is down (it drains), whose
+#                             mlx5_0 link rate cannot be read (unknown) and whose
+#                             mlx5_0 symbol_error grew by 120 since the run
+#                             before, into $T/health-NODE.prom; 1 on a failure
 rj_conf() {
 	# TimeoutMs: a loaded machine must not turn the prolog's check into a missed snapshot
 	printf 'ReportDir=%s/reports\nStateDir=%s/state\nPfcPriority=3\nTimeoutMs=20000\n' "$T" "$T" >"$T/roce.conf"
@@ -86,6 +87,11 @@ rj_health() {
 	fab_example "$r" 2
 	fab_port "$r" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
 	rm -f "$(fab_devdir "$r" mlx5_0)/ports/1/rate"
-	ip netns exec "$NS" "$top_builddir/prolog/roce-check" --config "$T/roce.conf" --sysfs-root "$r" \
-		--node "$1" --format prometheus >"$T/health-$1.prom" 2>"$T/rj.out"
+	set -- "$1" --config "$T/roce.conf" --sysfs-root "$r" --node "$1" --set StateDir="$T/state-health-$1" \
+		--health --format prometheus
+	# --health exits 1: the node drains
+	ip netns exec "$NS" "$top_builddir/prolog/roce-check" "${@:2}" >/dev/null 2>"$T/rj.out"
+	fab_counter "$r" mlx5_0 1 counters symbol_error 120
+	ip netns exec "$NS" "$top_builddir/prolog/roce-check" "${@:2}" >"$T/health-$1.prom" 2>"$T/rj.out"
+	grep -q '^roce_port_counter_growth{.*} 120$' "$T/health-$1.prom"
 }

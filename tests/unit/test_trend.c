@@ -202,8 +202,8 @@ static void t_json_round_trip(void **state)
 	json_object_put(text);
 
 	/* strict: what is not ours is refused, naming what */
-	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(o, "ports"), 0),
-	                                        "counters");
+	json_object *c =
+	        json_object_object_get(json_object_array_get_idx(json_object_object_get(o, "ports"), 0), "counters");
 	json_object_object_add(c, "port_xmit_bytes", json_object_new_object());
 	assert_int_equal(roce_trend_json_parse(&back, o, &err), -1);
 	assert_non_null(strstr(err.msg, "unknown counter \"port_xmit_bytes\""));

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * healthtrend.h - the health check's trend step (roce-check --health or
+ * --drain, as root): this run's counters (a snapshot), the last run's state
+ * from StateDir/trend.json, the next state written back, and trend.h's
+ * findings added to the check result.  Not pure: reads sysfs and StateDir.
+ */
+#ifndef ROCE_HEALTHTREND_H
+#define ROCE_HEALTHTREND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "pipeline/trend.h"
+
+struct roce_healthtrend {
+	struct roce_trend state; /* after this run: what the exposition shows */
+	bool kept;               /* the state was read (or is new) and written back */
+	char why[1024];          /* when not kept: why (said on stderr) */
+};
+
+/*
+ * The step at now_s (Unix seconds), its reads bounded by deadline_ms
+ * (clock.h; 0 = none).  A state that cannot be read or written is said in
+ * out->why and the run is a first one (baselines only): never a pass made
+ * up, never a failure of the node.  0, or -1 on ENOMEM.
+ */
+int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *node, struct roce_check_result *check,
+                         int64_t now_s, int64_t deadline_ms, struct roce_healthtrend *out);
+void roce_healthtrend_free(struct roce_healthtrend *h);
+
+#endif
