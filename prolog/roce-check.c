@@ -554,13 +554,17 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		        o->drain_reason);
 		return;
 	}
-	/* Only a drained, down or failing node is held for its reason: an idle
-	 * node may keep an old one after a resume (seen on Slurm 24.11). */
+	/* sinfo's %T word (drained, draining, down*, failing...) as the state
+	 * bits check_drain.c decides on: by substring, so any word naming
+	 * drain, down or fail counts (powered_down too, where the plugin reads
+	 * Slurm's bits and does not). */
 	char *bar = strchr(state, '|');
 	*bar = '\0';
-	bool held = strstr(state, "drain") || strstr(state, "down") || strstr(state, "fail");
+	unsigned bits = (strstr(state, "drain") ? ROCE_DRAIN_STATE_DRAIN : 0) |
+	                (strstr(state, "down") ? ROCE_DRAIN_STATE_DOWN : 0) |
+	                (strstr(state, "fail") ? ROCE_DRAIN_STATE_FAIL : 0);
 	*bar = '|';
-	if (held && roce_check_reason_is_others(bar + 1)) {
+	if (roce_check_drain_leave_alone(bits, bar + 1)) {
 		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
 		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
 		return;

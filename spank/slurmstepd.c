@@ -173,36 +173,42 @@ static void unset_inherited(spank_t sp)
 
 /* ------------------------------------------------------------------ drain */
 
-/* The node's drain reason as slurmctld has it, into buf ("" = none);
- * -1 when slurmctld cannot be asked. */
-static int node_reason(char *buf, size_t len)
+/* The node's state (ROCE_DRAIN_STATE_* bits, check.h) and drain reason as
+ * slurmctld has them, into *state and buf ("" = none); -1 when slurmctld
+ * cannot be asked. */
+static int node_state(unsigned *state, char *buf, size_t len)
 {
 	node_info_msg_t *info = NULL;
+	*state = 0;
 	buf[0] = '\0';
 	if (slurm_load_node_single(&info, (char *)node_name(), SHOW_ALL) != SLURM_SUCCESS || !info)
 		return -1;
-	/* Only a node that is drained, down or failing is held for its reason:
-	 * an idle node may keep an old one after a resume (seen on 24.11). */
-	uint32_t st = info->record_count >= 1 ? info->node_array[0].node_state : 0;
-	bool held = (st & NODE_STATE_DRAIN) || (st & NODE_STATE_FAIL) || (st & NODE_STATE_BASE) == NODE_STATE_DOWN;
-	if (held && info->node_array[0].reason)
-		snprintf(buf, len, "%s", info->node_array[0].reason);
+	if (info->record_count >= 1) {
+		uint32_t st = info->node_array[0].node_state;
+		*state = ((st & NODE_STATE_DRAIN) ? ROCE_DRAIN_STATE_DRAIN : 0) |
+		         ((st & NODE_STATE_FAIL) ? ROCE_DRAIN_STATE_FAIL : 0) |
+		         ((st & NODE_STATE_BASE) == NODE_STATE_DOWN ? ROCE_DRAIN_STATE_DOWN : 0);
+		if (info->node_array[0].reason)
+			snprintf(buf, len, "%s", info->node_array[0].reason);
+	}
 	slurm_free_node_info_msg(info);
 	return 0;
 }
 
 /* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPCs.
  * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path.
- * A node drained for another reason stays as it is (check.h). */
+ * A node drained for another reason stays as it is (check.h,
+ * roce_check_drain_leave_alone). */
 static void drain_node(const char *reason)
 {
 	char current[256];
-	if (node_reason(current, sizeof(current)) < 0) {
+	unsigned state;
+	if (node_state(&state, current, sizeof(current)) < 0) {
 		slurm_error(ROCE_LOG "%s: cannot read the node's state from slurmctld: not draining it (\"%s\"): %s",
 		            node_name(), reason, slurm_strerror(errno));
 		return;
 	}
-	if (roce_check_reason_is_others(current)) {
+	if (roce_check_drain_leave_alone(state, current)) {
 		char shown[200];
 		slurm_info(ROCE_LOG "%s: already drained for \"%s\": left alone (%s)", node_name(),
 		           roce_printable(current, shown, sizeof(shown)), reason);

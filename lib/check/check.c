@@ -11,7 +11,6 @@
 #include "check/pciecheck.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +18,6 @@
 
 #define PORT_ACTIVE 4
 #define PHYS_LINKUP 5
-
-/* The checks of this file add their findings as other files' do. */
-#define add roce_finding_addf
-
-int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                       enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
-{
-	char msg[sizeof(r->findings->message)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (add(r, check, device, port, status, hardware, "%s", msg) < 0)
-		return -1;
-	snprintf(r->findings[r->n_findings - 1].reason, sizeof(r->findings->reason), "%s", reason ? reason : "");
-	return 0;
-}
 
 static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"; }
 
@@ -48,20 +30,21 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 	                                 : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read
 	                                                                         : NULL;
 	if (bad) {
-		add(r, "port_state", d->name, p->num, ROCE_UNKNOWN, false,
-		    "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name, p->num,
-		    roce_status_name(bad->status), bad->why);
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		                  "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name,
+		                  p->num, roce_status_name(bad->status), bad->why);
 		return ROCE_UNKNOWN;
 	}
 	if (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP) {
-		add(r, "port_state", d->name, p->num, ROCE_FAIL, true,
-		    "%s port %u is %s (phys_state %s): check the cable, transceiver and switch port; "
-		    "`ip link set %s up` if the netdev is down",
-		    d->name, p->num, p->state_name, p->phys_state_name, p->netdev[0] ? p->netdev : "<netdev>");
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_FAIL, true, NULL,
+		                  "%s port %u is %s (phys_state %s): check the cable, transceiver and switch port; "
+		                  "`ip link set %s up` if the netdev is down",
+		                  d->name, p->num, p->state_name, p->phys_state_name,
+		                  p->netdev[0] ? p->netdev : "<netdev>");
 		return ROCE_FAIL;
 	}
-	add(r, "port_state", d->name, p->num, ROCE_PASS, false, "%s port %u is ACTIVE, LinkUp, %s", d->name, p->num,
-	    p->rate[0] ? p->rate : "rate unknown");
+	roce_finding_addf(r, "port_state", d->name, p->num, ROCE_PASS, false, NULL, "%s port %u is ACTIVE, LinkUp, %s",
+	                  d->name, p->num, p->rate[0] ? p->rate : "rate unknown");
 	return ROCE_PASS;
 }
 
@@ -71,37 +54,38 @@ static enum roce_verdict check_netdev(struct roce_check_result *r, const struct 
 {
 	*out = NULL;
 	if (!p->netdev[0]) {
-		add(r, "netdev", d->name, p->num, ROCE_FAIL, true,
-		    "%s port %u has no Ethernet netdev (%s): check that the mlx5_core netdev exists", d->name, p->num,
-		    p->netdev_read.why[0] ? p->netdev_read.why : "none found");
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, true, NULL,
+		                  "%s port %u has no Ethernet netdev (%s): check that the mlx5_core netdev exists",
+		                  d->name, p->num, p->netdev_read.why[0] ? p->netdev_read.why : "none found");
 		return ROCE_FAIL;
 	}
 	const struct roce_netdev *nd = roce_node_find_netdev(node, p->netdev);
 	if (!nd || nd->link_read.status == ROCE_NOT_READ) {
-		add(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, "%s (netdev of %s port %u) was not queried",
-		    p->netdev, d->name, p->num);
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		                  "%s (netdev of %s port %u) was not queried", p->netdev, d->name, p->num);
 		return ROCE_UNKNOWN;
 	}
 	if (nd->link_read.status == ROCE_MISSING) {
-		add(r, "netdev", d->name, p->num, ROCE_FAIL, false,
-		    "%s (netdev of %s port %u) does not exist in this network namespace: "
-		    "run outside a private network namespace, or move the netdev in",
-		    p->netdev, d->name, p->num);
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, false, NULL,
+		                  "%s (netdev of %s port %u) does not exist in this network namespace: "
+		                  "run outside a private network namespace, or move the netdev in",
+		                  p->netdev, d->name, p->num);
 		return ROCE_FAIL;
 	}
 	if (!roce_reading_ok(&nd->link_read)) {
-		add(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, "%s: %s (%s)", p->netdev,
-		    roce_status_name(nd->link_read.status), nd->link_read.why);
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, NULL, "%s: %s (%s)", p->netdev,
+		                  roce_status_name(nd->link_read.status), nd->link_read.why);
 		return ROCE_UNKNOWN;
 	}
 	*out = nd;
 	if (!nd->up) {
-		add(r, "netdev", d->name, p->num, ROCE_FAIL, true,
-		    "%s (netdev of %s port %u) is %s: `ip link set %s up`, check the cable and switch port", nd->name,
-		    d->name, p->num, nd->operstate[0] ? nd->operstate : "down", nd->name);
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, true, NULL,
+		                  "%s (netdev of %s port %u) is %s: `ip link set %s up`, "
+		                  "check the cable and switch port",
+		                  nd->name, d->name, p->num, nd->operstate[0] ? nd->operstate : "down", nd->name);
 		return ROCE_FAIL;
 	}
-	add(r, "netdev", d->name, p->num, ROCE_PASS, false, "%s is up, MTU %u", nd->name, nd->mtu);
+	roce_finding_addf(r, "netdev", d->name, p->num, ROCE_PASS, false, NULL, "%s is up, MTU %u", nd->name, nd->mtu);
 	return ROCE_PASS;
 }
 
@@ -203,8 +187,9 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 	const struct roce_gid *found = first_usable(p, pol->addr_family);
 	/* A table we could not (fully) read is unknown, unless what we did read answers. */
 	if (!roce_reading_ok(&p->gids_read) && !found) {
-		add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u GID table cannot be read (%s: %s)",
-		    d->name, p->num, roce_status_name(p->gids_read.status), p->gids_read.why);
+		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		                  "%s port %u GID table cannot be read (%s: %s)", d->name, p->num,
+		                  roce_status_name(p->gids_read.status), p->gids_read.why);
 		return ROCE_UNKNOWN;
 	}
 	if (pol->gid_index >= 0) {
@@ -212,33 +197,34 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		if (at && roce_gid_usable(at, pol->addr_family)) {
 			*index_out = at->index;
 			describe_gid(at, have, sizeof(have));
-			add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s", at->index, have,
-			    at->ndev);
+			roce_finding_addf(r, "gid", d->name, p->num, ROCE_PASS, false, NULL, "GID %d is %s on %s",
+			                  at->index, have, at->ndev);
 			return ROCE_PASS;
 		}
 		if (at && !roce_reading_ok(&at->read) && at->read.status != ROCE_MALFORMED) {
-			add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, "%s port %u GID %d cannot be read (%s)",
-			    d->name, p->num, pol->gid_index, at->read.why);
+			roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+			                  "%s port %u GID %d cannot be read (%s)", d->name, p->num, pol->gid_index,
+			                  at->read.why);
 			return ROCE_UNKNOWN;
 		}
 		describe_gid(at, have, sizeof(have));
 		if (found) {
 			*index_out = -1;
 			describe_gid(found, where, sizeof(where));
-			add(r, "gid", d->name, p->num, ROCE_FAIL, false,
-			    "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; the RoCE v2 %s GID (%s) is at "
-			    "index %d: "
-			    "set GidIndex=%d or GidIndex=auto in roce.conf, or remove the address or VLAN that shifted "
-			    "it",
-			    d->name, p->num, pol->gid_index, have, family_name(pol->addr_family),
-			    family_name(pol->addr_family), where, found->index, found->index);
+			roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, false, NULL,
+			                  "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; "
+			                  "the RoCE v2 %s GID (%s) is at index %d: "
+			                  "set GidIndex=%d or GidIndex=auto in roce.conf, "
+			                  "or remove the address or VLAN that shifted it",
+			                  d->name, p->num, pol->gid_index, have, family_name(pol->addr_family),
+			                  family_name(pol->addr_family), where, found->index, found->index);
 			return ROCE_FAIL;
 		}
 	} else if (found) {
 		*index_out = found->index;
 		describe_gid(found, have, sizeof(have));
-		add(r, "gid", d->name, p->num, ROCE_PASS, false, "GID %d is %s on %s (auto)", found->index, have,
-		    found->ndev);
+		roce_finding_addf(r, "gid", d->name, p->num, ROCE_PASS, false, NULL, "GID %d is %s on %s (auto)",
+		                  found->index, have, found->ndev);
 		return ROCE_PASS;
 	}
 	/* An entry we could not read might be the one: that is unknown, not a fault. */
@@ -247,14 +233,16 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		const struct roce_reading *rd = !roce_reading_ok(&bad->read)        ? &bad->read
 		                                : !roce_reading_ok(&bad->type_read) ? &bad->type_read
 		                                                                    : &bad->ndev_read;
-		add(r, "gid", d->name, p->num, ROCE_UNKNOWN, false,
-		    "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)", d->name, p->num,
-		    family_name(pol->addr_family), bad->index, roce_status_name(rd->status), rd->why);
+		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		                  "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)",
+		                  d->name, p->num, family_name(pol->addr_family), bad->index,
+		                  roce_status_name(rd->status), rd->why);
 		return ROCE_UNKNOWN;
 	}
 	explain_no_gid(p, pol->addr_family, where, sizeof(where));
-	add(r, "gid", d->name, p->num, ROCE_FAIL, true, "%s port %u has no routable RoCE v2 %s GID: %s", d->name,
-	    p->num, family_name(pol->addr_family), where);
+	roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, true, NULL,
+	                  "%s port %u has no routable RoCE v2 %s GID: %s", d->name, p->num,
+	                  family_name(pol->addr_family), where);
 	return ROCE_FAIL;
 }
 
@@ -269,117 +257,25 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 	*netdev_mtu = nd->mtu;
 	*active_mtu = roce_ib_mtu_for_netdev_mtu(nd->mtu);
 	if (p->verbs_read.status != ROCE_NOT_READ && !roce_reading_ok(&p->verbs_read)) {
-		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
-		    "%s port %u: the libibverbs MTU cross-check was not done: %s; the active RDMA MTU %d is derived "
-		    "from %s MTU %u",
-		    d->name, p->num, p->verbs_read.why, *active_mtu, nd->name, nd->mtu);
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, false, NULL,
+		                  "%s port %u: the libibverbs MTU cross-check was not done: %s; "
+		                  "the active RDMA MTU %d is derived from %s MTU %u",
+		                  d->name, p->num, p->verbs_read.why, *active_mtu, nd->name, nd->mtu);
 	} else if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
-		add(r, "mtu", d->name, p->num, ROCE_WARN, false,
-		    "%s port %u: libibverbs reports active MTU %d, but %s MTU %u implies %d", d->name, p->num,
-		    p->verbs_active_mtu, nd->name, nd->mtu, *active_mtu);
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, false, NULL,
+		                  "%s port %u: libibverbs reports active MTU %d, but %s MTU %u implies %d", d->name,
+		                  p->num, p->verbs_active_mtu, nd->name, nd->mtu, *active_mtu);
 		*active_mtu = p->verbs_active_mtu;
 	}
 	if (pol->mtu && nd->mtu != pol->mtu) {
-		add(r, "mtu", d->name, p->num, ROCE_FAIL, false,
-		    "%s MTU is %u, the policy requires %u (RDMA MTU %d): `ip link set %s mtu %u`, and the switch ports "
-		    "must match",
-		    nd->name, nd->mtu, pol->mtu, *active_mtu, nd->name, pol->mtu);
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_FAIL, false, NULL,
+		                  "%s MTU is %u, the policy requires %u (RDMA MTU %d): `ip link set %s mtu %u`, "
+		                  "and the switch ports must match",
+		                  nd->name, nd->mtu, pol->mtu, *active_mtu, nd->name, pol->mtu);
 		return ROCE_FAIL;
 	}
-	add(r, "mtu", d->name, p->num, ROCE_PASS, false, "%s MTU %u, active RDMA MTU %d", nd->name, nd->mtu,
-	    *active_mtu);
-	return ROCE_PASS;
-}
-
-int roce_check_dscp_for_priority(const struct roce_dscp_map *m, int prio)
-{
-	/* DSCP 26 (AF31) is the common RoCE choice: prefer it when it qualifies. */
-	if (m->prio[26] == prio)
-		return 26;
-	for (int d = 0; d < ROCE_DSCP_MAX; d++)
-		if (m->prio[d] == prio)
-			return d;
-	return -1;
-}
-
-static enum roce_verdict check_pfc(struct roce_check_result *r, const struct roce_policy *pol,
-                                   const struct roce_device *d, const struct roce_port *p, const struct roce_netdev *nd,
-                                   int *tc_out)
-{
-	*tc_out = -1;
-	if (pol->pfc_priority == ROCE_PFC_NONE || !nd)
-		return ROCE_PASS;
-	const struct roce_pfc *pfc = &nd->pfc;
-	if (!roce_reading_ok(&pfc->read)) {
-		enum roce_verdict v = pol->pfc_unknown == ROCE_PFC_UNKNOWN_FAIL ? ROCE_FAIL : ROCE_WARN;
-		/* No DCB in the driver (veth, virtio, some VFs) is said on every node of
-		 * every step: one short line naming the keys for such sites. */
-		if (pfc->read.status == ROCE_UNSUPPORTED) {
-			add(r, "pfc", d->name, p->num, v, false,
-			    "%s has no DCB: PFC unknown (PfcPriority=none or PfcUnknown= in roce.conf)", nd->name);
-			return v;
-		}
-		add(r, "pfc", d->name, p->num, v, false,
-		    "PFC state of %s is unknown (%s%s%s): PFC cannot be verified; check it with `dcb pfc show dev %s` "
-		    "or mlnx_qos",
-		    nd->name, roce_status_name(pfc->read.status), pfc->read.why[0] ? ": " : "", pfc->read.why,
-		    nd->name);
-		return v;
-	}
-	int prio = pol->pfc_priority;
-	if (!(pfc->enabled & (1u << prio))) {
-		char on[32] = "";
-		for (int i = 0; i < ROCE_PRIOS; i++)
-			if (pfc->enabled & (1u << i))
-				snprintf(on + strlen(on), sizeof(on) - strlen(on), "%s%d", on[0] ? "," : "", i);
-		add(r, "pfc", d->name, p->num, ROCE_FAIL, false,
-		    "PFC is off for priority %d on %s (enabled: %s): `dcb pfc set dev %s prio-pfc %d:on` "
-		    "(or mlnx_qos -i %s --pfc), and enable PFC and ECN for it on every switch on the path",
-		    prio, nd->name, on[0] ? on : "none", nd->name, prio, nd->name);
-		return ROCE_FAIL;
-	}
-	const struct roce_dscp_map *m = &nd->dscp;
-	if ((!roce_reading_ok(&m->read) || m->n == 0) && roce_reading_ok(&nd->trust.read) &&
-	    nd->trust.mode == ROCE_TRUST_DSCP) {
-		/* MLNX_OFED's DSCP trust with its map in qos/dscp2prio: check_trust.c judges it. */
-		*tc_out = pol->traffic_class;
-		add(r, "pfc", d->name, p->num, ROCE_PASS, false,
-		    "PFC is on for priority %d on %s (DSCP trust: see trust)", prio, nd->name);
-		return ROCE_PASS;
-	}
-	if (!roce_reading_ok(&m->read) || m->n == 0) {
-		add(r, "pfc", d->name, p->num, pol->traffic_class == ROCE_TC_AUTO ? ROCE_WARN : ROCE_PASS, false,
-		    "PFC is on for priority %d on %s; no DSCP-to-priority table (PCP trust)%s", prio, nd->name,
-		    pol->traffic_class == ROCE_TC_AUTO ? ": NCCL_IB_TC cannot be derived, set TrafficClass" : "");
-		if (pol->traffic_class != ROCE_TC_AUTO)
-			*tc_out = pol->traffic_class;
-		return pol->traffic_class == ROCE_TC_AUTO ? ROCE_WARN : ROCE_PASS;
-	}
-	if (pol->traffic_class != ROCE_TC_AUTO) {
-		int dscp = pol->traffic_class >> 2;
-		*tc_out = pol->traffic_class;
-		if (m->prio[dscp] != prio) {
-			add(r, "pfc", d->name, p->num, ROCE_FAIL, false,
-			    "TrafficClass %d is DSCP %d, which %s maps to priority %d, not the PFC priority %d: "
-			    "fix TrafficClass or the DSCP mapping (`dcb app add dev %s dscp-prio %d:%d`)",
-			    pol->traffic_class, dscp, nd->name, m->prio[dscp], prio, nd->name, dscp, prio);
-			return ROCE_FAIL;
-		}
-		add(r, "pfc", d->name, p->num, ROCE_PASS, false, "PFC on priority %d; DSCP %d maps to it on %s", prio,
-		    dscp, nd->name);
-		return ROCE_PASS;
-	}
-	int dscp = roce_check_dscp_for_priority(m, prio);
-	if (dscp < 0) {
-		add(r, "pfc", d->name, p->num, ROCE_FAIL, false,
-		    "no DSCP maps to PFC priority %d on %s: RoCE traffic will not be lossless; "
-		    "`dcb app add dev %s dscp-prio 26:%d` (or mlnx_qos --trust dscp)",
-		    prio, nd->name, nd->name, prio);
-		return ROCE_FAIL;
-	}
-	*tc_out = dscp << 2;
-	add(r, "pfc", d->name, p->num, ROCE_PASS, false,
-	    "PFC on priority %d; DSCP %d maps to it on %s (traffic class %d)", prio, dscp, nd->name, dscp << 2);
+	roce_finding_addf(r, "mtu", d->name, p->num, ROCE_PASS, false, NULL, "%s MTU %u, active RDMA MTU %d", nd->name,
+	                  nd->mtu, *active_mtu);
 	return ROCE_PASS;
 }
 
@@ -393,13 +289,13 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	pr->gid_index = -1;
 	snprintf(pr->netdev, sizeof(pr->netdev), "%s", p->netdev);
 	if (!roce_reading_ok(&p->link_layer_read)) {
-		return add(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false,
-		           "%s port %u link layer cannot be read (%s: %s)", d->name, p->num,
-		           roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
+		return roce_finding_addf(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		                         "%s port %u link layer cannot be read (%s: %s)", d->name, p->num,
+		                         roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
 	}
 	if (p->link_layer != ROCE_LL_ETHERNET)
-		return add(r, "link_layer", d->name, p->num, ROCE_PASS, false,
-		           "%s port %u is InfiniBand, not RoCE: left out", d->name, p->num);
+		return roce_finding_addf(r, "link_layer", d->name, p->num, ROCE_PASS, false, NULL,
+		                         "%s port %u is InfiniBand, not RoCE: left out", d->name, p->num);
 	if (!roce_policy_hca_allowed(pol, d->name))
 		return 0;
 	pr->roce = true;
@@ -412,8 +308,8 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
-	ok &= check_pfc(r, pol, d, p, nd, &tc) != ROCE_FAIL;
-	if (r->n_findings < before) /* out of memory inside add() */
+	ok &= roce_check_pfc_port(r, pol, d, p, nd, &tc) != ROCE_FAIL;
+	if (r->n_findings < before) /* out of memory inside roce_finding_addf() */
 		return -1;
 	if (tc >= 0 && r->traffic_class < 0)
 		r->traffic_class = tc;
@@ -446,11 +342,12 @@ static int check_gid_uniform(struct roce_check_result *r, const struct roce_poli
 		if (!pr->healthy || pr->gid_index == best)
 			continue;
 		pr->healthy = false;
-		if (add(r, "gid", pr->device, pr->port, ROCE_FAIL, false,
-		        "the RoCE v2 GID is at index %d on %s:%u but at %d on other ports: NCCL_IB_GID_INDEX is one "
-		        "value per process; make the GID tables agree (same addresses and VLANs on every port)%s",
-		        pr->gid_index, pr->device, pr->port, best,
-		        pol->gid_index == ROCE_GID_AUTO ? "" : " or set GidIndex") < 0)
+		if (roce_finding_addf(r, "gid", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		                      "the RoCE v2 GID is at index %d on %s:%u but at %d on other ports: "
+		                      "NCCL_IB_GID_INDEX is one value per process; "
+		                      "make the GID tables agree (same addresses and VLANs on every port)%s",
+		                      pr->gid_index, pr->device, pr->port, best,
+		                      pol->gid_index == ROCE_GID_AUTO ? "" : " or set GidIndex") < 0)
 			return -1;
 	}
 	return 0;
@@ -482,9 +379,9 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	if (!best)
 		return 0;
 	if (best_n == known)
-		return add(r, "mtu_uniform", NULL, 0, ROCE_PASS, false,
-		           "active RDMA MTU is %d on every healthy RoCE port", best->active_mtu);
-	/* Copies: add() may move r->findings, never r->ports, but keep it obvious. */
+		return roce_finding_addf(r, "mtu_uniform", NULL, 0, ROCE_PASS, false, NULL,
+		                         "active RDMA MTU is %d on every healthy RoCE port", best->active_mtu);
+	/* Copies: roce_finding_addf() may move r->findings, never r->ports, but keep it obvious. */
 	int want = best->active_mtu;
 	unsigned want_netdev = best->netdev_mtu;
 	for (size_t i = 0; i < r->n_ports; i++) {
@@ -492,14 +389,13 @@ static int check_mtu_uniform(struct roce_check_result *r)
 		if (!pr->healthy || !pr->active_mtu || pr->active_mtu == want)
 			continue;
 		pr->healthy = false;
-		if (add(r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, false,
-		        "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): NCCL "
-		        "uses the "
-		        "smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: `ip link set %s "
-		        "mtu %u`, "
-		        "and give its switch port the same MTU",
-		        pr->device, pr->port, pr->netdev, pr->active_mtu, pr->netdev, pr->netdev_mtu, want, want_netdev,
-		        pr->netdev, want_netdev) < 0)
+		if (roce_finding_addf(
+		            r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		            "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): "
+		            "NCCL uses the smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: "
+		            "`ip link set %s mtu %u`, and give its switch port the same MTU",
+		            pr->device, pr->port, pr->netdev, pr->active_mtu, pr->netdev, pr->netdev_mtu, want,
+		            want_netdev, pr->netdev, want_netdev) < 0)
 			return -1;
 	}
 	return 0;
@@ -514,31 +410,23 @@ static int check_node(struct roce_check_result *r, const struct roce_node *node,
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;
 		if (roce_devices_listed(node)
-		            ? add(r, "hca", pol->hca[i], 0, ROCE_FAIL, true,
-		                  "%s is listed in Hca= but not present: check the HCA (lspci, dmesg) or fix Hca=",
-		                  pol->hca[i]) < 0
-		            : add(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false,
-		                  "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)", pol->hca[i],
-		                  node->devices_read.why) < 0)
+		            ? roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_FAIL, true, NULL,
+		                                "%s is listed in Hca= but not present: "
+		                                "check the HCA (lspci, dmesg) or fix Hca=",
+		                                pol->hca[i]) < 0
+		            : roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false, NULL,
+		                                "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)",
+		                                pol->hca[i], node->devices_read.why) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol)
+void roce_check_decide(struct roce_check_result *r, const struct roce_policy *pol)
 {
 	size_t healthy = 0;
-	r->n_pass = r->n_warn = r->n_unknown = r->n_fail = 0;
 	for (size_t i = 0; i < r->n_ports; i++)
 		healthy += r->ports[i].healthy;
-	for (size_t i = 0; i < r->n_findings; i++) {
-		switch (r->findings[i].status) {
-		case ROCE_PASS: r->n_pass++; break;
-		case ROCE_WARN: r->n_warn++; break;
-		case ROCE_UNKNOWN: r->n_unknown++; break;
-		case ROCE_FAIL: r->n_fail++; break;
-		}
-	}
 	r->mode = pol->mode;
 	/* warn: only "RoCE impossible on every port" fails; strict: every fail (and unknown) counts. */
 	if (pol->mode == ROCE_MODE_STRICT)
@@ -554,15 +442,16 @@ static int refused_entries(struct roce_check_result *r, const struct roce_node *
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
 		if (dev->ports_read.status == ROCE_MALFORMED &&
-		    add(r, "device", dev->name, 0, ROCE_UNKNOWN, false,
-		        "%s: a port entry was refused (%s); its other ports were checked", dev->name,
-		        dev->ports_read.why) < 0)
+		    roce_finding_addf(r, "device", dev->name, 0, ROCE_UNKNOWN, false, NULL,
+		                      "%s: a port entry was refused (%s); its other ports were checked", dev->name,
+		                      dev->ports_read.why) < 0)
 			return -1;
 	}
 	if (node->devices_read.status == ROCE_MALFORMED)
-		return add(r, "devices", NULL, 0, ROCE_UNKNOWN, false,
-		           "an entry of the RDMA device list was refused (%s); the other devices were checked",
-		           node->devices_read.why);
+		return roce_finding_addf(r, "devices", NULL, 0, ROCE_UNKNOWN, false, NULL,
+		                         "an entry of the RDMA device list was refused (%s); "
+		                         "the other devices were checked",
+		                         node->devices_read.why);
 	return 0;
 }
 
@@ -580,16 +469,16 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 		goto nomem;
 
 	if (!roce_devices_listed(node)) {
-		if (add(out, "devices", NULL, 0, ROCE_FAIL, false,
-		        "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
-		        node->devices_read.why) < 0)
+		if (roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+		                      "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
+		                      node->devices_read.why) < 0)
 			goto nomem;
 	}
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
 		if (!roce_reading_ok(&dev->ports_read) && dev->ports_read.status != ROCE_MALFORMED &&
-		    add(out, "device", dev->name, 0, ROCE_UNKNOWN, false, "%s ports cannot be listed (%s)", dev->name,
-		        dev->ports_read.why) < 0)
+		    roce_finding_addf(out, "device", dev->name, 0, ROCE_UNKNOWN, false, NULL,
+		                      "%s ports cannot be listed (%s)", dev->name, dev->ports_read.why) < 0)
 			goto nomem;
 		for (size_t p = 0; p < dev->n_ports; p++)
 			if (check_port(out, node, pol, dev, &dev->ports[p], &out->ports[out->n_ports++]) < 0)
@@ -601,13 +490,15 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	for (size_t i = 0; i < out->n_ports; i++)
 		roce_ports += out->ports[i].roce;
 	if (roce_devices_listed(node) && node->n_devices == 0 &&
-	    add(out, "devices", NULL, 0, ROCE_FAIL, false,
-	        "no RDMA devices: %s/class/infiniband lists none (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
-	        node->sysfs_root) < 0)
+	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+	                      "no RDMA devices: %s/class/infiniband lists none "
+	                      "(is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
+	                      node->sysfs_root) < 0)
 		goto nomem;
 	if (roce_devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
-	    add(out, "devices", NULL, 0, ROCE_FAIL, false,
-	        "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=", pol->n_hca ? "" : "s") < 0)
+	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+	                      "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
+	                      pol->n_hca ? "" : "s") < 0)
 		goto nomem;
 	/* Node-wide checks of their own files, then MTU: the GID index is then
 	 * chosen among the ports that stay. */
@@ -619,7 +510,7 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 		goto nomem;
 	if (pol->traffic_class != ROCE_TC_AUTO)
 		out->traffic_class = pol->traffic_class;
-	roce_check_tally(out, pol);
+	roce_check_decide(out, pol);
 	return 0;
 nomem:
 	roce_check_result_free(out);
@@ -641,25 +532,4 @@ const struct roce_port_result *roce_check_port(const struct roce_check_result *r
 		if (r->ports[i].port == port && strcmp(r->ports[i].device, device) == 0)
 			return &r->ports[i];
 	return NULL;
-}
-
-bool roce_check_reason_is_others(const char *reason)
-{
-	/* sinfo prints "none" for no reason */
-	return reason && reason[0] && strcmp(reason, "none") != 0 &&
-	       strncmp(reason, ROCE_DRAIN_PREFIX, strlen(ROCE_DRAIN_PREFIX)) != 0;
-}
-
-int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                   enum roce_verdict status, const char *message)
-{
-	if (add(r, check, device, port, status, false, "%s", message) < 0)
-		return -1;
-	switch (status) {
-	case ROCE_PASS: r->n_pass++; break;
-	case ROCE_WARN: r->n_warn++; break;
-	case ROCE_UNKNOWN: r->n_unknown++; break;
-	case ROCE_FAIL: r->n_fail++; break;
-	}
-	return 0;
 }

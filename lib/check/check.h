@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check.h - policy x model -> findings.  Pure: no I/O.
+ * check.h - policy x model -> findings.  Pure: no I/O.  roce_check() (check.c)
+ * runs the checks; the ones of their own files are indexed below.  Each
+ * adds its findings through finding.h, never through check.c.
  */
 #ifndef ROCE_CHECK_H
 #define ROCE_CHECK_H
@@ -13,12 +15,17 @@
 int roce_check(const struct roce_node *node, const struct roce_policy *policy, struct roce_check_result *out);
 void roce_check_result_free(struct roce_check_result *r);
 
-/* Append a finding while roce_check() runs (its tally counts it): for the
- * checks in their own files below.  reason (may be NULL) is the short
- * drain text of a hardware fail.  -1 on ENOMEM. */
-int roce_check_finding(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                       enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
-        __attribute__((format(printf, 8, 9)));
+/* check_pfc.c, one of check.c's port checks: PFC on for PfcPriority on the
+ * port's netdev nd (NULL: not judged) and the traffic class whose DSCP maps
+ * to it (PfcUnknown= says what an unreadable state is).  *tc_out: that
+ * traffic class, -1 none.  Returns the verdict of the finding it added (a
+ * PASS without one when PfcPriority=none or without nd). */
+enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct roce_policy *pol,
+                                      const struct roce_device *d, const struct roce_port *p,
+                                      const struct roce_netdev *nd, int *tc_out);
+/* The DSCP map m sends to prio (26, AF31, when it qualifies), -1 none.
+ * (check_pfc.c; check_trust.c's DSCP trust asks it too) */
+int roce_check_pfc_dscp(const struct roce_dscp_map *m, int prio);
 
 /* check_link.c: every RoCE port's rate against LinkRate= (a minimum, or as
  * fast as the same adapter model's other ports), and against its netdev's
@@ -47,28 +54,31 @@ int roce_check_ets(struct roce_check_result *r, const struct roce_node *node, co
  * PCP trust: the GID's netdev must be a VLAN whose egress map reaches it
  * (untagged RoCE is priority 0).  Sets r->trust.  -1 on ENOMEM. */
 int roce_check_trust(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
-/* The DSCP a map sends to prio (26, AF31, when it qualifies), -1 none.  (check.c) */
-int roce_check_dscp_for_priority(const struct roce_dscp_map *m, int prio);
-
-/* Every drain reason of ours starts with this: a reason without it is someone else's. */
+/* check_drain.c: what a drain says and when it is done.
+ * Every drain reason of ours starts with this: a reason without it is someone else's. */
 #define ROCE_DRAIN_PREFIX "roce: "
-/* A node's current drain reason (Slurm's "reason"; NULL or "" = none) is
- * someone else's (an admin's "firmware update", Slurm's "Kill task failed"):
- * we leave that node alone, as draining again would replace the reason and
- * resuming after our fix would undo the admin's drain.  (check.c) */
-bool roce_check_reason_is_others(const char *reason);
-/* check_drain.c: Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
+/* Slurm drain reason for hardware failures ("roce: mlx5_1 port 1 DOWN", "+2 more").
  * Returns 1 and fills buf when the node has a hardware fault, else 0. */
 int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t len);
+/* A node's Slurm state, as far as a drain cares (each adapter reads it its
+ * own way: the plugin from libslurm's state bits, roce-check from sinfo). */
+#define ROCE_DRAIN_STATE_DRAIN 0x1u /* drained or draining */
+#define ROCE_DRAIN_STATE_DOWN 0x2u
+#define ROCE_DRAIN_STATE_FAIL 0x4u /* failing or failed */
+/* Is a node in state (ROCE_DRAIN_STATE_* bits) with drain reason reason
+ * (Slurm's "reason"; NULL, "" or sinfo's "none" = none) held for someone
+ * else's reason (an admin's "firmware update", Slurm's "Kill task failed")?
+ * Then we leave it alone: draining again would replace the reason, and
+ * resuming after our fix would undo the admin's drain.  Only a drained,
+ * down or failing node is held for its reason: an idle node may keep an
+ * old one after a resume (seen on Slurm 24.11). */
+bool roce_check_drain_leave_alone(unsigned state, const char *reason);
 
-/* Count r's findings again and decide r->failed under pol's mode: for a
- * later pipeline step that added findings with roce_finding_addf (the job
- * GPUs' PCIe paths).  roce_check() ends with it. */
-void roce_check_tally(struct roce_check_result *r, const struct roce_policy *pol);
-
-/* Append a finding (for later pipeline steps such as locality); -1 on ENOMEM. */
-int roce_check_add(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                   enum roce_verdict status, const char *message);
+/* Decide r->failed under pol's mode from r's tally (finding.h keeps it)
+ * and its healthy ports: roce_check() ends with it; a later pipeline step
+ * that adds findings which may fail the node (the job GPUs' PCIe paths)
+ * calls it again. */
+void roce_check_decide(struct roce_check_result *r, const struct roce_policy *pol);
 
 const struct roce_port_result *roce_check_port(const struct roce_check_result *r, const char *device, unsigned port);
 

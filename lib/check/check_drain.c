@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_drain.c - the Slurm drain reason of a check result: its hardware
- * findings in a short, fixed vocabulary.  Pure.
+ * check_drain.c - the Slurm drain reason of a check result (its hardware
+ * findings in a short, fixed vocabulary), and whether a node already
+ * drained is ours to drain again: the one rule both adapters (the plugin's
+ * slurmstepd side, roce-check --drain) ask.  Pure.
  */
 #include "config.h"
 #include "check/check.h"
@@ -47,4 +49,13 @@ int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t
 	else
 		snprintf(buf, len, ROCE_DRAIN_PREFIX "%s", what);
 	return 1;
+}
+
+bool roce_check_drain_leave_alone(unsigned state, const char *reason)
+{
+	if (!(state & (ROCE_DRAIN_STATE_DRAIN | ROCE_DRAIN_STATE_DOWN | ROCE_DRAIN_STATE_FAIL)))
+		return false;
+	/* sinfo prints "none" for no reason */
+	return reason && reason[0] && strcmp(reason, "none") != 0 &&
+	       strncmp(reason, ROCE_DRAIN_PREFIX, strlen(ROCE_DRAIN_PREFIX)) != 0;
 }

@@ -38,7 +38,7 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		const char *which = e->np[prio] == 0 && e->rp[prio] == 0 ? "roce_np and roce_rp"
 		                    : e->np[prio] == 0                   ? "roce_np"
 		                                                         : "roce_rp";
-		return roce_check_finding(
+		return roce_finding_addf(
 		        r, "ecn", pr->device, pr->port, bad, false, NULL,
 		        "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, congestion "
 		        "turns into pauses and timeouts: `echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d` and "
@@ -47,19 +47,19 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		        nd->name, prio, which, nd->name, prio, prio);
 	}
 	if (e->np[prio] < 0 || e->rp[prio] < 0)
-		return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-		                          "ECN state of %s for priority %d is unknown (%s: %s)", nd->name, prio,
-		                          roce_status_name(e->read.status), e->read.why);
+		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		                         "ECN state of %s for priority %d is unknown (%s: %s)", nd->name, prio,
+		                         roce_status_name(e->read.status), e->read.why);
 	bool lossless = roce_reading_ok(&nd->pfc.read) && (nd->pfc.enabled & (1u << prio));
 	if (lossless && e->cnp_prio >= 0 && !(nd->pfc.enabled & (1u << e->cnp_prio)) && pol->ecn != ROCE_ECN_IGNORE)
-		return roce_check_finding(
+		return roce_finding_addf(
 		        r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
 		        "ECN on for priority %d on %s, but CNPs go out on priority %d, which is lossy while "
 		        "priority %d is lossless: dropped CNPs leave senders at full rate; put CNPs on a "
 		        "lossless or strict-priority queue (ecn/roce_np/cnp_802p_prio, cnp_dscp)",
 		        prio, nd->name, e->cnp_prio, prio);
-	return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                          "ECN notification and reaction points on for priority %d on %s", prio, nd->name);
+	return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_PASS, false, NULL,
+	                         "ECN notification and reaction points on for priority %d on %s", prio, nd->name);
 }
 
 static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
@@ -72,10 +72,10 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	if (prio < 0 || prio >= ROCE_PRIOS)
 		return 0;
 	if (nd->ecn.read.status == ROCE_MISSING)
-		return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
-		                          "ECN state of %s is unknown: %s (upstream mlx5 shows DCQCN only in debugfs, "
-		                          "mlx5/<pci>/cc_params; the firmware default is on); Ecn=ignore silences this",
-		                          nd->name, nd->ecn.read.why);
+		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+		                         "ECN state of %s is unknown: %s (upstream mlx5 shows DCQCN only in debugfs, "
+		                         "mlx5/<pci>/cc_params; the firmware default is on); Ecn=ignore silences this",
+		                         nd->name, nd->ecn.read.why);
 	if (judge(r, pol, pr, nd, prio) < 0)
 		return -1;
 	/* A failing or unverifiable port is not healthy (as for PFC): left out in warn mode. */
@@ -98,11 +98,11 @@ static int check_cnp_dscp(struct roce_check_result *r, const struct roce_node *n
 		if (!first)
 			first = nd;
 		else if (nd->ecn.cnp_dscp != first->ecn.cnp_dscp)
-			return roce_check_finding(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
-			                          "CNP DSCP is %d on %s but %d on %s: switches give CNPs one queue; "
-			                          "set the same "
-			                          "ecn/roce_np/cnp_dscp on every port",
-			                          nd->ecn.cnp_dscp, nd->name, first->ecn.cnp_dscp, first->name);
+			return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+			                         "CNP DSCP is %d on %s but %d on %s: switches give CNPs one queue; "
+			                         "set the same "
+			                         "ecn/roce_np/cnp_dscp on every port",
+			                         nd->ecn.cnp_dscp, nd->name, first->ecn.cnp_dscp, first->name);
 	}
 	return 0;
 }

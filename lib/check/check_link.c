@@ -73,11 +73,11 @@ static int slow(struct roce_check_result *r, struct roce_port_result *pr, const 
 	gbps(lp->port->rate_mbps, have, sizeof(have));
 	snprintf(reason, sizeof(reason), "%s port %u at %s Gb/s", pr->device, pr->port, have);
 	pr->healthy = false;
-	return roce_check_finding(r, "link_rate", pr->device, pr->port, ROCE_FAIL, true, reason,
-	                          "%s port %u runs at %s Gb/s (%s), %s: reseat or replace the cable or transceiver "
-	                          "and check the switch port's speed (`ethtool %s`); the port is left out",
-	                          pr->device, pr->port, have, lp->port->rate, why,
-	                          pr->netdev[0] ? pr->netdev : "<netdev>");
+	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_FAIL, true, reason,
+	                         "%s port %u runs at %s Gb/s (%s), %s: reseat or replace the cable or transceiver "
+	                         "and check the switch port's speed (`ethtool %s`); the port is left out",
+	                         pr->device, pr->port, have, lp->port->rate, why,
+	                         pr->netdev[0] ? pr->netdev : "<netdev>");
 }
 
 /* The netdev's speed beside the port's rate.  The kernel derives a RoCE
@@ -95,8 +95,8 @@ static int passed(struct roce_check_result *r, const struct roce_node *node, con
 	    (unsigned)nd->speed_mbps != lp->port->rate_mbps)
 		snprintf(speed, sizeof(speed), " (%s says %d Mb/s: the RDMA port's rate is judged)", nd->name,
 		         nd->speed_mbps);
-	return roce_check_finding(r, "link_rate", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                          "%s port %u at %s Gb/s%s%s", pr->device, pr->port, have, model_note, speed);
+	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_PASS, false, NULL,
+	                         "%s port %u at %s Gb/s%s%s", pr->device, pr->port, have, model_note, speed);
 }
 
 static int check_one(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
@@ -106,11 +106,11 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 	if (!lp.port || !roce_reading_ok(&lp.port->state_read) || lp.port->state != PORT_ACTIVE)
 		return 0;
 	if (!roce_reading_ok(&lp.port->rate_read))
-		return roce_check_finding(r, "link_rate", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-		                          "%s port %u link rate is unknown (%s: %s): the rate is not judged; "
-		                          "check the mlx5_ib driver (dmesg)",
-		                          pr->device, pr->port, roce_status_name(lp.port->rate_read.status),
-		                          lp.port->rate_read.why);
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		                         "%s port %u link rate is unknown (%s: %s): the rate is not judged; "
+		                         "check the mlx5_ib driver (dmesg)",
+		                         pr->device, pr->port, roce_status_name(lp.port->rate_read.status),
+		                         lp.port->rate_read.why);
 	char why[256], want[16];
 	if (pol->link_rate > 0 && lp.port->rate_mbps < (unsigned)pol->link_rate * 1000) {
 		snprintf(why, sizeof(why), "below LinkRate=%d", pol->link_rate);

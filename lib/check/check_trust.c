@@ -36,11 +36,11 @@ static int judge_pcp(struct roce_check_result *r, const struct roce_port_result 
 {
 	const char *ifn = nd->trust.from[0] ? nd->trust.from : nd->name;
 	if (!roce_reading_ok(&nd->link_read))
-		return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-		                          "%s trusts pcp (%s) but whether %s is a VLAN device is unknown (%s)", ifn,
-		                          from, nd->name, nd->link_read.why);
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		                         "%s trusts pcp (%s) but whether %s is a VLAN device is unknown (%s)", ifn,
+		                         from, nd->name, nd->link_read.why);
 	if (!nd->vlan.is_vlan)
-		return roce_check_finding(
+		return roce_finding_addf(
 		        r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
 		        "%s trusts pcp (%s) and the RoCE v2 GID is on %s, not a VLAN device: untagged RoCE "
 		        "lands on priority 0, not the PFC priority %d; `mlnx_qos -i %s --trust dscp` (with "
@@ -48,16 +48,16 @@ static int judge_pcp(struct roce_check_result *r, const struct roce_port_result 
 		        "`egress-qos-map 0:%d`",
 		        ifn, from, nd->name, prio, ifn, prio, prio);
 	if (!(nd->vlan.egress_pcps & (1u << prio)))
-		return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_WARN, false, NULL,
-		                          "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS "
-		                          "map "
-		                          "sends nothing to the PFC priority %d: NCCL_IB_SL=%d tags NCCL's traffic, "
-		                          "rdma_cm's is not; `ip link set %s type vlan egress-qos-map 0:%d`",
-		                          ifn, from, nd->name, nd->vlan.id, prio, prio, nd->name, prio);
-	return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                          "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS map "
-	                          "reaches priority %d (NCCL_IB_SL=%d)",
-	                          ifn, from, nd->name, nd->vlan.id, prio, prio);
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_WARN, false, NULL,
+		                         "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS "
+		                         "map "
+		                         "sends nothing to the PFC priority %d: NCCL_IB_SL=%d tags NCCL's traffic, "
+		                         "rdma_cm's is not; `ip link set %s type vlan egress-qos-map 0:%d`",
+		                         ifn, from, nd->name, nd->vlan.id, prio, prio, nd->name, prio);
+	return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
+	                         "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS map "
+	                         "reaches priority %d (NCCL_IB_SL=%d)",
+	                         ifn, from, nd->name, nd->vlan.id, prio, prio);
 }
 
 static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_port_result *pr,
@@ -70,33 +70,33 @@ static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol
 		map = "the DCB APP table";
 	}
 	if (!roce_reading_ok(&m->read) || m->n == 0)
-		return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-		                          "%s trusts dscp (%s) but its DSCP-to-priority map is unknown (%s%s%s)",
-		                          nd->name, from, map, m->read.why[0] ? ": " : "",
-		                          m->read.why[0] ? m->read.why : "no entries");
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		                         "%s trusts dscp (%s) but its DSCP-to-priority map is unknown (%s%s%s)",
+		                         nd->name, from, map, m->read.why[0] ? ": " : "",
+		                         m->read.why[0] ? m->read.why : "no entries");
 	int tc = pol->traffic_class != ROCE_TC_AUTO ? pol->traffic_class : r->traffic_class;
 	if (tc < 0) {
-		int dscp = roce_check_dscp_for_priority(m, prio);
+		int dscp = roce_check_pfc_dscp(m, prio);
 		if (dscp < 0)
-			return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
-			                          "%s trusts dscp (%s) but no DSCP maps to the PFC priority %d in %s: "
-			                          "`mlnx_qos -i %s --dscp2prio set,26,%d` (or `dcb app add dev %s "
-			                          "dscp-prio 26:%d`)",
-			                          nd->name, from, prio, map, nd->name, prio, nd->name, prio);
+			return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
+			                         "%s trusts dscp (%s) but no DSCP maps to the PFC priority %d in %s: "
+			                         "`mlnx_qos -i %s --dscp2prio set,26,%d` (or `dcb app add dev %s "
+			                         "dscp-prio 26:%d`)",
+			                         nd->name, from, prio, map, nd->name, prio, nd->name, prio);
 		r->traffic_class = dscp << 2; /* NCCL_IB_TC, as check_pfc derives it from the APP table */
 		tc = r->traffic_class;
 	}
 	int dscp = tc >> 2;
 	if (m->prio[dscp] != prio)
-		return roce_check_finding(
+		return roce_finding_addf(
 		        r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
 		        "%s trusts dscp (%s): traffic class %d is DSCP %d, which %s maps to priority %d, "
 		        "not the PFC priority %d: `mlnx_qos -i %s --dscp2prio set,%d,%d` (or fix TrafficClass)",
 		        nd->name, from, tc, dscp, map, m->prio[dscp], prio, nd->name, dscp, prio);
-	return roce_check_finding(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                          "%s trusts dscp (%s): traffic class %d is DSCP %d, which %s maps to the PFC priority "
-	                          "%d",
-	                          nd->name, from, tc, dscp, map, prio);
+	return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
+	                         "%s trusts dscp (%s): traffic class %d is DSCP %d, which %s maps to the PFC priority "
+	                         "%d",
+	                         nd->name, from, tc, dscp, map, prio);
 }
 
 static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
@@ -111,12 +111,12 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	if (mode == ROCE_TRUST_UNKNOWN && nd->trust.read.status == ROCE_MISSING)
 		return 0;
 	if (mode == ROCE_TRUST_UNKNOWN)
-		rc = roce_check_finding(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
-		                        "the priority trust of %s is unknown (%s: %s): the priority RoCE lands on "
-		                        "cannot be "
-		                        "verified; `mlnx_qos -i %s` shows it",
-		                        nd->name, roce_status_name(nd->trust.read.status), nd->trust.read.why,
-		                        nd->trust.from[0] ? nd->trust.from : nd->name);
+		rc = roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		                       "the priority trust of %s is unknown (%s: %s): the priority RoCE lands on "
+		                       "cannot be "
+		                       "verified; `mlnx_qos -i %s` shows it",
+		                       nd->name, roce_status_name(nd->trust.read.status), nd->trust.read.why,
+		                       nd->trust.from[0] ? nd->trust.from : nd->name);
 	else if (mode == ROCE_TRUST_PCP)
 		rc = judge_pcp(r, pr, nd, from, pol->pfc_priority);
 	else

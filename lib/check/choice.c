@@ -187,7 +187,7 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
 	if (roce_choice_make(loc, gpus, healthy, n, policy->gdr_level, out, err) < 0)
 		return -1;
 	for (size_t i = 0; i < out->n_warnings; i++)
-		if (roce_check_add(check, "locality", NULL, 0, ROCE_WARN, out->warnings[i]) < 0) {
+		if (roce_finding_addf(check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", out->warnings[i]) < 0) {
 			roce_error_set(err, "out of memory");
 			return -1;
 		}

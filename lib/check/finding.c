@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * finding.c - appending a finding to a check result.  Pure.
+ * finding.c - appending a finding to a check result, and counting it.  Pure.
  */
 #include "config.h"
 #include "check/finding.h"
@@ -11,7 +11,7 @@
 #include <string.h>
 
 int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                      enum roce_verdict status, bool hardware, const char *fmt, ...)
+                      enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
 {
 	if (r->n_findings == r->cap_findings) {
 		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
@@ -32,10 +32,17 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
 		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
 	f->status = status;
 	f->hardware = hardware && status == ROCE_FAIL;
+	snprintf(f->reason, sizeof(f->reason), "%s", reason ? reason : "");
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
 	va_end(ap);
+	switch (status) {
+	case ROCE_PASS: r->n_pass++; break;
+	case ROCE_WARN: r->n_warn++; break;
+	case ROCE_UNKNOWN: r->n_unknown++; break;
+	case ROCE_FAIL: r->n_fail++; break;
+	}
 	return 0;
 }
 

@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * finding.h - what a check concludes: findings and the per-port result,
- * and the one function that appends a finding.  Its own file so that the
- * checks of other files (pciecheck.c) add findings as check.c's do without
- * including check.h, which runs them (check.c -> pciecheck.c -> finding.c,
- * no circle).  Pure.
+ * and roce_finding_addf, the one function that appends a finding: every
+ * check (check.c's port checks, check_*.c, pciecheck.c) and every later
+ * step (the pipeline's locality warnings, choice.c's) adds through it.
+ * Its own file, below them all, so that no check calls back into check.c,
+ * which runs them (check.c -> check_ecn.c -> finding.c, no circle).  Pure.
+ *
+ * The tally rule: roce_finding_addf counts each finding in r's tally
+ * (n_pass, n_warn, n_unknown, n_fail) as it appends it, so the counts are
+ * right after every call, during roce_check() and after it.  Whether the
+ * node fails (r->failed) is decided from them by roce_check_decide()
+ * (check.h): roce_check() ends with it, and a step that adds findings
+ * later which may fail the node (the job GPUs' PCIe paths) calls it again.
  */
 #ifndef ROCE_FINDING_H
 #define ROCE_FINDING_H
@@ -49,15 +57,18 @@ struct roce_check_result {
 	int traffic_class;          /* policy value or derived from DSCP/PFC, -1 = none */
 	enum roce_trust_mode trust; /* the RoCE ports' priority trust (check_trust.c); PCP: NCCL_IB_SL */
 	enum roce_mode mode;
-	bool failed; /* the node fails under the policy's mode */
+	bool failed; /* the node fails under the policy's mode (roce_check_decide) */
+	/* the tally, kept by roce_finding_addf */
 	size_t n_pass, n_warn, n_fail, n_unknown;
 };
 
-/* Append a finding while roce_check() runs (roce_check() counts them);
- * -1 on ENOMEM.  hardware: a node fault that drains when status is FAIL. */
+/* Append a finding to r and count it in r's tally; -1 on ENOMEM.  device
+ * NULL: about the node; port 0: about no port.  hardware: a node fault
+ * that drains when status is FAIL; reason (NULL = none): its short drain
+ * text, else check_drain.c makes one from the check's name. */
 int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                      enum roce_verdict status, bool hardware, const char *fmt, ...)
-        __attribute__((format(printf, 7, 8)));
+                      enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+        __attribute__((format(printf, 8, 9)));
 
 /* "pass", "warn", "unknown", "fail" */
 const char *roce_finding_verdict_name(enum roce_verdict v);

@@ -71,8 +71,12 @@ static void link_name(const struct subject *s, size_t i, char *out, size_t len)
 		snprintf(out, len, "%s: the link %s - %s on its path", s->name, p->fn[i + 1].bdf, p->fn[i].bdf);
 }
 
-/* Is the link above fn[i] of p known to run below both ends' maxima? */
-static bool link_degraded(const struct roce_pcie_path *p, size_t i)
+/* The PCIe link-shortfall rule, for the pcie_link findings and the pair
+ * marks alike: is the link above fn[i] of p known (both ends read, a
+ * current speed and width) to run below the lower of both ends' maxima, in
+ * speed or in width?  (An end whose maximum sysfs says is unknown, 0, holds
+ * nothing back: pcie_link says such a link is unknown before it asks.) */
+static bool link_below_ends_max(const struct roce_pcie_path *p, size_t i)
 {
 	const struct roce_pcie_fn *lo = &p->fn[i], *up = &p->fn[i + 1];
 	if (!roce_reading_ok(&lo->link_read) || !roce_reading_ok(&up->link_read) || !lo->cur_speed || !lo->cur_width)
@@ -105,7 +109,7 @@ static unsigned side(const struct roce_pcie_path *p, size_t top, bool acs, const
 {
 	unsigned bits = 0;
 	for (size_t i = 0; i + 1 < p->n && i < top; i++)
-		if (roce_pcie_link_above(p, i) && link_degraded(p, i))
+		if (roce_pcie_link_above(p, i) && link_below_ends_max(p, i))
 			bits |= ROCE_LOCALITY_BLOCK_LINK;
 	/* ACS only between the device and the common ancestor: a pair with
 	 * none goes through the root complex anyway. */
@@ -143,8 +147,9 @@ unsigned roce_pciecheck_pair(const struct roce_pcie_path *gpu, const struct roce
 	return bits;
 }
 
-/* One link: 1 degraded or unknown (a finding added), 0 fine, -1 ENOMEM. */
-static int check_link(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s, size_t i)
+/* One link's pcie_link finding: 1 degraded or unknown (a finding added), 0 fine, -1 ENOMEM. */
+static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s,
+                           size_t i)
 {
 	const struct roce_pcie_fn *lo = &s->path->fn[i], *up = &s->path->fn[i + 1];
 	char what[160], cur[24], cap[24];
@@ -153,20 +158,20 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	                                 : !roce_reading_ok(&up->link_read) ? up
 	                                                                    : NULL;
 	if (bad)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s: link state unknown (%s)", what, bad->link_read.why) < 0
 		               ? -1
 		               : 1;
 	if (lo->cur_speed == 0 || lo->cur_width == 0 || lo->max_speed == 0 || up->max_speed == 0)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
 		                         "the link is down or in training)",
 		                         what) < 0
 		               ? -1
 		               : 1;
-	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
-	if (lo->cur_speed >= speed && lo->cur_width >= width)
+	if (!link_below_ends_max(s->path, i))
 		return 0;
+	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
 	enum roce_verdict v = pol->pcie_degraded == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	if (v == ROCE_FAIL && s->hca)
 		mark_unhealthy(r, s->device);
@@ -174,7 +179,7 @@ static int check_link(struct roce_check_result *r, const struct roce_policy *pol
 	roce_pciecheck_speed(speed, cap, sizeof(cap));
 	char fix[200];
 	snprintf(fix, sizeof(fix), link_fix, lo->bdf);
-	return roce_finding_addf(r, "pcie_link", s->device, 0, v, true,
+	return roce_finding_addf(r, "pcie_link", s->device, 0, v, true, NULL,
 	                         "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
 	                         "%s is limited to that rate; %s",
 	                         what, cur, lo->cur_width, cap, width, s->traffic, fix) < 0
@@ -191,7 +196,7 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	if (p->read.status == ROCE_NOT_READ || p->read.status == ROCE_MISSING)
 		return 0;
 	if (!roce_reading_ok(&p->read))
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s (%s): PCIe path unknown (%s)", s->name, s->bdf, p->read.why);
 	int bad = 0;
 	size_t links = 0;
@@ -199,7 +204,7 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 		if (!roce_pcie_link_above(p, i))
 			continue;
 		links++;
-		int rc = check_link(r, pol, s, i);
+		int rc = judge_pcie_link(r, pol, s, i);
 		if (rc < 0)
 			return -1;
 		bad += rc;
@@ -209,9 +214,9 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	char cur[24];
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	if (links == 0)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
 		                         "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
-	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false,
+	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
 	                         "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", s->name,
 	                         p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
 }
@@ -221,7 +226,7 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
                             const struct roce_pcie_fn *b)
 {
 	if (!roce_reading_ok(&b->acs_read))
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s: ACS on switch port %s unknown (%s)", d->name, b->bdf, b->acs_read.why) < 0
 		               ? -1
 		               : 1;
@@ -230,7 +235,7 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
 	char bits[160];
 	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
 	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_finding_addf(r, "acs", d->name, 0, v, true,
+	return roce_finding_addf(r, "acs", d->name, 0, v, true, NULL,
 	                         "%s: ACS on switch port %s has %s set (control 0x%04x): peer traffic between a GPU "
 	                         "and "
 	                         "%s is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
@@ -260,11 +265,11 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 	if (bad || p->n < 2)
 		return 0;
 	if (ports == 0)
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false, NULL,
 		                         "%s: no PCIe switch between it and root port %s (ACS on a root port does not "
 		                         "matter: traffic through it crosses the root complex anyway)",
 		                         d->name, p->fn[p->n - 1].bdf);
-	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false,
+	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false, NULL,
 	                         "%s: no ACS redirect on the %zu PCIe switch port(s) between it and root port %s",
 	                         d->name, ports, p->fn[p->n - 1].bdf);
 }
@@ -282,25 +287,25 @@ static int check_path_iommu(struct roce_check_result *r, const struct roce_polic
 		return 0; /* said by pcie_link, or not a PCI function */
 	const char *bdf = p->fn[0].bdf, *t = p->iommu_type;
 	if (!roce_reading_ok(&p->iommu_read))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s (%s): IOMMU group type unknown (%s)", s->name, bdf, p->iommu_read.why);
 	if (!p->iommu_group[0])
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, NULL,
 		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", s->name, bdf);
 	if (!strcmp(t, "identity") || !strcmp(t, "unmanaged"))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, "%s (%s): IOMMU group %s is %s%s",
-		                         s->name, bdf, p->iommu_group, t,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, NULL,
+		                         "%s (%s): IOMMU group %s is %s%s", s->name, bdf, p->iommu_group, t,
 		                         t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
 	if (strcmp(t, "DMA") && strcmp(t, "DMA-FQ") && strcmp(t, "blocked")) {
 		char shown[40];
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, NULL,
 		                         "%s (%s): IOMMU group %s has type \"%s\", not one the kernel writes "
 		                         "(%s/kernel/iommu_groups/%s/type)",
 		                         s->name, bdf, p->iommu_group, roce_printable(t, shown, sizeof(shown)), root,
 		                         p->iommu_group);
 	}
 	enum roce_verdict v = pol->iommu == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_finding_addf(r, "iommu", s->device, 0, v, false,
+	return roce_finding_addf(r, "iommu", s->device, 0, v, false, NULL,
 	                         "%s (%s): IOMMU group %s has type %s: %s; boot with iommu=pt (Intel: "
 	                         "`intel_iommu=on iommu=pt`, AMD: `iommu=pt`) so that the IOMMU passes device DMA "
 	                         "through, or disable the IOMMU in the BIOS",
@@ -344,27 +349,27 @@ static int check_gdr(struct roce_check_result *r, const struct roce_node *node, 
 	else
 		snprintf(why, sizeof(why), "%s", g->dmabuf_why);
 	if (!roce_reading_ok(&g->read))
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, NULL,
 		                         "GPUDirect RDMA readiness unknown (%s)", g->read.why);
 	if (g->peer_memory)
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false, NULL,
 		                         "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
 		                         g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
 	if (dmabuf)
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false, NULL,
 		                         "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
 		                         "no peer-memory module needed%s%s%s",
 		                         g->kernel, probe ? " (ibv_reg_dmabuf_mr probe: " : "",
 		                         probe ? probe->name : "", probe ? " takes it)" : "");
 	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
 	if (g->loaded)
-		return roce_finding_addf(r, "gdr", NULL, 0, v, false,
+		return roce_finding_addf(r, "gdr", NULL, 0, v, false, NULL,
 		                         "%s is loaded but no peer-memory client is registered (no "
 		                         "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe "
 		                         "%s`, "
 		                         "dmesg); DMA-BUF is not possible either (%s)",
 		                         g->module, g->module, g->module, why);
-	return roce_finding_addf(r, "gdr", NULL, 0, v, false,
+	return roce_finding_addf(r, "gdr", NULL, 0, v, false, NULL,
 	                         "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no "
 	                         "DMA-BUF "
 	                         "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "

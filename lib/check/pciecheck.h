@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pciecheck.h - the PCIe checks: policy x model -> findings, as check.c's
- * are (roce_check() runs them, so they add through finding.h).  Pure: reads the model, never the system.
+ * are (roce_check() runs them; they add through finding.h, as every check
+ * does).  Pure: reads the model, never the system.
  *
  *   pcie_link  every link on an RDMA device's path to its root port runs at
  *              the rate both of its ends can do (PcieDegraded=)
@@ -29,9 +30,9 @@ int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, co
 /* pcie_link and iommu for GPU index (its Slurm index, = its CUDA index in
  * PCI bus order) at bdf whose path pcie.c read: findings with device
  * "GPU<index>", messages naming "GPU <index> (<bdf>)".  A path sysfs does
- * not have (MISSING: a TopologyFile from another host) adds nothing.  Not
- * counted in r's tally: the caller recounts (roce_check_tally).  0, or -1
- * on ENOMEM. */
+ * not have (MISSING: a TopologyFile from another host) adds nothing.  A
+ * failing link may fail the node: the caller decides again
+ * (roce_check_decide).  0, or -1 on ENOMEM. */
 int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
                        const char *bdf, const struct roce_pcie_path *path);
 

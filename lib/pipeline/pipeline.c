@@ -35,7 +35,7 @@ __attribute__((format(printf, 3, 4))) static int locality_warning(struct roce_pi
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (roce_check_add(&out->check, "locality", NULL, 0, ROCE_WARN, msg) < 0) {
+	if (roce_finding_addf(&out->check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", msg) < 0) {
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
@@ -121,7 +121,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 		    roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr, gp) < 0)
 			goto nomem;
 	}
-	roce_check_tally(&out->check, p);
+	roce_check_decide(&out->check, p);
 	rc = 0;
 nomem:
 	if (rc < 0)

@@ -150,6 +150,42 @@ void fx_check_free(struct fx_check *f)
 	free(f);
 }
 
+int fx_check_setup2(void **state)
+{
+	*state = fx_check_new(2);
+	return 0;
+}
+
+int fx_check_setup3(void **state)
+{
+	*state = fx_check_new(3);
+	return 0;
+}
+
+int fx_check_teardown(void **state)
+{
+	fx_check_free(*state);
+	return 0;
+}
+
+const struct roce_finding *fx_finding(const struct roce_check_result *r, const char *check, const char *subject,
+                                      enum roce_verdict status)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (!strcmp(r->findings[i].check, check) && !strcmp(r->findings[i].subject, subject) &&
+		    r->findings[i].status == status)
+			return &r->findings[i];
+	return NULL;
+}
+
+size_t fx_finding_count(const struct roce_check_result *r, const char *check, int status)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_findings; i++)
+		n += !strcmp(r->findings[i].check, check) && (status == FX_ANY || (int)r->findings[i].status == status);
+	return n;
+}
+
 struct roce_fragment_meta fx_meta(const char *node)
 {
 	struct roce_fragment_meta m = { .job_id = "4242", .node = node, .job_uid = 1000,

@@ -2,6 +2,7 @@
 /*
  * fixtures.h - inputs the unit tests share, built in memory (no I/O):
  *   the node model   fx_healthy_node (check, plan), fx_add_port (collect)
+ *   a check's result fx_check_* (run it, cmocka setups), fx_finding, fx_finding_count (look it up)
  *   counters         fx_port_sample (snapshot), fx_delta (delta, verdicts)
  *   the job report   fx_meta, fx_fragment, fx_merged_job, fx_nodelist
  * Every builder fails the test (cmocka) when it cannot build.  Include after
@@ -38,6 +39,19 @@ struct fx_check {
 struct fx_check *fx_check_new(size_t n_ports);
 void fx_check_run(struct fx_check *f);
 void fx_check_free(struct fx_check *f);
+/* cmocka setups and teardown of the check tests: *state = fx_check_new(2)
+ * or (3); fx_check_free(*state). */
+int fx_check_setup2(void **state);
+int fx_check_setup3(void **state);
+int fx_check_teardown(void **state);
+/* The first finding of check ("pfc", "ecn") about subject ("mlx5_1:1",
+ * "mlx5_0", "node") with status; NULL when r has none. */
+const struct roce_finding *fx_finding(const struct roce_check_result *r, const char *check, const char *subject,
+                                      enum roce_verdict status);
+/* How many findings of check r has with status (an enum roce_verdict, or
+ * FX_ANY). */
+#define FX_ANY (-1)
+size_t fx_finding_count(const struct roce_check_result *r, const char *check, int status);
 /* A bare device dev with port 1 on netdev, appended to node (nothing read). */
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev);
 /* Port 1 of dev as a snapshot without a node model has it: every counter

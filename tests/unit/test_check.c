@@ -15,30 +15,6 @@
 #include "check/choice.h"
 #include "fixtures.h"
 
-
-static int setup(void **state)
-{
-	struct fx_check *f = fx_check_new(2);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
-static const struct roce_finding *find(const struct roce_check_result *r, const char *check, const char *subject,
-                                       enum roce_verdict status)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (!strcmp(r->findings[i].check, check) && !strcmp(r->findings[i].subject, subject) &&
-		    r->findings[i].status == status)
-			return &r->findings[i];
-	return NULL;
-}
-
 static void t_healthy(void **state)
 {
 	struct fx_check *f = *state;
@@ -67,7 +43,7 @@ static void t_port_down_warn_and_strict(void **state)
 	assert_false(f->check.failed);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_SOCKET_IFNAME"), "=eth0");
-	const struct roce_finding *fd = find(&f->check, "port_state", "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "port_state", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
 	char reason[128];
@@ -86,7 +62,7 @@ static void t_pfc(void **state)
 	struct fx_check *f = *state;
 	f->node.netdevs[1].pfc.enabled = 0x01;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "PFC is off for priority 3 on eth1 (enabled: 0)"));
 	assert_false(fd->hardware);   /* configuration: never drains */
@@ -95,7 +71,7 @@ static void t_pfc(void **state)
 	/* Unknown (no DCB in the driver) is a warning by default, not "disabled". */
 	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB eth1: not supported");
 	fx_check_run(f);
-	fd = find(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
 	assert_non_null(fd);
 	/* Every node of every step says it on NICs without DCB: one short line
 	 * that names the keys to set, not the netlink detail. */
@@ -105,11 +81,11 @@ static void t_pfc(void **state)
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	f->policy.pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
 
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	fx_check_run(f);
-	assert_null(find(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+	assert_null(fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
 }
 
 static void t_traffic_class(void **state)
@@ -120,7 +96,7 @@ static void t_traffic_class(void **state)
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "106");
 	f->policy.traffic_class = 192;   /* DSCP 48 -> priority 6 */
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "TrafficClass 192 is DSCP 48, which eth0 maps to priority 6, not the PFC priority 3"));
 
@@ -128,14 +104,14 @@ static void t_traffic_class(void **state)
 	f->policy.traffic_class = ROCE_TC_AUTO;
 	f->node.netdevs[0].dscp.prio[26] = 1;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_0:1", ROCE_FAIL));
 	/* no APP table at all (PCP trust): TC cannot be derived -> warn, no NCCL_IB_TC */
 	for (size_t i = 0; i < f->node.n_netdevs; i++) {
 		memset(f->node.netdevs[i].dscp.prio, -1, sizeof(f->node.netdevs[i].dscp.prio));
 		f->node.netdevs[i].dscp.n = 0;
 	}
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "pfc", "mlx5_0:1", ROCE_WARN));
+	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_0:1", ROCE_WARN));
 	assert_null(roce_plan_get(&f->plan, "NCCL_IB_TC"));
 }
 
@@ -144,7 +120,7 @@ static void t_mtu(void **state)
 	struct fx_check *f = *state;
 	f->node.netdevs[1].mtu = 1500;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has active RDMA MTU 1024"));
 	assert_false(f->check.failed);   /* warn mode: mlx5_0 still works */
@@ -154,12 +130,12 @@ static void t_mtu(void **state)
 	f->policy.mode = ROCE_MODE_WARN;
 	f->policy.mtu = 9000;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mtu", "mlx5_1:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "mtu", "mlx5_1:1", ROCE_FAIL));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	/* verbs disagreeing with the derived MTU is worth a warning */
 	f->node.devices[0].ports[0].verbs_active_mtu = 2048;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN));
+	assert_non_null(fx_finding(&f->check, "mtu", "mlx5_0:1", ROCE_WARN));
 }
 
 /* Mtu=0 (no fixed MTU): ports off the majority active RDMA MTU are left out in
@@ -173,18 +149,18 @@ static void t_mtu_majority(void **state)
 	assert_false(f->check.failed);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_false(roce_check_port(&f->check, "mlx5_1", 1)->healthy);
-	const struct roce_finding *fd = find(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "mtu_uniform", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_false(fd->hardware);
 	assert_non_null(strstr(fd->message, "mlx5_1:1 (eth1) has active RDMA MTU 1024 (eth1 MTU 1500)"));
 	assert_non_null(strstr(fd->message, "most RoCE ports have 4096 (MTU 9000)"));
 	assert_non_null(strstr(fd->message, "`ip link set eth1 mtu 9000`"));
 	assert_non_null(strstr(fd->message, "switch port"));
-	assert_null(find(&f->check, "mtu_uniform", "mlx5_0:1", ROCE_FAIL));
+	assert_null(fx_finding(&f->check, "mtu_uniform", "mlx5_0:1", ROCE_FAIL));
 	/* 4200 and 9000 both give RDMA MTU 4096: uniform for NCCL */
 	f->node.netdevs[1].mtu = 4200;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mtu_uniform", "node", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "mtu_uniform", "node", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 
 	/* 2 vs 1: the majority wins even when it is the smaller MTU */
@@ -194,7 +170,7 @@ static void t_mtu_majority(void **state)
 	f->node.netdevs[1].mtu = 1500;
 	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
-	fd = find(&f->check, "mtu_uniform", "mlx5_2:1", ROCE_FAIL);
+	fd = fx_finding(&f->check, "mtu_uniform", "mlx5_2:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "`ip link set eth2 mtu 1500`"));
 	f->policy.mode = ROCE_MODE_STRICT;
@@ -214,7 +190,7 @@ static void t_hca_absent_no_devices(void **state)
 	f->policy.n_hca = 1;
 	snprintf(f->policy.hca[0], sizeof(f->policy.hca[0]), "mlx5_0");
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "hca", "mlx5_0", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "hca", "mlx5_0", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
 	char reason[128];
@@ -224,8 +200,8 @@ static void t_hca_absent_no_devices(void **state)
 	/* the listing itself failed: we do not know, so no drain */
 	roce_reading_set(&f->node.devices_read, ROCE_UNREADABLE, 13, "cannot list /sys/class/infiniband: Permission denied");
 	fx_check_run(f);
-	assert_null(find(&f->check, "hca", "mlx5_0", ROCE_FAIL));
-	fd = find(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN);
+	assert_null(fx_finding(&f->check, "hca", "mlx5_0", ROCE_FAIL));
+	fd = fx_finding(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Permission denied"));
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
@@ -240,7 +216,7 @@ static void t_gid_link_local_ipv4(void **state)
 	assert_int_equal(roce_rdma_parse_gid("0000:0000:0000:0000:0000:ffff:a9fe:010b", g->raw), 0);
 	fx_check_run(f);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
-	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "gid", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
 	assert_non_null(strstr(fd->message, "169.254.1.11"));
@@ -248,7 +224,7 @@ static void t_gid_link_local_ipv4(void **state)
 	assert_non_null(strstr(fd->message, "give eth1 its routable IPv4 address"));
 	f->policy.gid_index = ROCE_GID_AUTO;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "gid", "mlx5_1:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "gid", "mlx5_1:1", ROCE_FAIL));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 }
 
@@ -262,11 +238,11 @@ static void t_verbs_not_done(void **state)
 	roce_reading_set(&f->node.devices[1].ports[0].verbs_read, ROCE_UNREADABLE, EIO,
 	                 "libibverbs could not query mlx5_1 port 1: Input/output error");
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mtu", "mlx5_0:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "mtu", "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "libibverbs MTU cross-check was not done"));
 	assert_non_null(strstr(fd->message, "libibverbs has no device mlx5_0"));
-	fd = find(&f->check, "mtu", "mlx5_1:1", ROCE_WARN);
+	fd = fx_finding(&f->check, "mtu", "mlx5_1:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Input/output error"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
@@ -286,15 +262,15 @@ static void t_refused_entries(void **state)
 	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "mlx5_1");
 	snprintf(f->policy.hca[2], sizeof(f->policy.hca[2]), "mlx5_7");
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "devices", "node", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "devices", "node", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "\"bad\\nX=1\": not an RDMA device name"));
-	assert_null(find(&f->check, "devices", "node", ROCE_FAIL));   /* devices were listed */
-	fd = find(&f->check, "device", "mlx5_0", ROCE_UNKNOWN);
+	assert_null(fx_finding(&f->check, "devices", "node", ROCE_FAIL));   /* devices were listed */
+	fd = fx_finding(&f->check, "device", "mlx5_0", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ports/\"abc\": not a port number"));
 	/* the listing was read: the absent mlx5_7 is a hardware fault */
-	fd = find(&f->check, "hca", "mlx5_7", ROCE_FAIL);
+	fd = fx_finding(&f->check, "hca", "mlx5_7", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
 	/* the ports that were read are still used */
@@ -308,7 +284,7 @@ static void t_gid_elsewhere(void **state)
 		f->node.devices[i].ports[0].gids[0].index = 5;
 	fx_check_run(f);
 	assert_true(f->check.failed);   /* every port fails: RoCE impossible */
-	const struct roce_finding *fd = find(&f->check, "gid", "mlx5_0:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "gid", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "is at index 5: set GidIndex=5"));
 	assert_false(fd->hardware);
@@ -338,7 +314,7 @@ static void t_unreadable_is_unknown(void **state)
 	struct fx_check *f = *state;
 	roce_reading_set(&f->node.devices[0].ports[0].state_read, ROCE_UNREADABLE, 5, "cannot read .../state: Input/output error");
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "port_state", "mlx5_0:1", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "port_state", "mlx5_0:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Input/output error"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
@@ -354,25 +330,25 @@ static void t_no_gdr(void **state)
 {
 	struct fx_check *f = *state;
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message, "through a peer-memory client"));
+	assert_non_null(strstr(fx_finding(&f->check, "gdr", "node", ROCE_PASS)->message, "through a peer-memory client"));
 	f->node.gdr.peer_memory = false;
 	snprintf(f->node.gdr.dmabuf_why, sizeof(f->node.gdr.dmabuf_why), "Linux 5.10.0 is older than 5.12");
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message,
+	assert_non_null(strstr(fx_finding(&f->check, "gdr", "node", ROCE_WARN)->message,
 	                       "nvidia_peermem is loaded but no peer-memory client is registered"));
 	f->node.gdr.loaded = false;
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_WARN)->message, "(Linux 5.10.0 is older than 5.12;"));
+	assert_non_null(strstr(fx_finding(&f->check, "gdr", "node", ROCE_WARN)->message, "(Linux 5.10.0 is older than 5.12;"));
 	assert_false(f->check.failed);
 	f->policy.require_gdr = true;
 	f->policy.mode = ROCE_MODE_STRICT;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "gdr", "node", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "gdr", "node", ROCE_FAIL));
 	assert_true(f->check.failed);
 	f->node.gdr.dmabuf = true;
 	snprintf(f->node.gdr.kernel, sizeof(f->node.gdr.kernel), "6.1.0-18-amd64");
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "gdr", "node", ROCE_PASS)->message,
+	assert_non_null(strstr(fx_finding(&f->check, "gdr", "node", ROCE_PASS)->message,
 	                       "through DMA-BUF (Linux 6.1.0-18-amd64, NVIDIA open kernel module)"));
 	assert_false(f->check.failed);
 }
@@ -418,7 +394,7 @@ static void t_locality(void **state)
 	size_t warn_before = f->check.n_warn;
 	assert_int_equal(roce_choice_for_check(&f->check, &f->policy, loc, &gpus, choice, &err), 0);
 	assert_int_equal(f->check.n_warn, warn_before + 1);
-	const struct roce_finding *w = find(&f->check, "locality", "node", ROCE_WARN);
+	const struct roce_finding *w = fx_finding(&f->check, "locality", "node", ROCE_WARN);
 	assert_non_null(w);
 	assert_non_null(strstr(w->message, "GPU 0"));
 	assert_int_equal(roce_plan_build(&f->policy, &f->check, choice, &f->plan), 0);
@@ -427,39 +403,54 @@ static void t_locality(void **state)
 	free(choice);
 }
 
-/* Whose drain reason a node has: ours ("roce: ...") may be replaced, anyone
- * else's stays (an admin's, Slurm's own). */
-static void t_reason_is_others(void **state)
+/* Whether a node Slurm already holds is left alone (check_drain.c): one
+ * held for our reason ("roce: ...") is drained again, one held for anyone
+ * else's (an admin's, Slurm's own) stays; a node not held keeps whatever
+ * old reason it has and is drained. */
+static void t_drain_leave_alone(void **state)
 {
 	(void)state;
-	assert_false(roce_check_reason_is_others(NULL));
-	assert_false(roce_check_reason_is_others(""));
-	assert_false(roce_check_reason_is_others("none"));
-	assert_false(roce_check_reason_is_others("roce: mlx5_1 port 1 DOWN"));
-	assert_true(roce_check_reason_is_others("admin: firmware update"));
-	assert_true(roce_check_reason_is_others("Kill task failed"));
-	assert_true(roce_check_reason_is_others("roce:no space"));
+	const unsigned drain = ROCE_DRAIN_STATE_DRAIN, down = ROCE_DRAIN_STATE_DOWN, fail = ROCE_DRAIN_STATE_FAIL;
+	/* drained by us */
+	assert_false(roce_check_drain_leave_alone(drain, "roce: mlx5_1 port 1 DOWN"));
+	assert_false(roce_check_drain_leave_alone(drain | down, "roce: mlx5_1 port 1 DOWN (+2 more)"));
+	/* drained (or draining: the same bit) by an admin, or by Slurm */
+	assert_true(roce_check_drain_leave_alone(drain, "admin: firmware update"));
+	assert_true(roce_check_drain_leave_alone(drain, "Kill task failed"));
+	assert_true(roce_check_drain_leave_alone(drain, "roce:no space"));   /* not our prefix */
+	/* down, failing */
+	assert_true(roce_check_drain_leave_alone(down, "Not responding"));
+	assert_true(roce_check_drain_leave_alone(fail, "admin: bad DIMM"));
+	assert_false(roce_check_drain_leave_alone(down, "roce: mlx5_0 missing"));
+	/* not held: an old reason kept after a resume is nobody's */
+	assert_false(roce_check_drain_leave_alone(0, "admin: firmware update"));
+	assert_false(roce_check_drain_leave_alone(0, NULL));
+	/* no reason: NULL, "", and sinfo's "none" */
+	assert_false(roce_check_drain_leave_alone(drain, NULL));
+	assert_false(roce_check_drain_leave_alone(drain, ""));
+	assert_false(roce_check_drain_leave_alone(drain, "none"));
+	assert_false(roce_check_drain_leave_alone(down, "none"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_reason_is_others),
-		cmocka_unit_test_setup_teardown(t_healthy, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pfc, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_traffic_class, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_mtu, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_mtu_majority, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_hca_absent_no_devices, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_gid_link_local_ipv4, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_verbs_not_done, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_refused_entries, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_gid_elsewhere, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_gdr, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_locality, setup, teardown),
+		cmocka_unit_test(t_drain_leave_alone),
+		cmocka_unit_test_setup_teardown(t_healthy, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pfc, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_traffic_class, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_mtu, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_mtu_majority, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_hca_absent_no_devices, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_gid_link_local_ipv4, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_verbs_not_done, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_refused_entries, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_gid_elsewhere, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_prefix_safe_hca, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_gdr, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_locality, fx_check_setup2, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,26 +28,11 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
-static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (!strcmp(r->findings[i].check, "ecn") && !strcmp(r->findings[i].subject, subject) &&
-		    r->findings[i].status == status)
-			return &r->findings[i];
-	return NULL;
-}
-
 static void t_on(void **state)
 {
 	struct fx_check *f = *state;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "ECN notification and reaction points on for priority 3 on eth1");
 	assert_int_equal(f->check.n_warn + f->check.n_fail + f->check.n_unknown, 0);
@@ -61,19 +46,19 @@ static void t_rp_off(void **state)
 	f->node.netdevs[1].ecn.rp[5] = 0;   /* another priority: not ours */
 	f->node.netdevs[0].ecn.np[5] = 0;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN is off on eth1 for priority 3 (roce_rp)"));
 	assert_non_null(strstr(fd->message, "/sys/class/net/eth1/ecn/roce_np/enable/3"));
 	assert_false(fd->hardware);
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	char reason[64];
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);   /* configuration */
 
 	f->policy.ecn = ROCE_ECN_WARN;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_WARN));
+	assert_non_null(fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_WARN));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	f->policy.ecn = ROCE_ECN_IGNORE;
 	fx_check_run(f);
@@ -86,10 +71,10 @@ static void t_np_off_both(void **state)
 	struct fx_check *f = *state;
 	f->node.netdevs[0].ecn.np[3] = 0;
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np)"));
+	assert_non_null(strstr(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np)"));
 	f->node.netdevs[0].ecn.rp[3] = 0;
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np and roce_rp)"));
+	assert_non_null(strstr(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np and roce_rp)"));
 }
 
 /* The priority is the one the traffic class maps to when PfcPriority=none; with neither nothing is checked. */
@@ -99,10 +84,10 @@ static void t_priority_from_tc(void **state)
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	f->node.netdevs[0].ecn.np[3] = 0;
 	fx_check_run(f);
-	assert_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));   /* TC auto without PFC: none derived */
+	assert_null(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL));   /* TC auto without PFC: none derived */
 	f->policy.traffic_class = 104;   /* DSCP 26 -> priority 3 */
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL));
 }
 
 /* No ecn/ (upstream driver): unknown said as a warning, never fail, also in strict mode. */
@@ -112,7 +97,7 @@ static void t_missing(void **state)
 	roce_reading_set(&f->node.netdevs[0].ecn.read, ROCE_MISSING, 2, "/sys/class/net/eth0/ecn does not exist");
 	f->policy.mode = ROCE_MODE_STRICT;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN state of eth0 is unknown: /sys/class/net/eth0/ecn does not exist (upstream mlx5"));
 	assert_false(f->check.failed);
@@ -126,7 +111,7 @@ static void t_unreadable(void **state)
 	                 "/sys/class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1");
 	f->node.netdevs[1].ecn.rp[3] = -1;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "ECN state of eth1 for priority 3 is unknown (malformed: "
 	                                 "/sys/class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1)");
@@ -140,10 +125,10 @@ static void t_cnp(void **state)
 	f->node.netdevs[0].ecn.cnp_prio = 6;   /* PFC only on 3 */
 	f->node.netdevs[1].ecn.cnp_dscp = 46;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "CNPs go out on priority 6, which is lossy while priority 3 is lossless"));
-	fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "CNP DSCP is 46 on eth1 but 48 on eth0"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
@@ -152,13 +137,13 @@ static void t_cnp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_on, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_rp_off, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_np_off_both, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_priority_from_tc, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_cnp, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_on, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_rp_off, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_np_off_both, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_priority_from_tc, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_missing, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_cnp, setup, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,18 +19,6 @@
 
 static union { char b[NLREPLY_BUFSZ]; uint64_t align; } msgbuf;
 
-static int setup(void **state)
-{
-	*state = fx_check_new(2);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
 /* netdev i of the fixture (eth<i>) as the kernel answers with d; NULL
  * parts of d are left out of the reply, as a driver without the op does. */
 static void answer(struct fx_check *f, size_t i, struct nlreply_dcb d)
@@ -56,23 +44,6 @@ static void answer_both(struct fx_check *f, const struct ieee_ets *ets1, const s
 	answer(f, 1, (struct nlreply_dcb){ .ets = ets1, .buffer = buf1 });
 }
 
-static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (!strcmp(r->findings[i].check, "ets") && !strcmp(r->findings[i].subject, subject) &&
-		    r->findings[i].status == status)
-			return &r->findings[i];
-	return NULL;
-}
-
-static size_t count(const struct roce_check_result *r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_findings; i++)
-		n += !strcmp(r->findings[i].check, "ets");
-	return n;
-}
-
 static void want(const struct roce_finding *fd, const char *text)
 {
 	if (!fd)
@@ -86,7 +57,7 @@ static void t_not_read(void **state)
 {
 	struct fx_check *f = *state;
 	fx_check_run(f);
-	assert_int_equal(count(&f->check), 0);
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 0);
 }
 
 static void t_fine(void **state)
@@ -96,10 +67,10 @@ static void t_fine(void **state)
 	struct dcbnl_buffer buf = nlreply_sample_buffer();
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "priority 3 on TC 3 with 50 % under ETS; receive buffer 1 holds no lossy priority on eth1");
-	assert_int_equal(count(&f->check), 2);
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 2);
 	assert_int_equal(f->check.n_warn + f->check.n_fail + f->check.n_unknown, 0);
 }
 
@@ -114,24 +85,24 @@ static void t_zero_bw(void **state)
 	ets.tc_tx_bw[3] = 0;
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
 	want(fd, "PFC priority 3 is on TC 3, which has 0 % bandwidth under ETS on eth1");
 	want(fd, "`mlnx_qos -i eth1 --tcbw 50,0,0,50,0,0,0,0`");
 	want(fd, "`dcb ets set dev eth1 tc-bw 0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0`");
 	assert_false(fd->hardware);
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "ets", "mlx5_0:1", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 
 	f->policy.ets = ROCE_ACTION_FAIL;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_FAIL));
+	assert_non_null(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_FAIL));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	char reason[64];
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);   /* configuration, not hardware */
 
 	f->policy.ets = ROCE_ACTION_IGNORE;
 	fx_check_run(f);
-	assert_int_equal(count(&f->check), 0);
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 0);
 }
 
 /* Strict priority with 0 % is not a warning: a strict TC is served before
@@ -147,7 +118,7 @@ static void t_strict_zero_bw(void **state)
 	ets.tc_tx_bw[3] = 0;
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	want(find(&f->check, "mlx5_1:1", ROCE_PASS), "priority 3 on TC 3 (strict priority)");
+	want(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS), "priority 3 on TC 3 (strict priority)");
 	assert_int_equal(f->check.n_warn + f->check.n_fail + f->check.n_unknown, 0);
 }
 
@@ -160,7 +131,7 @@ static void t_other_tc_zero(void **state)
 	ets.prio_tc[5] = 5;   /* TC 5: ETS at 0 % */
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS));
 	assert_int_equal(f->check.n_warn, 0);
 }
 
@@ -173,12 +144,12 @@ static void t_shared_buffer(void **state)
 	buf.prio2buffer[3] = 0;
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
 	want(fd, "PFC priority 3 shares receive buffer 0 of eth1 with lossy priorities 0,1,2,4,5,6,7");
 	want(fd, "`mlnx_qos -i eth1 --prio2buffer 1,1,1,0,1,1,1,1`");
 	want(fd, "`dcb buffer set dev eth1 prio-buffer 0:1 1:1 2:1 3:0 4:1 5:1 6:1 7:1`");
-	assert_int_equal(count(&f->check), 2);   /* eth0's pass, eth1's warning */
-	assert_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 2);   /* eth0's pass, eth1's warning */
+	assert_null(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS));
 }
 
 /* One lossy priority beside priority 3 in buffer 1; another lossless one is fine. */
@@ -190,12 +161,12 @@ static void t_shared_one_lossy(void **state)
 	buf.prio2buffer[6] = 1;
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
 	want(fd, "shares receive buffer 1 of eth1 with lossy priority 6:");
 	want(fd, "--prio2buffer 0,0,0,1,0,0,0,0`");
 	f->node.netdevs[1].pfc.enabled |= 1u << 6;   /* priority 6 lossless too: the buffer is all lossless */
 	fx_check_run(f);
-	want(find(&f->check, "mlx5_1:1", ROCE_PASS), "receive buffer 1 holds no lossy priority");
+	want(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS), "receive buffer 1 holds no lossy priority");
 }
 
 /* Both at once: two warnings. */
@@ -210,7 +181,7 @@ static void t_both_bad(void **state)
 	answer_both(f, &ets, &buf);
 	fx_check_run(f);
 	assert_int_equal(f->check.n_warn, 2);
-	assert_int_equal(count(&f->check), 3);
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 3);
 }
 
 /* The driver reports neither (no ieee_getets, no dcbnl_getbuffer): unknown,
@@ -221,7 +192,7 @@ static void t_absent(void **state)
 	struct ieee_ets ets = nlreply_sample_ets();
 	answer_both(f, NULL, NULL);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
 	want(fd, "ETS and receive buffers of eth1 unknown: the driver reports neither DCB_ATTR_IEEE_ETS nor DCB_ATTR_DCB_BUFFER");
 	want(fd, "`dcb ets show dev eth1`");
 	want(fd, "Ets=ignore silences this");
@@ -233,7 +204,7 @@ static void t_absent(void **state)
 	/* ETS read, the buffers not (kernel < 4.18): what is known is said */
 	answer(f, 1, (struct nlreply_dcb){ .ets = &ets });
 	fx_check_run(f);
-	fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
 	want(fd, "receive buffers of eth1 unknown: the driver reports no DCB_ATTR_DCB_BUFFER; priority 3 on TC 3 with 50 % under ETS");
 }
 
@@ -253,9 +224,9 @@ static void t_short(void **state)
 	                                                                 .n_app = NLREPLY_SAMPLE_APPS }), nd);
 	fx_check_run(f);
 	assert_int_equal(f->check.n_unknown, 2);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_UNKNOWN);
 	want(fd, "DCB_ATTR_IEEE_ETS of eth1 cannot be used (malformed: RTM_GETDCB eth1: DCB_ATTR_IEEE_ETS has 10 bytes");
-	assert_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_null(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_PASS));
 	/* warn mode: the port stays (the check is warn-level) */
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
@@ -271,26 +242,26 @@ static void t_no_pfc(void **state)
 	answer_both(f, &ets, &buf);
 	f->node.netdevs[1].pfc.enabled = 0x10;
 	fx_check_run(f);
-	assert_null(find(&f->check, "mlx5_1:1", ROCE_WARN));
+	assert_null(fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN));
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	fx_check_run(f);
-	assert_int_equal(count(&f->check), 0);
+	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_not_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_fine, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_zero_bw, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_strict_zero_bw, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_other_tc_zero, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_shared_buffer, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_shared_one_lossy, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_both_bad, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_absent, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_short, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_pfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_not_read, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_fine, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_zero_bw, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_strict_zero_bw, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_other_tc_zero, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_shared_buffer, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_shared_one_lossy, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_both_bad, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_absent, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_short, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_pfc, fx_check_setup2, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

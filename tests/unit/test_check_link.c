@@ -11,28 +11,6 @@
 #include "check/plan.h"
 #include "fixtures.h"
 
-static int setup(void **state)
-{
-	struct fx_check *f = fx_check_new(3);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
-static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (!strcmp(r->findings[i].check, "link_rate") && !strcmp(r->findings[i].subject, subject) &&
-		    r->findings[i].status == status)
-			return &r->findings[i];
-	return NULL;
-}
-
 static void set_rate(struct roce_port *p, const char *text, unsigned mbps)
 {
 	snprintf(p->rate, sizeof(p->rate), "%s", text);
@@ -43,7 +21,7 @@ static void t_all_fast(void **state)
 {
 	struct fx_check *f = *state;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "mlx5_0 port 1 at 100 Gb/s");
 	assert_int_equal(f->check.n_fail, 0);
@@ -55,7 +33,7 @@ static void t_slow_port_auto(void **state)
 	struct fx_check *f = *state;
 	set_rate(&f->node.devices[1].ports[0], "25 Gb/sec (1X EDR)", 25000);
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_true(fd->hardware);
 	assert_non_null(strstr(fd->message, "mlx5_1 port 1 runs at 25 Gb/s (25 Gb/sec (1X EDR)), while other MT4123 "
@@ -75,12 +53,12 @@ static void t_slow_port_auto(void **state)
 	f->policy.mode = ROCE_MODE_WARN;
 	snprintf(f->node.devices[1].board_id, sizeof(f->node.devices[1].board_id), "MT_0000000359");
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS));
 	assert_int_equal(f->check.n_fail, 0);
 	/* Nor a model that cannot be read (said so in the pass) */
 	roce_reading_set(&f->node.devices[1].hca_type_read, ROCE_UNREADABLE, 13, "x/hca_type: Permission denied");
 	fx_check_run(f);
-	fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	fd = fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "adapter model unknown: not compared"));
 }
@@ -92,17 +70,17 @@ static void t_minimum(void **state)
 	set_rate(&f->node.devices[2].ports[0], "2.5 Gb/sec (1X SDR)", 2500);
 	f->policy.link_rate = 2;
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_2:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "link_rate", "mlx5_2:1", ROCE_PASS));
 	f->policy.link_rate = 200;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "runs at 100 Gb/s (100 Gb/sec (4X EDR)), below LinkRate=200"));
 	assert_true(f->check.failed);   /* no port left */
 	char reason[128];
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
 	assert_string_equal(reason, "roce: mlx5_0 port 1 at 100 Gb/s (+2 more)");
-	fd = find(&f->check, "mlx5_2:1", ROCE_FAIL);
+	fd = fx_finding(&f->check, "link_rate", "mlx5_2:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "at 2.5 Gb/s"));
 	f->policy.link_rate = ROCE_LINK_RATE_NONE;
@@ -119,7 +97,7 @@ static void t_rate_unknown(void **state)
 	                 "/sys/class/infiniband/mlx5_0/ports/1/rate: \"fast\" is not \"<n> Gb/sec (<width> <speed>)\"");
 	f->node.devices[0].ports[0].rate_mbps = 0;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "mlx5_0 port 1 link rate is unknown (malformed: /sys/class/infiniband/mlx5_0/ports/1/rate: \"fast\""));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1");
@@ -136,17 +114,17 @@ static void t_speed_cross_check(void **state)
 	roce_reading_set(&nd->speed_read, ROCE_OK, 0, NULL);
 	nd->speed_mbps = 25000;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "mlx5_1 port 1 at 100 Gb/s (eth1 says 25000 Mb/s: the RDMA port's rate is judged)");
 	assert_int_equal(f->check.n_warn, 0);
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1");
 	nd->speed_mbps = 100000;
 	fx_check_run(f);
-	assert_string_equal(find(&f->check, "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
+	assert_string_equal(fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
 	nd->speed_mbps = -1;
 	fx_check_run(f);
-	assert_string_equal(find(&f->check, "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
+	assert_string_equal(fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS)->message, "mlx5_1 port 1 at 100 Gb/s");
 }
 
 /* A port that is down is port_state's: no link_rate finding, and it sets no bar for the others. */
@@ -157,20 +135,20 @@ static void t_down_port_skipped(void **state)
 	p->state = 1;
 	set_rate(p, "400 Gb/sec (4X NDR)", 400000);
 	fx_check_run(f);
-	assert_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));
-	assert_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
+	assert_null(fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_FAIL));
+	assert_null(fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_PASS));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_all_fast, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_slow_port_auto, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_minimum, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_rate_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_speed_cross_check, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_down_port_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_all_fast, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_slow_port_auto, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_minimum, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_rate_unknown, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_speed_cross_check, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_down_port_skipped, fx_check_setup3, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,35 +33,12 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	fx_check_free(*state);
-	return 0;
-}
-
-static const struct roce_finding *find(const struct roce_check_result *r, const char *subject, enum roce_verdict status)
-{
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (!strcmp(r->findings[i].check, "trust") && !strcmp(r->findings[i].subject, subject) &&
-		    r->findings[i].status == status)
-			return &r->findings[i];
-	return NULL;
-}
-
-static size_t n_trust(const struct roce_check_result *r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_findings; i++)
-		n += !strcmp(r->findings[i].check, "trust");
-	return n;
-}
-
 static void t_dscp_pass(void **state)
 {
 	struct fx_check *f = *state;
 	f->policy.traffic_class = 106;   /* DSCP 26 with ECN bits */
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "eth1 trusts dscp (qos/trust): traffic class 106 is DSCP 26, which qos/dscp2prio "
 	                                 "maps to the PFC priority 3");
@@ -77,11 +54,11 @@ static void t_dscp_other_prio(void **state)
 	struct fx_check *f = *state;
 	f->node.netdevs[1].trust.dscp2prio.prio[26] = 5;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "traffic class 104 is DSCP 26, which qos/dscp2prio maps to priority 5, not the "
 	                                    "PFC priority 3: `mlnx_qos -i eth1 --dscp2prio set,26,3`"));
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 }
 
@@ -94,7 +71,7 @@ static void t_dscp_tc_from_dscp2prio(void **state)
 		f->node.netdevs[i].dscp.n = 0;
 	}
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "104");
 	for (size_t i = 0; i < f->check.n_findings; i++)
 		assert_null(strstr(f->check.findings[i].message, "PCP trust"));
@@ -108,7 +85,7 @@ static void t_pcp_untagged(void **state)
 	for (size_t i = 0; i < f->node.n_netdevs; i++)
 		f->node.netdevs[i].trust.mode = ROCE_TRUST_PCP;
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_FAIL);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "eth0 trusts pcp (qos/trust) and the RoCE v2 GID is on eth0, not a VLAN device: "
 	                                    "untagged RoCE lands on priority 0, not the PFC priority 3; `mlnx_qos -i eth0 --trust dscp`"));
@@ -130,7 +107,7 @@ static void t_pcp_vlan(void **state)
 		nd->vlan.egress_pcps = 1u << 3;
 	}
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "eth1 trusts pcp (qos/trust); the RoCE v2 GID is on VLAN eth1 (id 10), whose "
 	                                 "egress QoS map reaches priority 3 (NCCL_IB_SL=3)");
@@ -141,7 +118,7 @@ static void t_pcp_vlan(void **state)
 	/* a VLAN whose map sends elsewhere: warned, NCCL still tagged by NCCL_IB_SL */
 	f->node.netdevs[1].vlan.egress_pcps = 1u << 5;
 	fx_check_run(f);
-	fd = find(&f->check, "mlx5_1:1", ROCE_WARN);
+	fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_WARN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "sends nothing to the PFC priority 3"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
@@ -162,8 +139,8 @@ static void t_pcp_vlan_from_netlink(void **state)
 	nlreply_link_vlan(nlh, 10, eg, 1);
 	assert_int_equal(roce_rtlink_parse(nlh, nd), 0);
 	fx_check_run(f);
-	assert_non_null(find(&f->check, "mlx5_1:1", ROCE_PASS));
-	assert_non_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));   /* eth0 untagged */
+	assert_non_null(fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_PASS));
+	assert_non_null(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_FAIL));   /* eth0 untagged */
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_1:1");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_SL"), "3");
 }
@@ -178,7 +155,7 @@ static void t_absent_falls_back(void **state)
 		roce_reading_set(&t->dscp2prio.read, ROCE_MISSING, 2, "no dscp2prio");
 	}
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_0:1", ROCE_PASS);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_PASS);
 	assert_non_null(fd);
 	assert_string_equal(fd->message, "eth0 trusts dscp (the DCB APP table): traffic class 104 is DSCP 26, which the "
 	                                 "DCB APP table maps to the PFC priority 3");
@@ -186,13 +163,13 @@ static void t_absent_falls_back(void **state)
 	memset(f->node.netdevs[0].dscp.prio, -1, sizeof(f->node.netdevs[0].dscp.prio));
 	f->node.netdevs[0].dscp.n = 0;
 	fx_check_run(f);
-	assert_non_null(strstr(find(&f->check, "mlx5_0:1", ROCE_FAIL)->message, "trusts pcp (the DCB APP table)"));
+	assert_non_null(strstr(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_FAIL)->message, "trusts pcp (the DCB APP table)"));
 	/* and no APP table at all (no DCB): nothing to say beyond the pfc finding */
 	roce_reading_set(&f->node.netdevs[0].dscp.read, ROCE_UNSUPPORTED, 95, "no DCB");
 	roce_reading_set(&f->node.netdevs[0].pfc.read, ROCE_UNSUPPORTED, 95, "no DCB");
 	fx_check_run(f);
-	assert_null(find(&f->check, "mlx5_0:1", ROCE_FAIL));
-	assert_null(find(&f->check, "mlx5_0:1", ROCE_UNKNOWN));
+	assert_null(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_FAIL));
+	assert_null(fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_UNKNOWN));
 }
 
 /* A trust or map that cannot be read is unknown, naming the file; the port is left out. */
@@ -202,7 +179,7 @@ static void t_unreadable(void **state)
 	roce_reading_set(&f->node.netdevs[1].trust.read, ROCE_UNREADABLE, 13,
 	                 "cannot open /sys/class/net/eth1/qos/trust: Permission denied");
 	fx_check_run(f);
-	const struct roce_finding *fd = find(&f->check, "mlx5_1:1", ROCE_UNKNOWN);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "the priority trust of eth1 is unknown (unreadable: cannot open "
 	                                    "/sys/class/net/eth1/qos/trust: Permission denied)"));
@@ -212,7 +189,7 @@ static void t_unreadable(void **state)
 	roce_reading_set(&f->node.netdevs[1].trust.dscp2prio.read, ROCE_MALFORMED, 0,
 	                 "/sys/class/net/eth1/qos/dscp2prio: line 1 is not a header line");
 	fx_check_run(f);
-	fd = find(&f->check, "mlx5_1:1", ROCE_UNKNOWN);
+	fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_UNKNOWN);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "DSCP-to-priority map is unknown (qos/dscp2prio: /sys/class/net/eth1/qos/dscp2prio: "
 	                                    "line 1 is not a header line)"));
@@ -225,22 +202,22 @@ static void t_no_pfc(void **state)
 	f->node.netdevs[0].trust.mode = ROCE_TRUST_PCP;
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	fx_check_run(f);
-	assert_int_equal(n_trust(&f->check), 0);
+	assert_int_equal(fx_finding_count(&f->check, "trust", FX_ANY), 0);
 	assert_null(roce_plan_get(&f->plan, "NCCL_IB_SL"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(t_dscp_pass, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_dscp_other_prio, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_vlan, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_pcp_vlan_from_netlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_unreadable, setup, teardown),
-		cmocka_unit_test_setup_teardown(t_no_pfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_pass, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_other_prio, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_vlan, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_pcp_vlan_from_netlink, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_unreadable, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_no_pfc, setup, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
