@@ -124,20 +124,18 @@ int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p,
 		const struct roce_trend_port *tp = &t->ports[i];
 		if (!sick_list(tp, p, list, sizeof(list), reason, sizeof(reason)))
 			continue;
+		/* Slurm's reason is short: the first counter (finding.h keeps 63 bytes) */
+		reason[60] = 0;
 		if (roce_finding_addf(r, "counter_trend", tp->device, tp->port, fail ? ROCE_FAIL : ROCE_WARN, fail,
+		                      fail ? reason : "",
 		                      "%s port %u: link-quality counters grew between health checks within %d s: %s: "
-		                      "%s; "
-		                      "it clears after %d s without growth",
+		                      "%s; it clears after %d s without growth",
 		                      tp->device, tp->port, p->trend_window_s, list, FIX_TREND, p->trend_window_s) < 0)
 			return -1;
-		if (!fail)
-			continue;
-		/* Slurm's reason is short: the first counter (finding.h keeps 63 bytes) */
-		snprintf(r->findings[r->n_findings - 1].reason, sizeof(r->findings[0].reason), "%.60s", reason);
-		for (size_t k = 0; k < r->n_ports; k++)
+		for (size_t k = 0; fail && k < r->n_ports; k++)
 			if (r->ports[k].port == tp->port && strcmp(r->ports[k].device, tp->device) == 0)
 				r->ports[k].healthy = false;
 	}
-	roce_check_tally(r, p);
+	roce_check_decide(r, p);
 	return 0;
 }

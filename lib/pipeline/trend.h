@@ -75,7 +75,8 @@ struct roce_trend_rules roce_trend_rules_of(const struct roce_policy *p);
  * One counter_trend finding per sick port of t in r, naming each counter,
  * its growth and threshold: warn, or under Trend=fail a failing hardware
  * finding (the port left out, the node drained: "mlx5_0 port 1 symbol_error
- * +120"); then r is tallied again.  0, or -1 on ENOMEM.
+ * +120"); then whether the node fails is decided again (roce_check_decide).
+ * 0, or -1 on ENOMEM.
  */
 int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p, struct roce_check_result *r);
 
