@@ -82,8 +82,10 @@ int main(int argc, char **argv)
 		struct roce_fragment_meta m = { .job_id = "1", .node = "n1", .pfc_priority = -1 };
 		roce_delta_compute(&b, &a, &d);
 		roce_verdicts_from_delta(&d, &m, &v);
-		json_object *f = roce_fragment_build(&m, &d, &v);
-		const char *text = json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN);
+		struct roce_fragment f;
+		struct roce_fragment_text text = { 0 };
+		if (roce_fragment_build(&f, &m, &d, &v, NULL) == 0)
+			roce_fragment_write(&text, &f, m.job_id, true);
 		double t5 = now_us();
 		struct roce_error e;
 		snprintf(job, sizeof(job), "%d", 100000 + i);
@@ -91,7 +93,6 @@ int main(int argc, char **argv)
 		double t6 = now_us();
 		roce_job_epilog(&pol, NULL, job, "n1", 0, &e);
 		double t7 = now_us();
-		(void)text;
 		t[P_COLLECT][i] = t1 - t0;
 		t[P_CHECK][i] = t2 - t1;
 		t[P_SNAPSHOT][i] = t3 - t2;
@@ -101,7 +102,8 @@ int main(int argc, char **argv)
 		t[P_EPILOG][i] = t7 - t6;
 		json_object_put(o);
 		json_object_put(back);
-		json_object_put(f);
+		roce_fragment_write_free(&text);
+		roce_fragment_free(&f);
 		roce_verdict_list_free(&v);
 		roce_delta_free(&d);
 		roce_snapshot_free(&a);

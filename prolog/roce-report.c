@@ -26,6 +26,7 @@
 #include "report/report_verdicts.h"
 #include "report/reportdir.h"
 #include "read/safefile.h"
+#include "base/slurmid.h"
 #include "base/slurmnodes.h"
 #include "proc/slurmver.h"
 #include "base/timearg.h"
@@ -218,7 +219,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->job_id = argv[optind];
-	if (!roce_fragment_job_id_ok(a->job_id)) {
+	if (!roce_slurmid_job_ok(a->job_id)) {
 		fprintf(stderr,
 		        "roce-report: \"%s\" is not a job id (digits; for an array task use its job id, "
 		        "squeue -o %%A)\n",

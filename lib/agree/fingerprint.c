@@ -2,7 +2,7 @@
 /* fingerprint.c - a node's fingerprint: built from its check, to JSON, parsed back strictly (fingerprint.h). */
 #include "config.h"
 #include "agree/fingerprint.h"
-#include "fragment/fragment.h"
+#include "base/slurmid.h"
 #include "read/jsonin.h"
 
 #include <stdio.h>
@@ -187,11 +187,11 @@ static int parse_names(json_object *o, const char *job_id, const char *node, str
 	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0 ||
 	    roce_jin_strcpy(o, "node", f->node, sizeof(f->node), err) < 0)
 		return -1;
-	if (!roce_fragment_job_id_ok(f->job_id) || (job_id && strcmp(f->job_id, job_id) != 0)) {
+	if (!roce_slurmid_job_ok(f->job_id) || (job_id && strcmp(f->job_id, job_id) != 0)) {
 		roce_error_set(err, "\"job_id\" is \"%s\", not this job's", f->job_id);
 		return -1;
 	}
-	if (!roce_fragment_node_name_ok(f->node) || (node && strcmp(f->node, node) != 0)) {
+	if (!roce_slurmid_node_ok(f->node) || (node && strcmp(f->node, node) != 0)) {
 		roce_error_set(err, "\"node\" is \"%s\", not the node it is filed under", f->node);
 		return -1;
 	}

@@ -3,7 +3,7 @@
 #include "config.h"
 #include "agree/shareddir.h"
 #include "base/clock.h"
-#include "fragment/fragment.h"
+#include "base/slurmid.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
 
@@ -23,7 +23,7 @@
 /* "<jobid>.<node>.json", or false when either is not a name we file under. */
 static bool fp_name(char *buf, const char *job_id, const char *node)
 {
-	if (!roce_fragment_job_id_ok(job_id) || !roce_fragment_node_name_ok(node))
+	if (!roce_slurmid_job_ok(job_id) || !roce_slurmid_node_ok(node))
 		return false;
 	snprintf(buf, NAME_MAX_LEN, "%s.%s.json", job_id, node);
 	return true;

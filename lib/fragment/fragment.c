@@ -1,44 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fragment.c - a node's fragment: its names, its memory, written as JSON, built from a delta. */
+/* fragment.c - a node's fragment: its memory, written as JSON, built from a delta (fragment.h). */
 #include "config.h"
 #include "fragment/fragment.h"
 #include "base/decimal.h"
 #include "collect/trust.h"
 
-#include <ctype.h>
-#include <limits.h>
 #include <math.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------- names */
-
-bool roce_fragment_job_id_ok(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-	if (n == 0 || n > 10 || s[0] == '0' || strspn(s, "0123456789") != n)
-		return false;
-	return strtoull(s, NULL, 10) <= UINT32_MAX;
-}
-
-bool roce_fragment_node_name_ok(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-	if (n == 0 || n > 63 || s[0] == '.' || s[0] == '-')
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
-			return false;
-	return true;
-}
 
 /* ---------------------------------------------------------------- memory */
 
 void roce_fragment_free(struct roce_fragment *n)
 {
-	free(n->ran_with);
 	roce_arena_free(&n->arena);
 	memset(n, 0, sizeof(*n));
 }
@@ -389,14 +364,6 @@ void roce_fragment_write_free(struct roce_fragment_text *t)
 	memset(t, 0, sizeof(*t));
 }
 
-json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema)
-{
-	struct roce_fragment_text t = { 0 };
-	json_object *o = roce_fragment_write(&t, f, job_id, with_schema) == 0 ? json_tokener_parse(t.s) : NULL;
-	roce_fragment_write_free(&t);
-	return o;
-}
-
 /* ---------------------------------------------------------------- build */
 
 /* A copy of s in a, or NULL for "" when empty_null; false on ENOMEM. */
@@ -444,6 +411,7 @@ static int node_from_meta(struct roce_fragment *n, const struct roce_fragment_me
 {
 	struct roce_arena *a = &n->arena;
 	memset(n, 0, sizeof(*n));
+	n->file_owner = -1;
 	n->uid = (long)m->job_uid;
 	n->start_ns = m->start_ns;
 	n->end_ns = m->end_ns;
@@ -473,29 +441,31 @@ static int verdict_copy(struct roce_arena *a, struct roce_fragment_verdict *to, 
 	               : -1;
 }
 
-/* The fragment is written through struct roce_fragment, as the report prints
- * it, so both JSON forms come from one writer.  n owns copies of everything,
- * as a fragment read from a file does. */
-json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
-                                 const struct roce_verdict_list *v)
+/* Everything copied into n's arena (fragment.h), as a fragment read from a
+ * file holds it: n outlives d, v and rw. */
+int roce_fragment_build(struct roce_fragment *n, const struct roce_fragment_meta *m, const struct roce_delta *d,
+                        const struct roce_verdict_list *v, const struct roce_ranwith *rw)
 {
-	struct roce_fragment n;
-	struct roce_arena *a = &n.arena;
-	json_object *o = NULL;
-	if (node_from_meta(&n, m, d) < 0)
-		goto out;
-	if (d->n_ports && !(n.ports = roce_arena_alloc(a, d->n_ports * sizeof(*n.ports))))
-		goto out;
-	for (; n.n_ports < d->n_ports; n.n_ports++)
-		if (port_from_delta(a, &n.ports[n.n_ports], &d->ports[n.n_ports]) < 0)
-			goto out;
-	if (v->n && !(n.verdicts = roce_arena_alloc(a, v->n * sizeof(*n.verdicts))))
-		goto out;
-	for (; n.n_verdicts < v->n; n.n_verdicts++)
-		if (verdict_copy(a, &n.verdicts[n.n_verdicts], &v->v[n.n_verdicts]) < 0)
-			goto out;
-	o = roce_fragment_to_json(&n, m->job_id, true);
-out:
-	roce_fragment_free(&n);
-	return o;
+	struct roce_arena *a = &n->arena;
+	if (node_from_meta(n, m, d) < 0)
+		goto fail;
+	if (d->n_ports && !(n->ports = roce_arena_alloc(a, d->n_ports * sizeof(*n->ports))))
+		goto fail;
+	for (; n->n_ports < d->n_ports; n->n_ports++)
+		if (port_from_delta(a, &n->ports[n->n_ports], &d->ports[n->n_ports]) < 0)
+			goto fail;
+	if (v->n && !(n->verdicts = roce_arena_alloc(a, v->n * sizeof(*n->verdicts))))
+		goto fail;
+	for (; n->n_verdicts < v->n; n->n_verdicts++)
+		if (verdict_copy(a, &n->verdicts[n->n_verdicts], &v->v[n->n_verdicts]) < 0)
+			goto fail;
+	if (rw && rw->n) {
+		if (!(n->ran_with = roce_arena_alloc(a, sizeof(*n->ran_with))))
+			goto fail;
+		*n->ran_with = *rw;
+	}
+	return 0;
+fail:
+	roce_fragment_free(n);
+	return -1;
 }

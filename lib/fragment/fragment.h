@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fragment.h - one node's part of a job's fabric report, both directions:
- * the epilog's delta + verdicts -> the fragment JSON it writes to
- * ReportDir/<job id>/<node>.json (schema ROCE_FRAGMENT_SCHEMA), and that
- * JSON -> struct roce_fragment for the merge, checked strictly (jsonin.h).
- * Also the two names a fragment is filed under: the job id and the node.
+ * fragment.h - one node's part of a job's fabric report, in memory: struct
+ * roce_fragment, the one form both directions go through.  The epilog builds
+ * it from the node's delta, verdicts and what the job ran with
+ * (roce_fragment_build) and writes it once, as JSON text, to
+ * ReportDir/<job id>/<node>.json (schema ROCE_FRAGMENT_SCHEMA); the merge
+ * reads that text back into it (fragment_read.h) and writes it again as the
+ * JSON report's nodes[] entries.  roce_fragment_write is the one writer of
+ * the schema.  The names a fragment is filed under are base/slurmid.h's.
  * Pure.
  *
  * Fragments may sit on a shared file system and are read by root: every
- * string the parser keeps is escaped (printable.h), so no terminal escape
+ * string the reader keeps is escaped (printable.h), so no terminal escape
  * or newline reaches an admin's screen or the exposition format.
  */
 #ifndef ROCE_FRAGMENT_H
 #define ROCE_FRAGMENT_H
 
-#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/arena.h"
@@ -24,7 +26,6 @@
 #include "fragment/verdicts.h"
 
 #define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
-#define ROCE_JOBID_MAX 24
 
 /* One port of a fragment: compact, as the merge keeps thousands of them. */
 struct roce_fragment_port {
@@ -53,11 +54,17 @@ struct roce_fragment_verdict {
 	uint8_t severity; /* enum roce_severity */
 };
 
-/* A node's fragment as the report keeps it (its job id is the report's).
- * Every string and array it points to is in its arena (one malloc per
- * fragment, usually; all freed at once by roce_fragment_free), but the
- * string literals a job verdict's code and fix point to (report_verdicts.c);
- * ran_with is malloc'd.  Nothing in it is freed or replaced on its own. */
+/* A node's fragment, as the epilog builds it and the report keeps it (its
+ * job id is the report's).
+ *
+ * Its memory has one owner, its arena: every string, array and struct it
+ * points to (ran_with too) is a block of the arena (usually one chunk per
+ * fragment; from a pool when the reader was given one, fragment_read.h),
+ * and roce_fragment_free frees them all at once and nothing else.  The one
+ * exception: a verdict's code and fix may point to static text (a rule's
+ * string literals, report_verdicts.c), which outlives any fragment.  So
+ * nothing in a fragment is freed or replaced on its own, and a fragment may
+ * be moved (copied by value, arena.h) while it holds memory. */
 struct roce_fragment {
 	struct roce_arena arena;
 	char *name;
@@ -79,9 +86,11 @@ struct roce_fragment {
 	struct roce_ranwith *ran_with; /* the NCCL values the job ran with; NULL not recorded */
 };
 
-/* The fragment the epilog writes; NULL on ENOMEM. */
-json_object *roce_fragment_build(const struct roce_fragment_meta *m, const struct roce_delta *d,
-                                 const struct roce_verdict_list *v);
+/* The fragment the epilog writes, built into f's arena: the node's meta,
+ * delta and verdicts, and rw (NULL or empty: no "ran_with") copied.  0, or
+ * -1 on ENOMEM (f then empty).  Free f with roce_fragment_free. */
+int roce_fragment_build(struct roce_fragment *f, const struct roce_fragment_meta *m, const struct roce_delta *d,
+                        const struct roce_verdict_list *v, const struct roce_ranwith *rw);
 
 /* f as JSON text, the one writer of the schema: the fragment file the epilog
  * writes ("schema" first) and the JSON report's nodes[] entries (without).
@@ -100,15 +109,7 @@ int roce_fragment_write(struct roce_fragment_text *t, const struct roce_fragment
                         bool with_schema);
 void roce_fragment_write_free(struct roce_fragment_text *t);
 
-/* The same as a json-c tree (json-c's parse of the text), for the callers
- * that add to it or compare trees; NULL on ENOMEM. */
-json_object *roce_fragment_to_json(const struct roce_fragment *f, const char *job_id, bool with_schema);
-
+/* Every block of f's arena at once (arena.h); f is empty again. */
 void roce_fragment_free(struct roce_fragment *f);
-
-/* A job id as Slurm's prolog gives it: 1-10 digits, no leading zero, <= 4294967295. */
-bool roce_fragment_job_id_ok(const char *s);
-/* A node name usable as a file name: [A-Za-z0-9._-], 1-63 bytes, not starting with '.' or '-'. */
-bool roce_fragment_node_name_ok(const char *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include "read/jsonin.h"
 #include "read/jsonpull.h"
 #include "base/printable.h"
+#include "base/slurmid.h"
 #include "collect/trust.h"
 
 #include <inttypes.h>
@@ -480,7 +481,7 @@ static int one_shared(struct roce_jsonpull *j, size_t i, void *ctx, struct roce_
 	}
 	if (roce_jsonpull_string(j, &s, NULL, err) < 0)
 		return -1;
-	if (!roce_fragment_job_id_ok(s)) {
+	if (!roce_slurmid_job_ok(s)) {
 		roce_error_set(err, "shared_with[%zu] is not a job id", i);
 		return -1;
 	}
@@ -500,7 +501,7 @@ static int read_ran_with(struct roce_jsonpull *j, struct roce_fragment *n, struc
 	if (!a)
 		return -1;
 	int rc = -1;
-	if (!(n->ran_with = malloc(sizeof(*n->ran_with))))
+	if (!(n->ran_with = roce_arena_alloc(&n->arena, sizeof(*n->ran_with))))
 		roce_error_set(err, "out of memory");
 	else
 		rc = roce_ranwith_from_json(a, n->ran_with, err);
@@ -573,7 +574,7 @@ static int node_ids(struct roce_jsonpull *j, int k, struct reading *r, struct ro
 	}
 	if (roce_jsonpull_str(j, "name", 63, &s, err) < 0)
 		return -1;
-	if (!roce_fragment_node_name_ok(s)) {
+	if (!roce_slurmid_node_ok(s)) {
 		roce_error_set(err, "\"name\" is not a node name");
 		return -1;
 	}
@@ -642,13 +643,8 @@ static int node_member(struct roce_jsonpull *j, int k, void *ctx, struct roce_er
 	return node_number(j, k, n, err);
 }
 
-int roce_fragment_read(char *text, size_t len, const char *job_id, struct roce_fragment *f, struct roce_error *err)
-{
-	return roce_fragment_read_in(NULL, text, len, job_id, f, err);
-}
-
-int roce_fragment_read_in(struct roce_arena_pool *pool, char *text, size_t len, const char *job_id,
-                          struct roce_fragment *f, struct roce_error *err)
+int roce_fragment_read(struct roce_arena_pool *pool, char *text, size_t len, const char *job_id,
+                       struct roce_fragment *f, struct roce_error *err)
 {
 	struct roce_jsonpull j;
 	struct reading r = { .n = f, .job_id = job_id };
@@ -671,23 +667,4 @@ int roce_fragment_read_in(struct roce_arena_pool *pool, char *text, size_t len, 
 	}
 	roce_fragment_free(f);
 	return -1;
-}
-
-/* ---------------------------------------------------------------- a tree */
-
-/* One reader of the schema: the tree as text, read as a file is. */
-int roce_fragment_read_json(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err)
-{
-	size_t len;
-	const char *text =
-	        json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-	char *copy = text ? strndup(text, len) : NULL;
-	memset(f, 0, sizeof(*f));
-	if (!copy) {
-		roce_error_set(err, "out of memory");
-		return -1;
-	}
-	int rc = roce_fragment_read(copy, len, job_id, f, err);
-	free(copy);
-	return rc;
 }

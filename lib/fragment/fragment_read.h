@@ -20,14 +20,10 @@
 #include "fragment/fragment.h"
 
 /* The fragment of job job_id in text (len bytes, unescaped in place: the
- * text is spoiled for another read) into *f; -1 with err (f then empty). */
-int roce_fragment_read(char *text, size_t len, const char *job_id, struct roce_fragment *f, struct roce_error *err);
-/* The same with the fragment's memory from pool (arena.h; NULL: malloc):
- * f must then be freed before the pool is. */
-int roce_fragment_read_in(struct roce_arena_pool *pool, char *text, size_t len, const char *job_id,
-                          struct roce_fragment *f, struct roce_error *err);
-
-/* The same from a tree (tests, the fuzzer, roce_report_add): written out and read as above. */
-int roce_fragment_read_json(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err);
+ * text is spoiled for another read) into *f; -1 with err (f then empty).
+ * f's memory comes from pool (arena.h), f then to be freed before the pool
+ * is; pool NULL: from malloc. */
+int roce_fragment_read(struct roce_arena_pool *pool, char *text, size_t len, const char *job_id,
+                       struct roce_fragment *f, struct roce_error *err);
 
 #endif

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "fragment/verdicts.h"
+#include "base/strcopy.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -37,17 +38,8 @@ void roce_verdict_list_free(struct roce_verdict_list *l)
 	l->n = l->cap = 0;
 }
 
-/* dst = src cut to len - 1 bytes, as snprintf(dst, len, "%s", src) would:
- * a busy node gives a hundred verdicts, and the format machinery was a
- * fifth of their cost. */
-static void set_text(char *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len - 1);
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-/* Append one verdict; message is fmt's text.  Returns 0, -1 on ENOMEM. */
+/* Append one verdict; message is fmt's text, the rest copied without printf
+ * (strcopy.h: a busy node gives a hundred verdicts).  0, -1 on ENOMEM. */
 static int verdict(struct roce_verdict_list *out, const char *subject, const char *code, enum roce_severity sev,
                    const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
@@ -65,13 +57,13 @@ static int verdict(struct roce_verdict_list *out, const char *subject, const cha
 	struct roce_job_verdict *v = &out->v[out->n++];
 	va_list ap;
 	memset(v, 0, sizeof(*v));
-	set_text(v->code, sizeof(v->code), code);
+	roce_strcopy(v->code, sizeof(v->code), code);
 	v->severity = sev;
-	set_text(v->subject, sizeof(v->subject), subject);
+	roce_strcopy(v->subject, sizeof(v->subject), subject);
 	va_start(ap, fmt);
 	vsnprintf(v->message, sizeof(v->message), fmt, ap);
 	va_end(ap);
-	set_text(v->fix, sizeof(v->fix), fix);
+	roce_strcopy(v->fix, sizeof(v->fix), fix);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "fragment/ranwith.h"
 #include "pipeline/snapshot.h"
 #include "base/hostname.h"
+#include "base/slurmid.h"
 #include "read/jsonin.h"
 #include "base/printable.h"
 #include "read/readfile.h"
@@ -42,7 +43,7 @@ static bool state_name_job(const char *name, char *job, size_t len)
 		return false;
 	memcpy(job, name, n - 5);
 	job[n - 5] = '\0';
-	return roce_fragment_job_id_ok(job);
+	return roce_slurmid_job_ok(job);
 }
 
 /* A job's snapshot in StateDir is "<jobid>.json". */
@@ -163,7 +164,7 @@ static void take_markers(int sfd, const char *job_id, struct idlist *shared)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		const char *other = e->d_name + strlen(prefix);
-		if (roce_fragment_job_id_ok(other))
+		if (roce_slurmid_job_ok(other))
 			idlist_add(shared, other);
 		unlinkat(sfd, e->d_name, 0);
 	}
@@ -182,7 +183,7 @@ struct job_ctx {
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root, const char *job_id,
                         const char *node, uid_t uid, struct roce_error *err)
 {
-	if (!roce_fragment_job_id_ok(job_id)) {
+	if (!roce_slurmid_job_ok(job_id)) {
 		roce_error_set(err, "job id \"%.24s\" is not 1-10 digits", job_id ? job_id : "(null)");
 		return -1;
 	}
@@ -190,7 +191,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 		roce_error_set(err, "no node name and gethostname failed: %s", strerror(errno));
 		return -1;
 	}
-	if (!roce_fragment_node_name_ok(node)) {
+	if (!roce_slurmid_node_ok(node)) {
 		roce_error_set(err, "node name \"%.64s\" is not usable as a file name", node ? node : "(null)");
 		return -1;
 	}
@@ -394,11 +395,13 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 {
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
+	struct roce_fragment f = { 0 };
+	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
+	struct roce_fragment_text text = { 0 };
 	const char *ids[4096];
 	char name[80];
 	gid_t admin_gid = 0;
 	int rc = -1, jfd = -1;
-	json_object *frag = NULL;
 
 	for (size_t i = 0; i < shared->n; i++)
 		ids[i] = shared->id[i];
@@ -415,15 +418,11 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		.no_start = no_start,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    roce_ranwith_verdicts(rw, &v) < 0 || !(frag = roce_fragment_build(&m, &d, &v))) {
+	    roce_ranwith_verdicts(rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, rw) < 0) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
-	if (rw->n)
-		json_object_object_add(frag, "ran_with", roce_ranwith_to_json(rw));
-	/* plain: read by programs (roce-report, jq); a third smaller and faster to merge */
-	const char *text = json_object_to_json_string_ext(frag, JSON_C_TO_STRING_PLAIN);
-	if (!text) {
+	if (roce_fragment_write(&text, &f, c->job_id, true) < 0) {
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
 	}
@@ -432,13 +431,14 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
 	roce_safefile_remove_temps(jfd, name);
-	if (roce_safefile_write(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, (long)c->uid,
+	if (roce_safefile_write(jfd, name, text.s, text.len, geteuid(), admin_gid, 0440, (long)c->uid,
 	                        ROCE_SAFEFILE_DURABLE, err) == 0)
 		rc = 0;
 out:
 	if (jfd >= 0)
 		close(jfd);
-	json_object_put(frag);
+	roce_fragment_write_free(&text);
+	roce_fragment_free(&f);
 	roce_verdict_list_free(&v);
 	roce_delta_free(&d);
 	return rc;
@@ -535,7 +535,7 @@ static void job_worker(const void *arg, void *res)
 static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 {
 	struct roce_error e = { "" };
-	if (!roce_fragment_job_id_ok(job_id))
+	if (!roce_slurmid_job_ok(job_id))
 		return;
 	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)

@@ -3,8 +3,8 @@
 #include "config.h"
 #include "report/report.h"
 #include "base/decimal.h"
-#include "fragment/fragment_read.h"
 #include "base/printable.h"
+#include "base/strcopy.h"
 #include "read/sysfs.h"
 #include "collect/trust.h"
 
@@ -98,16 +98,6 @@ int roce_report_take(struct roce_job_report *r, struct roce_job_report *from, st
 	return rc;
 }
 
-int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err)
-{
-	struct roce_fragment f;
-	if (roce_fragment_read_json(frag, r->job_id, &f, err) < 0) {
-		roce_report_error(r, source, err->msg);
-		return -1;
-	}
-	return roce_report_append(r, &f, err);
-}
-
 long roce_report_job_uid(const struct roce_job_report *r)
 {
 	/* The newest fragment root wrote says whose job this instance is: what
@@ -151,7 +141,7 @@ void roce_report_sort(struct roce_job_report *r)
 {
 	if (r->n_nodes > 1)
 		qsort(r->nodes, r->n_nodes, sizeof(*r->nodes), node_cmp);
-	/* Same name twice (only possible through roce_report_add): keep the first. */
+	/* Same name twice (not from ReportDir: one file per node): keep the first. */
 	size_t w = 0;
 	for (size_t i = 0; i < r->n_nodes; i++) {
 		if (w && strcmp(r->nodes[w - 1].name, r->nodes[i].name) == 0) {
@@ -281,20 +271,11 @@ const char *roce_report_verdict_fix(const struct roce_job_report *r, const char 
  * nodes x 8 ports x 7 rows in a large job: they copy and format without
  * printf.  buf has room for the longest number (text_uint's len >= 21). */
 
-/* s into buf, cut to len - 1 bytes as snprintf("%s") would. */
-static size_t text_copy(char *buf, size_t len, const char *s)
-{
-	size_t n = strnlen(s, len - 1);
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return n;
-}
-
 static size_t text_uint(char *buf, size_t len, uint64_t v)
 {
 	char d[ROCE_DECIMAL_U64_MAX + 1];
 	d[roce_decimal_u64(d, v)] = '\0';
-	return text_copy(buf, len, d);
+	return roce_strcopy(buf, len, d);
 }
 
 static void gid_value(const struct roce_fragment *n, char *buf, size_t len)
@@ -302,7 +283,7 @@ static void gid_value(const struct roce_fragment *n, char *buf, size_t len)
 	if (n->gid_index >= 0)
 		text_uint(buf, len, (uint64_t)n->gid_index);
 	else
-		text_copy(buf, len, "unknown");
+		roce_strcopy(buf, len, "unknown");
 }
 
 static void port_mtu(const struct roce_fragment_port *p, char *v, size_t len)
@@ -310,14 +291,14 @@ static void port_mtu(const struct roce_fragment_port *p, char *v, size_t len)
 	if (p->active_mtu > 0)
 		text_uint(v, len, (uint64_t)p->active_mtu);
 	else
-		text_copy(v, len, "unknown");
+		roce_strcopy(v, len, "unknown");
 }
 
 /* Gb/s as roce-check says it ("100", "2.5"). */
 static void port_rate(const struct roce_fragment_port *p, char *v, size_t len)
 {
 	if (!p->rate_mbps) {
-		text_copy(v, len, "unknown");
+		roce_strcopy(v, len, "unknown");
 		return;
 	}
 	size_t n = text_uint(v, len, p->rate_mbps / 1000);
@@ -330,7 +311,7 @@ static void port_rate(const struct roce_fragment_port *p, char *v, size_t len)
 
 static void port_fw(const struct roce_fragment_port *p, char *v, size_t len)
 {
-	text_copy(v, len, p->fw_ver ? p->fw_ver : "unknown");
+	roce_strcopy(v, len, p->fw_ver ? p->fw_ver : "unknown");
 }
 
 static void tc_value(const struct roce_fragment *n, char *buf, size_t len)
@@ -338,20 +319,20 @@ static void tc_value(const struct roce_fragment *n, char *buf, size_t len)
 	if (n->traffic_class >= 0)
 		text_uint(buf, len, (uint64_t)n->traffic_class);
 	else
-		text_copy(buf, len, "none");
+		roce_strcopy(buf, len, "none");
 }
 
 /* "pcp", "dscp", or "unknown" (not read, or a fragment of an older release). */
 static void trust_value(const struct roce_fragment *n, char *buf, size_t len)
 {
-	text_copy(buf, len, roce_trust_mode_name(n->trust));
+	roce_strcopy(buf, len, roce_trust_mode_name(n->trust));
 }
 
 /* "3", "3+4", "none", or "unknown" when PFC was not read. */
 static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 {
 	if (p->pfc_status == ROCE_DELTA_UNREAD) {
-		text_copy(v, len, "unknown");
+		roce_strcopy(v, len, "unknown");
 		return;
 	}
 	size_t n = 0;
@@ -363,7 +344,7 @@ static void port_pfc(const struct roce_fragment_port *p, char *v, size_t len)
 		}
 	v[n] = '\0';
 	if (!n)
-		text_copy(v, len, "none");
+		roce_strcopy(v, len, "none");
 }
 
 /* The distinct values of the node's ports, in port order ("4096,1024");
@@ -382,7 +363,7 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 		/* ports mostly agree: the last port's value is already there */
 		if (buf[0] && strcmp(v, last) == 0)
 			continue;
-		size_t vl = text_copy(last, sizeof(last), v);
+		size_t vl = roce_strcopy(last, sizeof(last), v);
 		/* ",v," in ",buf,": v is listed (a value with a comma is ambiguous either way) */
 		probe[0] = ',';
 		memcpy(probe + 1, v, vl);
@@ -394,10 +375,10 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 			continue;
 		if (buf[0] && used + 1 < len)
 			buf[used++] = ',';
-		used += text_copy(buf + used, len - used, v);
+		used += roce_strcopy(buf + used, len - used, v);
 	}
 	if (!buf[0])
-		text_copy(buf, len, "no ports");
+		roce_strcopy(buf, len, "no ports");
 }
 
 static void mtu_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_mtu, buf, len); }

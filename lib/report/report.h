@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.h - a job's fabric report: every node's fragment merged and
- * sorted, and the groups the printers show (verdict code -> nodes, the
- * values that should agree across nodes -> nodes).  Pure: reportdir.h reads
- * the fragments from ReportDir; the printers are report_text.h,
- * report_json.h and report_prometheus.h.
+ * report.h - a job's fabric report: every node's fragment (fragment.h)
+ * merged and sorted, and the groups the printers show (verdict code ->
+ * nodes, the values that should agree across nodes -> nodes).  Pure:
+ * reportdir.h reads the fragments from ReportDir into it, report_verdicts.h
+ * adds the verdicts only the merge can give; the printers are
+ * report_text.h, report_json.h, report_prometheus.h and report_html.h.
  *
  * Node lists are compressed by a caller-supplied function (roce-report uses
  * libslurm's hostlist; lib/ does not link libslurm because the SPANK
@@ -13,8 +14,8 @@
 #ifndef ROCE_REPORT_H
 #define ROCE_REPORT_H
 
-#include <json-c/json.h>
 #include "base/error.h"
+#include "base/slurmid.h" /* ROCE_JOBID_MAX */
 #include "fragment/fragment.h"
 #include "base/nodelist.h" /* roce_nodelist_fn: NULL = join with commas */
 
@@ -30,10 +31,6 @@ struct roce_job_report {
 void roce_report_init(struct roce_job_report *r, const char *job_id);
 void roce_report_free(struct roce_job_report *r);
 
-/* Add one fragment as JSON; source names it in errors.  A fragment of
- * another job or a malformed one is recorded in r->errors and skipped
- * (returns -1 with err set); ENOMEM also returns -1. */
-int roce_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
 /* Add a parsed fragment: the report takes *f over (and empties it, also on
  * failure).  -1 with err on ENOMEM. */
 int roce_report_append(struct roce_job_report *r, struct roce_fragment *f, struct roce_error *err);
@@ -51,14 +48,14 @@ long roce_report_job_uid(const struct roce_job_report *r);
 void roce_report_keep_uid(struct roce_job_report *r, long uid);
 
 /* Sort nodes by name (natural order) and drop a second fragment of a node
- * (recorded as an error).  Call once, before printing. */
+ * (recorded as an error: ReportDir holds one file per node, but a caller
+ * appending its own fragments may repeat one).  Call once, before printing. */
 void roce_report_sort(struct roce_job_report *r);
 
 /* The longest time of any node (its prolog to its epilog), -1 when no node. */
 double roce_report_seconds(const struct roce_job_report *r);
 
 /* ---------------------------------------------------------------- for printers */
-
 
 /* Every node of the report, compressed by fn (or joined); malloc'd, NULL on ENOMEM. */
 char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn);

@@ -4,6 +4,7 @@
 #include "report/report_json.h"
 #include "base/parprint.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 
 /* Nodes a thread writes at a time (parprint.h): about 2.5 MB of JSON. */
@@ -70,15 +71,6 @@ static json_object *summary_json(const struct roce_job_report *r, roce_nodelist_
 	for (size_t i = 0; i < r->n_errors; i++)
 		json_object_array_add(errors, json_object_new_string(r->errors[i]));
 	json_object_object_add(o, "errors", errors);
-	return o;
-}
-
-json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist)
-{
-	json_object *o = summary_json(r, nodelist), *nodes = json_object_new_array();
-	for (size_t i = 0; i < r->n_nodes; i++)
-		json_object_array_add(nodes, roce_fragment_to_json(&r->nodes[i], r->job_id, false));
-	json_object_object_add(o, "nodes", nodes);
 	return o;
 }
 

@@ -7,13 +7,12 @@
 #ifndef ROCE_REPORT_JSON_H
 #define ROCE_REPORT_JSON_H
 
-#include <json-c/json.h>
 #include <stdio.h>
 #include "report/report.h"
 
-json_object *roce_report_json(const struct roce_job_report *r, roce_nodelist_fn nodelist);
-/* The same document streamed node by node (memory: one node's JSON at a
- * time), one line.  0, or -1 on ENOMEM or a write error. */
+/* The document streamed node by node (memory: one node's JSON at a time,
+ * each the fragment writer's text, fragment.h), one line.  0, or -1 on
+ * ENOMEM or a write error. */
 int roce_report_json_print(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist);
 
 #endif

@@ -16,8 +16,9 @@
 #include <string.h>
 
 /* Append one verdict to node n.  code and fix are the rule's string
- * literals, kept as they are (a fragment's strings are never freed one by
- * one: fragment.h); subject and the message are copied.  0, -1 on ENOMEM. */
+ * literals, kept as they are (static text: the one thing a fragment may
+ * point to outside its arena, fragment.h); subject and the message are
+ * copied.  0, -1 on ENOMEM. */
 static int verdict(struct roce_fragment *n, const char *subject, const char *code, enum roce_severity sev,
                    const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

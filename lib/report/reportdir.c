@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/reportdir.h"
 #include "base/cpus.h"
+#include "base/slurmid.h"
 #include "fragment/fragment_read.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
@@ -59,7 +60,7 @@ static void load_one(struct roce_job_report *r, int dfd, const char *name, struc
 		roce_report_error(r, name, err.msg);
 		return;
 	}
-	if (roce_fragment_read_in(r->pool, buf, len, r->job_id, &f, &err) < 0) {
+	if (roce_fragment_read(r->pool, buf, len, r->job_id, &f, &err) < 0) {
 		roce_report_error(r, name, err.msg);
 	} else if (!names_agree(&f, name)) {
 		roce_fragment_free(&f);
@@ -246,7 +247,7 @@ int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *
 	int rc = 0;
 	/* Only ReportDir/<job id>/: JOBID.earlier-INODE and the rest are not a job's current report. */
 	while (rc == 0 && (e = readdir(d)))
-		if (roce_fragment_job_id_ok(e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (roce_slurmid_job_ok(e->d_name) && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISDIR(st.st_mode))
 			rc = fn(e->d_name, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec, arg);
 	closedir(d);

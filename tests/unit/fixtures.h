@@ -5,12 +5,16 @@
  *   a check's result fx_check_* (run it, cmocka setups), fx_finding, fx_finding_count (look it up)
  *   counters         fx_port_sample (snapshot), fx_delta (delta, verdicts)
  *   the job report   fx_meta, fx_fragment, fx_merged_job, fx_nodelist
+ *   fragments as json-c trees, for tests that take one apart (the library
+ *   builds, writes and reads them as text only): fx_fragment,
+ *   fx_fragment_json, fx_fragment_read_json, fx_report_add
  * Every builder fails the test (cmocka) when it cannot build.  Include after
  * unit.h; tests/unit/libunit.la (fixtures.c) is in every unit test's LDADD.
  */
 #ifndef ROCE_FIXTURES_H
 #define ROCE_FIXTURES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
@@ -62,9 +66,17 @@ struct roce_port_sample fx_port_sample(const char *dev);
 void fx_delta(struct roce_delta *d, size_t n_ports, double seconds);
 /* Job 4242 of uid 1000 on node, 10 s, PFC priority 3. */
 struct roce_fragment_meta fx_meta(const char *node);
-/* Build a fragment (mp = NULL: fx_meta(node)) and parse it back through JSON
- * text, as roce-report reads it. */
+/* Build a fragment as the epilog does (mp = NULL: fx_meta(node); no
+ * ran_with), and json-c's parse of the text the epilog writes. */
 json_object *fx_fragment(const char *node, struct roce_delta *d, const struct roce_fragment_meta *mp);
+/* f's text (roce_fragment_write) parsed by json-c. */
+json_object *fx_fragment_json(const struct roce_fragment *f, const char *job_id, bool with_schema);
+/* o written as text and read as ReportDir's files are (roce_fragment_read,
+ * no pool): 0, or -1 with err. */
+int fx_fragment_read_json(json_object *o, const char *job_id, struct roce_fragment *f, struct roce_error *err);
+/* frag read as above and appended to r; refused: recorded in r->errors
+ * under source, -1 with err. */
+int fx_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
 /* Stand-in for libslurm's ranged string: "first..last(n)" is enough to see the grouping. */
 char *fx_nodelist(const char *const *names, size_t n);
 /* Job 4242, merged and sorted: n1, n2, n3, n10 with two ports each; n2

@@ -6,8 +6,9 @@
  * exactly what json-c writes for the same document (its parse written
  * again with JSON_C_TO_STRING_PLAIN, the double written by
  * json_object_new_double's own serializer), and the text reads back
- * (roce_fragment_read) to the same fragment.  CI runs this on each Debian
- * release's json-c, so a change in json-c's output shows up here.
+ * (roce_fragment_read) to the same fragment; the epilog's fragment, built
+ * and written once, is the bytes its old tree path wrote.  CI runs this on
+ * each Debian release's json-c, so a change in json-c's output shows up here.
  */
 #include "config.h"
 #include "unit.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures.h"
 #include "fragment/fragment.h"
 #include "fragment/fragment_read.h"
 #include "base/printable.h"
@@ -104,7 +106,7 @@ static void reads_back(const struct roce_fragment *f)
 	char *text = written(f, true);
 	struct roce_fragment g;
 	struct roce_error err;
-	if (roce_fragment_read(text, strlen(text), "4242", &g, &err) != 0)
+	if (roce_fragment_read(NULL, text, strlen(text), "4242", &g, &err) != 0)
 		fail_msg("read back: %s", err.msg);
 	same_str(f->name, g.name);
 	assert_int_equal(f->uid, g.uid);
@@ -224,6 +226,60 @@ static void t_doubles(void **state)
 	}
 }
 
+/* The epilog's fragment, built with ran_with and written once, is byte for
+ * byte what it wrote before it went straight: the fragment without ran_with
+ * as a json-c tree (the writer's text parsed), "ran_with" added to the tree
+ * and the tree written by json-c. */
+static void t_built(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_ranwith rw = { .n = 0 };
+	const char *shared[] = { "4243", "17" };
+	strings_init();
+	fx_delta(&d, 3, 12.5);
+	d.trust = ROCE_TRUST_DSCP;
+	d.ports[0].c[ROCE_C_PACKET_SEQ_ERR].value = 3;
+	d.ports[1].presence = ROCE_PORT_VANISHED;
+	d.ports[1].pfc_status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[1].pfc_why, sizeof(d.ports[1].pfc_why), "%s", all_controls);
+	d.ports[2].c[ROCE_C_NP_CNP_SENT].status = ROCE_DELTA_UNREAD;
+	snprintf(d.ports[2].c[ROCE_C_NP_CNP_SENT].why, ROCE_WHY_MAX, "%s", quotes);
+	snprintf(d.ports[2].fw_ver, sizeof(d.ports[2].fw_ver), "%s", high);
+	struct roce_fragment_meta m = fx_meta("n1");
+	m.shared_with = shared;
+	m.n_shared = 2;
+	m.note = quotes;
+	roce_ranwith_set(&rw, "NCCL_IB_HCA", quotes, "=mlx5_0:1", true);
+	roce_ranwith_set(&rw, "NCCL_IB_GID_INDEX", "3", "3", false);
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_int_equal(roce_ranwith_verdicts(&rw, &v), 0);
+	for (int with = 0; with < 2; with++) {
+		struct roce_fragment f, bare;
+		struct roce_fragment_text t = { 0 }, t_bare = { 0 };
+		const struct roce_ranwith *r = with ? &rw : NULL;
+		assert_int_equal(roce_fragment_build(&f, &m, &d, &v, r), 0);
+		assert_int_equal(roce_fragment_build(&bare, &m, &d, &v, NULL), 0);
+		assert_int_equal(roce_fragment_write(&t, &f, m.job_id, true), 0);
+		assert_int_equal(roce_fragment_write(&t_bare, &bare, m.job_id, true), 0);
+		json_object *o = json_tokener_parse(t_bare.s);
+		assert_non_null(o);
+		if (r)
+			json_object_object_add(o, "ran_with", roce_ranwith_to_json(r));
+		assert_string_equal(t.s, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		assert_int_equal(f.ran_with != NULL, with);
+		json_object_put(o);
+		reads_back(&f);
+		roce_fragment_write_free(&t);
+		roce_fragment_write_free(&t_bare);
+		roce_fragment_free(&f);
+		roce_fragment_free(&bare);
+	}
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
 /* Out of memory half-way is not reached here; a reused buffer keeps the earlier text. */
 static void t_appends(void **state)
 {
@@ -245,6 +301,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_hostile),
 		cmocka_unit_test(t_doubles),
+		cmocka_unit_test(t_built),
 		cmocka_unit_test(t_appends),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

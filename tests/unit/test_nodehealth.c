@@ -48,7 +48,7 @@ static void job(struct roce_job_report *r, const char *id, size_t nodes, int64_t
 		m.end_ns = end_s * 1000000000;
 		m.start_ns = m.end_ns - 10000000000;
 		json_object *f = fx_fragment(name, &d, &m);
-		assert_int_equal(roce_report_add(r, f, name, &err), 0);
+		assert_int_equal(fx_report_add(r, f, name, &err), 0);
 		json_object_put(f);
 		roce_delta_free(&d);
 	}
@@ -135,7 +135,7 @@ static void t_node_verdict(void **state)
 	assert_string_equal(json_object_get_string(json_object_object_get(v, "code")), "link_down");
 	json_object_object_add(v, "subject", json_object_new_string("node"));
 	roce_report_init(&r, "4242");
-	assert_int_equal(roce_report_add(&r, f, "gpu1", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "gpu1", &err), 0);
 	json_object_put(f);
 	roce_delta_free(&d);
 	roce_report_sort(&r);

@@ -59,7 +59,7 @@ static void t_take_pools(void **state)
 			const char *t = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN, &len);
 			char *text = strdup(t);
 			struct roce_fragment f;
-			assert_int_equal(roce_fragment_read_in(part[i].pool, text, len, "4242", &f, &err), 0);
+			assert_int_equal(roce_fragment_read(part[i].pool, text, len, "4242", &f, &err), 0);
 			assert_ptr_equal(f.arena.pool, part[i].pool);
 			assert_int_equal(roce_report_append(&part[i], &f, &err), 0);
 			free(text);
@@ -105,7 +105,7 @@ static void t_instances(void **state)
 	fx_delta(&d, 1, 10);
 	for (int i = 0; i < 3; i++) {
 		json_object *f = fx_fragment(m[i].node, &d, &m[i]);
-		assert_int_equal(roce_report_add(&r, f, m[i].node, &err), 0);
+		assert_int_equal(fx_report_add(&r, f, m[i].node, &err), 0);
 		json_object_put(f);
 	}
 	roce_delta_free(&d);
@@ -142,7 +142,7 @@ static void t_non_finite(void **state)
 	free(bad);
 	assert_non_null(f);   /* json-c takes it ... */
 	roce_report_init(&r, "4242");
-	assert_int_equal(roce_report_add(&r, f, "n1.json", &err), -1);   /* ... we do not */
+	assert_int_equal(fx_report_add(&r, f, "n1.json", &err), -1);   /* ... we do not */
 	if (!strstr(err.msg, "not valid JSON at byte"))
 		fail_msg("%s", err.msg);
 	assert_int_equal(r.n_nodes, 0);
@@ -307,17 +307,17 @@ static void t_port_values(void **state)
 	d.ports[2].presence = ROCE_PORT_VANISHED;
 	d.ports[2].active_mtu = 1024;
 	json_object *f = fx_fragment("n1", &d, NULL);
-	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
 	json_object_put(f);
 	d.n_ports = 1;
 	d.ports[0].pfc_status = ROCE_DELTA_UNREAD;
 	d.ports[0].pfc_enabled = 0;
 	f = fx_fragment("n2", &d, NULL);
-	assert_int_equal(roce_report_add(&r, f, "n2", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "n2", &err), 0);
 	json_object_put(f);
 	d.n_ports = 0;
 	f = fx_fragment("n3", &d, NULL);
-	assert_int_equal(roce_report_add(&r, f, "n3", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "n3", &err), 0);
 	json_object_put(f);
 	d.n_ports = 3;
 	roce_delta_free(&d);

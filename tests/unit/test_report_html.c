@@ -73,7 +73,9 @@ static void t_ran_with(void **state)
 	struct roce_job_report r;
 	fx_merged_job(&r);
 	for (size_t i = 0; i < 2; i++) {
-		r.nodes[i].ran_with = calloc(1, sizeof(*r.nodes[i].ran_with));
+		/* in the node's arena, as all a fragment holds (fragment.h): zeroed, freed with it */
+		r.nodes[i].ran_with = roce_arena_grow(&r.nodes[i].arena, NULL, 0, sizeof(*r.nodes[i].ran_with));
+		assert_non_null(r.nodes[i].ran_with);
 		roce_ranwith_set(r.nodes[i].ran_with, "NCCL_IB_HCA", i ? "<i>x</i>" : "=mlx5_0:1", "=mlx5_0:1", i == 1);
 	}
 	char *page = page_of(&r);

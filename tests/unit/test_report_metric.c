@@ -14,7 +14,7 @@ static void port_of(struct roce_job_report *r, struct roce_delta *d)
 	struct roce_error err;
 	roce_report_init(r, "4242");
 	json_object *f = fx_fragment("n1", d, NULL);
-	assert_int_equal(roce_report_add(r, f, "n1", &err), 0);
+	assert_int_equal(fx_report_add(r, f, "n1", &err), 0);
 	json_object_put(f);
 	roce_delta_free(d);
 }

@@ -26,7 +26,7 @@ static void t_prometheus(void **state)
 	/* a hostile subject reaches the exposition escaped */
 	json_object *v = json_object_array_get_idx(json_object_object_get(f, "verdicts"), 0);
 	json_object_object_add(v, "subject", json_object_new_string("a\"b\\c"));
-	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
 	json_object_put(f);
 	roce_delta_free(&d);
 	FILE *out = open_memstream(&text, &len);

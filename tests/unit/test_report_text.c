@@ -54,7 +54,7 @@ static void t_port_row(void **state)
 	d.ports[0].reset = true;
 	d.ports[0].pfc_indications[3] = 7;
 	json_object *f = fx_fragment("n1", &d, NULL);
-	assert_int_equal(roce_report_add(&r, f, "n1", &err), 0);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
 	json_object_put(f);
 	roce_delta_free(&d);
 	char *text = text_of(&r);

@@ -31,7 +31,7 @@ static void merged(struct roce_job_report *r, size_t n, const uint64_t *data)
 			}
 		}
 		json_object *f = fx_fragment(name, &d, NULL);
-		assert_int_equal(roce_report_add(r, f, name, &err), 0);
+		assert_int_equal(fx_report_add(r, f, name, &err), 0);
 		json_object_put(f);
 		roce_delta_free(&d);
 	}
