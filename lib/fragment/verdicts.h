@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "pipeline/delta.h"
+#include "pipeline/trend.h"
 
 /* Average PFC pause frames per second on one priority above which we call it a storm. */
 #define ROCE_PAUSE_STORM_RATE 10000.0
@@ -60,6 +61,12 @@ struct roce_fragment_meta {
 	int pfc_priority; /* policy's PFC priority, -1 none */
 	const char *note; /* e.g. "no prolog snapshot", may be NULL */
 	bool no_start;    /* there was no usable prolog snapshot (note says why) */
+	/* The health check's link-quality trend (trend.h) as the prolog and the
+	 * epilog found it in StateDir (NULL: none), judged at the job's start
+	 * and end by the policy's thresholds (NULL: Trend=ignore) and window. */
+	const struct roce_trend *trend_start, *trend_end;
+	const uint64_t *trend_threshold; /* [ROCE_N_COUNTERS] */
+	int trend_window_s;
 };
 
 /* Verdicts for one node, appended to out in rule order (node rules, then

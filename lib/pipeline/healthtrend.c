@@ -16,9 +16,7 @@
 /* A node's state: a few hundred bytes per port. */
 #define TREND_MAX (4 << 20)
 
-/* The last run's state; an empty one (a first run) when there is none or it
- * cannot be used (said in why). */
-static void load(int dfd, struct roce_trend *t, char *why, size_t len)
+void roce_healthtrend_load(int dfd, struct roce_trend *t, char *why, size_t len)
 {
 	struct roce_reading r = { 0 };
 	struct roce_error err = { 0 };
@@ -73,7 +71,7 @@ int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *no
 	if ((dfd = roce_safefile_state_dir(p->state_dir, &err)) < 0)
 		snprintf(out->why, sizeof(out->why), "no link-quality trend: %s", err.msg);
 	else
-		load(dfd, &prev, out->why, sizeof(out->why));
+		roce_healthtrend_load(dfd, &prev, out->why, sizeof(out->why));
 	if (roce_snapshot_take_until(&snap, p->sysfs_root, node, check, deadline_ms) < 0 ||
 	    roce_trend_update(&prev, &snap, now_s, &rules, &out->state) < 0 ||
 	    roce_trend_findings(&out->state, p, check) < 0)

@@ -28,4 +28,10 @@ int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *no
                          int64_t now_s, int64_t deadline_ms, struct roce_healthtrend *out);
 void roce_healthtrend_free(struct roce_healthtrend *h);
 
+/* The last run's state from StateDir (dfd): an empty one (time_s 0, as
+ * before a first run) when there is none, or when it cannot be used (then
+ * why says so).  Also what the job prolog and epilog carry into the job's
+ * report (job.c). */
+void roce_healthtrend_load(int dfd, struct roce_trend *t, char *why, size_t len);
+
 #endif

@@ -17,7 +17,7 @@ void roce_trend_free(struct roce_trend *t)
 	roce_trend_init(t);
 }
 
-static const struct roce_trend_port *find_port(const struct roce_trend *t, const char *device, unsigned port)
+const struct roce_trend_port *roce_trend_port_find(const struct roce_trend *t, const char *device, unsigned port)
 {
 	for (size_t i = 0; t && i < t->n_ports; i++)
 		if (t->ports[i].port == port && strcmp(t->ports[i].device, device) == 0)
@@ -62,7 +62,7 @@ int roce_trend_update(const struct roce_trend *prev, const struct roce_snapshot 
 		return -1;
 	for (size_t i = 0; i < now->n_ports; i++) {
 		const struct roce_port_sample *ps = &now->ports[i];
-		const struct roce_trend_port *old = find_port(prev, ps->device, ps->port);
+		const struct roce_trend_port *old = roce_trend_port_find(prev, ps->device, ps->port);
 		struct roce_trend_port *p = &next->ports[next->n_ports++];
 		snprintf(p->device, sizeof(p->device), "%s", ps->device);
 		p->port = ps->port;
@@ -82,14 +82,16 @@ uint64_t roce_trend_sick_growth(const struct roce_trend_counter *c, uint64_t thr
 	return threshold && c->last_growth_s && c->growth >= threshold ? c->growth : 0;
 }
 
+uint64_t roce_trend_sick_at(const struct roce_trend_counter *c, uint64_t threshold, int64_t at_s, int64_t window_s)
+{
+	uint64_t g = roce_trend_sick_growth(c, threshold);
+	return g && at_s - c->last_growth_s < window_s ? g : 0;
+}
+
 struct roce_trend_rules roce_trend_rules_of(const struct roce_policy *p)
 {
 	return (struct roce_trend_rules){ p->trend_threshold, p->trend_window_s };
 }
-
-#define FIX_TREND                                                                                            \
-	"a failing cable, transceiver or switch port often shows this before the link goes down: check the " \
-	"module (ethtool -m) and the switch port's error counters, reseat or replace"
 
 /* "symbol_error +120 (threshold 10), link_downed +2 (threshold 1)" and the
  * first counter's short drain text. */
@@ -130,7 +132,8 @@ int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p,
 		                      fail ? reason : "",
 		                      "%s port %u: link-quality counters grew between health checks within %d s: %s: "
 		                      "%s; it clears after %d s without growth",
-		                      tp->device, tp->port, p->trend_window_s, list, FIX_TREND, p->trend_window_s) < 0)
+		                      tp->device, tp->port, p->trend_window_s, list, ROCE_TREND_FIX,
+		                      p->trend_window_s) < 0)
 			return -1;
 		for (size_t k = 0; fail && k < r->n_ports; k++)
 			if (r->ports[k].port == tp->port && strcmp(r->ports[k].device, tp->device) == 0)

@@ -67,6 +67,18 @@ int roce_trend_update(const struct roce_trend *prev, const struct roce_snapshot 
 /* The counter's growth in its episode when that reached threshold (> 0): a
  * sick port; 0 when it is quiet, below the threshold or not tracked. */
 uint64_t roce_trend_sick_growth(const struct roce_trend_counter *c, uint64_t threshold);
+/* The same for a state read at at_s, later than the run that wrote it (the
+ * job prolog and epilog read the health check's): growth that stopped
+ * window_s or more before at_s has settled since, and is 0. */
+uint64_t roce_trend_sick_at(const struct roce_trend_counter *c, uint64_t threshold, int64_t at_s, int64_t window_s);
+/* The port (device, port) of t, NULL when t has none. */
+const struct roce_trend_port *roce_trend_port_find(const struct roce_trend *t, const char *device, unsigned port);
+
+/* What to check when a port's link-quality counters grow: the health
+ * check's counter_trend finding and the job report's verdict say it. */
+#define ROCE_TREND_FIX                                                                                       \
+	"a failing cable, transceiver or switch port often shows this before the link goes down: check the " \
+	"module (ethtool -m) and the switch port's error counters, reseat or replace"
 
 /* The rules of a policy (TrendCounters=, TrendWindow=). */
 struct roce_trend_rules roce_trend_rules_of(const struct roce_policy *p);

@@ -177,6 +177,27 @@ static void t_ports_come_and_go(void **state)
 	roce_trend_free(&r.t);
 }
 
+/* Read later than written (the job prolog and epilog): growth that stopped a
+ * window before is settled; the port is found by device and number. */
+static void t_sick_at(void **state)
+{
+	(void)state;
+	struct run r;
+	run_init(&r);
+	step(&r, 1000, ROCE_C_SYMBOL_ERROR, 500);
+	const struct roce_trend_counter *c = step(&r, 1300, ROCE_C_SYMBOL_ERROR, 620);
+	assert_int_equal(roce_trend_sick_at(c, 10, 1300, WINDOW), 120);
+	assert_int_equal(roce_trend_sick_at(c, 10, 1300 + WINDOW - 1, WINDOW), 120);
+	assert_int_equal(roce_trend_sick_at(c, 10, 1300 + WINDOW, WINDOW), 0);
+	assert_int_equal(roce_trend_sick_at(c, 121, 1300, WINDOW), 0);
+	assert_int_equal(roce_trend_sick_at(c, 0, 1300, WINDOW), 0);
+	assert_ptr_equal(roce_trend_port_find(&r.t, "mlx5_0", 1), &r.t.ports[0]);
+	assert_null(roce_trend_port_find(&r.t, "mlx5_0", 2));
+	assert_null(roce_trend_port_find(&r.t, "mlx5_1", 1));
+	assert_null(roce_trend_port_find(NULL, "mlx5_0", 1));
+	roce_trend_free(&r.t);
+}
+
 static void t_json_round_trip(void **state)
 {
 	(void)state;
@@ -228,6 +249,7 @@ int main(void)
 		cmocka_unit_test_setup(t_growth_after_a_quiet_window_is_a_new_episode, setup),
 		cmocka_unit_test_setup(t_unread_keeps_the_baseline, setup),
 		cmocka_unit_test_setup(t_ports_come_and_go, setup),
+		cmocka_unit_test_setup(t_sick_at, setup),
 		cmocka_unit_test_setup(t_json_round_trip, setup),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
