@@ -243,15 +243,12 @@ static int rule_counters_unread(const struct port_facts *f, struct roce_verdict_
 
 /* -- the link */
 
-#define FIX_LINK_DOWN                                                                            \
-	"check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
-	"collectives usually fail or hang when a link drops"
 static int rule_link_down(const struct port_facts *f, struct roce_verdict_list *out)
 {
 	uint64_t down = seen(f->pd, ROCE_C_LINK_DOWNED);
 	if (!down)
 		return 0;
-	return verdict(out, f->subject, "link_down", ROCE_SEV_FAIL, FIX_LINK_DOWN,
+	return verdict(out, f->subject, "link_down", ROCE_SEV_FAIL, ROCE_FIX_LINK_DOWN,
 	               "the link went down %" PRIu64 " time(s) during the job", down);
 }
 
@@ -327,16 +324,12 @@ static int rule_counter_trend(const struct port_facts *f, struct roce_verdict_li
 
 /* -- the GID NCCL was pinned to */
 
-#define FIX_GID_CHANGED                                                                                    \
-	"an address or VLAN was added or removed on the netdev during the job (NetworkManager, "           \
-	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
-	"connections fail or hang; make the node's addresses static"
 static int rule_gid_changed(const struct port_facts *f, struct roce_verdict_list *out)
 {
 	const struct roce_port_delta *pd = f->pd;
 	if (!roce_delta_gid_changed(pd))
 		return 0;
-	return verdict(out, f->subject, "gid_changed", ROCE_SEV_FAIL, FIX_GID_CHANGED,
+	return verdict(out, f->subject, "gid_changed", ROCE_SEV_FAIL, ROCE_FIX_GID_CHANGED,
 	               "the RoCE v2 GID was index %d (%s) at job start and index %d (%s) at job end",
 	               pd->gid_index_start, pd->gid_addr_start[0] ? pd->gid_addr_start : "address not read",
 	               pd->gid_index, pd->gid_addr_end[0] ? pd->gid_addr_end : "address not read");

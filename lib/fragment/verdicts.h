@@ -28,6 +28,15 @@
  * congested job, not noise. */
 #define ROCE_PAUSES_WITHOUT_ECN_FRAMES 1000
 
+/* Fix texts of rules the live view (live.h) applies while the job runs too. */
+#define ROCE_FIX_LINK_DOWN                                                                       \
+	"check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
+	"collectives usually fail or hang when a link drops"
+#define ROCE_FIX_GID_CHANGED                                                                               \
+	"an address or VLAN was added or removed on the netdev during the job (NetworkManager, "           \
+	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
+	"connections fail or hang; make the node's addresses static"
+
 enum roce_severity { ROCE_SEV_INFO = 0, ROCE_SEV_WARN, ROCE_SEV_FAIL };
 /* "info", "warn", "fail" (the fragment's and the report's spelling). */
 const char *roce_verdict_severity_name(enum roce_severity s);

@@ -10,6 +10,7 @@
 #include "fragment/fragment.h"
 #include "fragment/ranwith.h"
 #include "job/jobstate.h"
+#include "job/livesample.h"
 #include "pipeline/healthtrend.h"
 #include "pipeline/snapshot.h"
 #include "base/hostname.h"
@@ -59,15 +60,6 @@ static void idlist_add(struct idlist *l, const char *id)
 	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
 }
 
-/* When this boot began, in CLOCK_REALTIME seconds (0 unknown). */
-static time_t boot_time(void)
-{
-	struct timespec now, up;
-	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || clock_gettime(CLOCK_BOOTTIME, &up) < 0)
-		return 0;
-	return now.tv_sec - up.tv_sec;
-}
-
 /* Other jobs' snapshots.  One written before this boot began belongs to a
  * job that died with the node: removed, so it cannot flag later jobs as
  * sharing.  (mtime, not content: no need to read every other snapshot.) */
@@ -76,9 +68,8 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
-	struct stat st;
 	char job[ROCE_JOBID_MAX];
-	time_t booted = boot_time();
+	time_t booted = roce_jobstate_boot_time();
 	if (!d) {
 		if (dup_fd >= 0)
 			close(dup_fd);
@@ -99,7 +90,7 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 		}
 		if (!roce_jobstate_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
 			continue;
-		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime + 2 < booted) {
+		if (roce_jobstate_before_boot(sfd, e->d_name, booted)) {
 			unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
@@ -433,6 +424,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 out:
 	if (sfd >= 0) {
 		remove_state(sfd, job_id);
+		/* after the state: livesample.c */
+		roce_livesample_remove(&c.pol, sfd, job_id, c.node);
 		close(sfd);
 	}
 	free(in.shared.id);

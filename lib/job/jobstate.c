@@ -8,10 +8,13 @@
 #include "read/safefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STATE_SCHEMA "slurm-roce/state/1"
@@ -42,6 +45,21 @@ bool roce_jobstate_name_job(const char *name, char *job, size_t len)
 	memcpy(job, name, n - 5);
 	job[n - 5] = '\0';
 	return roce_slurmid_job_ok(job);
+}
+
+time_t roce_jobstate_boot_time(void)
+{
+	struct timespec now, up;
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || clock_gettime(CLOCK_BOOTTIME, &up) < 0)
+		return 0;
+	return now.tv_sec - up.tv_sec;
+}
+
+bool roce_jobstate_before_boot(int sfd, const char *name, time_t booted)
+{
+	struct stat st;
+	/* 2 s: the two clocks are read one after the other */
+	return booted > 0 && fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime + 2 < booted;
 }
 
 /* ---------------------------------------------------------------- write */

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 #include "base/slurmid.h"
 #include "pipeline/snapshot.h"
 #include "pipeline/trend.h"
@@ -37,6 +38,12 @@ void roce_jobstate_free(struct roce_jobstate *s);
 void roce_jobstate_name(char *buf, const char *job_id);
 /* Whether name is a job's state file: true with the job id in job (len bytes). */
 bool roce_jobstate_name_job(const char *name, char *job, size_t len);
+
+/* When this boot began, in CLOCK_REALTIME seconds (0 unknown); and whether
+ * StateDir's file name was written before then (its job died with the
+ * node; booted 0: never).  By mtime: no need to read every other file. */
+time_t roce_jobstate_boot_time(void);
+bool roce_jobstate_before_boot(int sfd, const char *name, time_t booted);
 
 /* The prolog's file, replaced atomically (not fsync'd: if the node crashes
  * the job is gone too).  trend NULL or without an earlier run: none kept.

@@ -49,10 +49,9 @@ static int save(int dfd, const struct roce_trend *t, char *why, size_t len)
 	return rc;
 }
 
-int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *node, struct roce_check_result *check,
-                         int64_t now_s, int64_t deadline_ms, struct roce_healthtrend *out)
+int roce_healthtrend_run(const struct roce_policy *p, const struct roce_snapshot *snap, struct roce_check_result *check,
+                         int64_t now_s, struct roce_healthtrend *out)
 {
-	struct roce_snapshot snap;
 	struct roce_trend prev;
 	struct roce_error err = { 0 };
 	struct roce_trend_rules rules = roce_trend_rules_of(p);
@@ -61,7 +60,6 @@ int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *no
 	memset(out, 0, sizeof(*out));
 	roce_trend_init(&out->state);
 	roce_trend_init(&prev);
-	roce_snapshot_init(&snap);
 	if (p->trend == ROCE_ACTION_IGNORE)
 		return 0;
 	if (geteuid() != 0) {
@@ -72,8 +70,7 @@ int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *no
 		snprintf(out->why, sizeof(out->why), "no link-quality trend: %s", err.msg);
 	else
 		roce_healthtrend_load(dfd, &prev, out->why, sizeof(out->why));
-	if (roce_snapshot_take_until(&snap, p->sysfs_root, node, check, deadline_ms) < 0 ||
-	    roce_trend_update(&prev, &snap, now_s, &rules, &out->state) < 0 ||
+	if (roce_trend_update(&prev, snap, now_s, &rules, &out->state) < 0 ||
 	    roce_trend_findings(&out->state, p, check) < 0)
 		goto fail;
 	out->kept = dfd >= 0 && save(dfd, &out->state, out->why, sizeof(out->why)) == 0 && !out->why[0];
@@ -81,7 +78,6 @@ int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *no
 fail:
 	if (dfd >= 0)
 		close(dfd);
-	roce_snapshot_free(&snap);
 	roce_trend_free(&prev);
 	return rc;
 }

@@ -3,7 +3,7 @@
  * healthtrend.h - the health check's trend step (roce-check --health or
  * --drain, as root): this run's counters (a snapshot), the last run's state
  * from StateDir/trend.json, the next state written back, and trend.h's
- * findings added to the check result.  Not pure: reads sysfs and StateDir.
+ * findings added to the check result.  Not pure: reads and writes StateDir.
  */
 #ifndef ROCE_HEALTHTREND_H
 #define ROCE_HEALTHTREND_H
@@ -19,13 +19,14 @@ struct roce_healthtrend {
 };
 
 /*
- * The step at now_s (Unix seconds), its reads bounded by deadline_ms
- * (clock.h; 0 = none).  A state that cannot be read or written is said in
+ * The step at now_s (Unix seconds) with this run's counters (snap, taken
+ * with the check result: the health check's one snapshot, which its live
+ * samples use too).  A state that cannot be read or written is said in
  * out->why and the run is a first one (baselines only): never a pass made
  * up, never a failure of the node.  0, or -1 on ENOMEM.
  */
-int roce_healthtrend_run(const struct roce_policy *p, const struct roce_node *node, struct roce_check_result *check,
-                         int64_t now_s, int64_t deadline_ms, struct roce_healthtrend *out);
+int roce_healthtrend_run(const struct roce_policy *p, const struct roce_snapshot *snap, struct roce_check_result *check,
+                         int64_t now_s, struct roce_healthtrend *out);
 void roce_healthtrend_free(struct roce_healthtrend *h);
 
 /* The last run's state from StateDir (dfd): an empty one (time_s 0, as

@@ -85,6 +85,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->trend = ROCE_ACTION_WARN;
 	p->trend_window_s = 3600;
 	parse_trend_counters(ROCE_TREND_COUNTERS_DEFAULT, p->trend_threshold);
+	p->live = true;
 }
 
 bool roce_token_ok(const char *s, size_t maxlen)
@@ -343,6 +344,7 @@ static int set_mode(struct roce_policy *p, const char *v)
 
 static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_bool(v, &p->require_gdr); }
 static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
+static int set_live(struct roce_policy *p, const char *v) { return parse_bool(v, &p->live); }
 
 static int set_timeout(struct roce_policy *p, const char *v)
 {
@@ -396,6 +398,7 @@ static const struct {
 	  "a comma-separated list of COUNTER:N (link-quality or loss counters, N 1-4294967295), e.g. "
 	  "symbol_error:10,link_downed:1" },
 	{ "TrendWindow", set_trend_window, "1-2592000 (seconds)" },
+	{ "Live", set_live, "yes or no" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },

@@ -64,6 +64,7 @@ struct roce_policy {
 	enum roce_action trend;                    /* what a sick port gives; ignore: no trend kept */
 	uint64_t trend_threshold[ROCE_N_COUNTERS]; /* growth within the window that is sick; 0 = not tracked */
 	int trend_window_s;                        /* a flap settles after this long without growth */
+	bool live; /* the health check samples running jobs for roce-report --live (Live=) */
 };
 
 void roce_policy_defaults(struct roce_policy *p);
