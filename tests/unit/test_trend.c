@@ -3,6 +3,7 @@
 #include "config.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fixtures.h"
