@@ -6,8 +6,9 @@
 # job whose fragments the real prolog and epilog wrote; roce-healthcheck, the
 # real wrapper, writing roce-check's health into a textfile directory as on a
 # node with node_exporter: gpu07 with a port down and a link-quality counter
-# grown between two runs, gpu08 healthy).  A rule
-# changed under the test makes it fail.
+# grown between two runs, gpu08 healthy; roce-report --live of job 601 running
+# on gpu08, sampled by its health check, whose GID moved and whose link went
+# down).  A rule changed under the test makes it fail.
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
@@ -23,7 +24,7 @@ rj_conf
 
 out=$(promtool check rules "$RULES" 2>&1)
 is "$?" 0 "promtool check rules: exit 0"
-like "$out" "SUCCESS: 8 rules found" "promtool check rules: the 8 rules"
+like "$out" "SUCCESS: 10 rules found" "promtool check rules: the 10 rules"
 
 # --- real expositions
 ok "a job's fragments: the dashboard's job" rj_dashboard_job 501
@@ -62,6 +63,21 @@ healthcheck gpu08 "$T/sys08" "$T/text08"
 like "$(cat "$T/text08/roce-health.prom" 2>/dev/null)" '^roce_health_drain\{node="gpu08",reason=""\} 0$' \
 	"roce-healthcheck wrote gpu08's health: nothing drains"
 cat "$T/text07/roce-health.prom" "$T/text08/roce-health.prom" >>"$T/real.prom"
+# job 601 runs on gpu08: its prolog, then two health checks (StateDir
+# state-gpu08, as above) between which mlx5_1's GID moves (3 -> 4) and
+# mlx5_0's link goes down and up
+printf 'ReportDir=%s/reports\nStateDir=%s/state-gpu08\nPfcPriority=3\nTimeoutMs=20000\n' "$T" "$T" >"$T/gpu08.conf"
+ip netns exec "$NS" env SLURM_JOB_ID=601 SLURM_JOB_UID=0 SLURMD_NODENAME=gpu08 "$top_builddir/prolog/roce-prolog" \
+	--config "$T/gpu08.conf" --sysfs-root "$T/sys08" >"$T/hc.out" 2>&1
+healthcheck gpu08 "$T/sys08" "$T/text08"
+fab_gid_clear "$T/sys08" mlx5_1 1 0
+fab_roce_ipv4 "$T/sys08" mlx5_1 1 eth1 192.0.2.11 1
+fab_counter "$T/sys08" mlx5_0 1 counters link_downed 1
+healthcheck gpu08 "$T/sys08" "$T/text08"
+"$top_builddir/prolog/roce-report" --live 601 --config "$T/gpu08.conf" --format prometheus >"$T/live.prom" 2>>"$T/err"
+like "$(cat "$T/live.prom")" '^roce_live_event\{slurm_job_id="601",node="gpu08",subject="mlx5_1:1",code="gid_changed",severity="fail"\} 1$' \
+	"roce-report --live 601: gpu08's GID moved while the job runs"
+cat "$T/live.prom" >>"$T/real.prom"
 healthcheck gpu09 "$T/sys08" ""
 like "$(cat "$T/hc.out")" "PASS +port_state +mlx5_0:1" "ROCE_TEXTFILE_DIR= (none): roce-check --drain as before, its text report to slurmd"
 
