@@ -27,8 +27,7 @@
 #include "checkconfig.h"
 #include "base/hostname.h"
 #include "check/json.h"
-#include "job/livesample.h"
-#include "read/jsonin.h"
+#include "healthlive.h"
 #include "pipeline/healthtrend.h"
 #include "pipeline/pipeline.h"
 #include "base/printable.h"
@@ -380,28 +379,6 @@ struct work {
 	int snapshot;    /* memory file for the health check's counter snapshot (live samples); -1 none */
 };
 
-/* The health check's snapshot for its live samples, taken after the check
- * (run_live): what the worker leaves in its memory file. */
-static void keep_snapshot(const struct work *w, const struct roce_snapshot *s)
-{
-	json_object *o = roce_snapshot_json_build(s);
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	size_t len = text ? strlen(text) : 0;
-	while (w->snapshot >= 0 && len > 0) {
-		ssize_t n = write(w->snapshot, text, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			fprintf(stderr, "roce-check: no live samples: cannot keep the counter snapshot: %s\n",
-			        strerror(errno));
-			break;
-		}
-		text += n;
-		len -= (size_t)n;
-	}
-	json_object_put(o);
-}
-
 /* The pipeline, its report on f. */
 static void check(const struct work *w, FILE *f, struct outcome *o)
 {
@@ -440,7 +417,7 @@ static void check(const struct work *w, FILE *f, struct outcome *o)
 		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
 		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
 		if (counters && w->policy->live)
-			keep_snapshot(w, &snap);
+			healthlive_keep(w->snapshot, &snap);
 	}
 	roce_snapshot_free(&snap);
 	roce_healthtrend_free(&trend);
@@ -649,45 +626,6 @@ static void maybe_drain(const struct args *a, const struct outcome *o)
 		fprintf(stderr, "roce-check: drained %s: %s\n", node, o->drain_reason);
 }
 
-/* ---------------------------------------------------------------- live samples (after the check) */
-
-/* A counter snapshot is a few kB per port. */
-#define SNAPSHOT_MAX (64 << 20)
-
-/* The health check's live samples of the jobs running here (livesample.h),
- * from the snapshot its worker kept (none: not a health check, not root,
- * Live=no): after the check and its drain, in a worker of their own, so
- * that a slow ReportDir neither delays nor fails the check.  Said on stderr
- * only when a running job got no sample. */
-static void run_live(const struct args *a, const struct roce_policy *p, int fd)
-{
-	struct roce_snapshot snap;
-	struct roce_livesample_result res = { 0 };
-	struct roce_error err = { "" };
-	char host[256], *text = NULL;
-	off_t size = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
-	size_t len = 0;
-
-	if (size <= 0 || size > SNAPSHOT_MAX || !(text = malloc((size_t)size)))
-		return;
-	for (ssize_t n; len < (size_t)size; len += (size_t)n)
-		if ((n = pread(fd, text + len, (size_t)size - len, (off_t)len)) <= 0)
-			break;
-	roce_snapshot_init(&snap);
-	json_object *o = roce_jin_parse(text, len, &err);
-	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
-	if (!o || roce_snapshot_json_parse(&snap, o, &err) < 0)
-		snprintf(res.why, sizeof(res.why), "the counter snapshot: %s", err.msg);
-	else
-		roce_livesample_run_guarded(p, node, &snap, &res);
-	if (res.why[0])
-		fprintf(stderr, "roce-check: live samples: %u of %u running job(s) sampled: %s\n", res.written,
-		        res.jobs, res.why);
-	json_object_put(o);
-	roce_snapshot_free(&snap);
-	free(text);
-}
-
 /* What the configuration itself shows, before the node's findings: a
  * roce.conf that did not parse (checked with its last good copy), and, for
  * a health check, a plugstack that does not load the plugin.  Neither
@@ -728,7 +666,7 @@ int main(int argc, char **argv)
 	run(&w, &o);
 	print(&w, &o);
 	maybe_drain(&a, &o);
-	run_live(&a, &policy, w.snapshot);
+	healthlive_run(&policy, a.node, w.snapshot);
 	warn_slurm_release();
 	/* A health check (NHC) judges the hardware as --drain does, whatever the
 	 * mode: warn mode passes a node with one of two ports down. */
