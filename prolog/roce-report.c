@@ -331,8 +331,8 @@ static void explain_missing(const char *job_id, const char *dir)
 	    (base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED || (js.state & JOB_COMPLETING))) {
 		fprintf(stderr,
 		        "roce-report: no report for job %s yet: it is %s; each node writes its part when "
-		        "the job ends there\n",
-		        job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state));
+		        "the job ends there (roce-report --live %s: what the nodes' health checks sampled so far)\n",
+		        job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state), job_id);
 		return;
 	}
 	if (js.known == 1)
@@ -613,18 +613,19 @@ static int live_main(const struct args *a, const char *report_dir)
 	/* The files' permissions are the guard; a user sees their own job's nodes only. */
 	bool any = r.n_nodes > 0 || r.n_errors > 0;
 	roce_livereport_keep_uid(&r, admin ? -1 : (long)getuid());
-	for (size_t i = 0; i < r.n_errors; i++)
-		fprintf(stderr, "roce-report: live file %s\n", r.errors[i]);
 	if (!admin && any && r.n_nodes == 0) {
 		fprintf(stderr,
 		        "roce-report: job %s is not yours: its live view is readable by the job's user, root and "
 		        "members of group %s only\n",
 		        a->job_id, group);
 		rc = EXIT_REFUSED;
-	} else if (r.n_nodes == 0) {
-		explain_no_live(a->job_id, dir, &r);
 	} else {
-		rc = print(a, NULL, NULL, &r);
+		for (size_t i = 0; i < r.n_errors; i++)
+			fprintf(stderr, "roce-report: live file %s\n", r.errors[i]);
+		if (r.n_nodes == 0)
+			explain_no_live(a->job_id, dir, &r);
+		else
+			rc = print(a, NULL, NULL, &r);
 	}
 out:
 	roce_livereport_free(&r);

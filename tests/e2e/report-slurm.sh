@@ -67,8 +67,12 @@ fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
 # "no report" says which case it is: slurmctld knows the job is still running
 out=$(lab_run "$B/roce-report" "$id" --report-dir "$W/reports" 2>&1); rc=$?
 is "$rc" 1 "no report yet: exit 1"
-like "$out" "no report for job $id yet: it is RUNNING; each node writes its part when the job ends there" \
-	"no report yet: says the job is still running"
+like "$out" "no report for job $id yet: it is RUNNING; each node writes its part when the job ends there \(roce-report --live $id: " \
+	"no report yet: says the job is still running, and where to look meanwhile"
+out=$(lab_run "$B/roce-report" --live "$id" --report-dir "$W/reports" 2>&1); rc=$?
+is "$rc" 1 "--live before any health check: exit 1"
+like "$out" "no live sample of job $id yet: it is RUNNING; each node's health check samples the jobs running there" \
+	"--live before any sample: slurmctld says the job runs, and what takes the samples"
 touch "$W/go1"
 lab_wait_job "$id"
 mkdir -p "$W/empty"

@@ -264,9 +264,10 @@ static void sample(struct roce_live *l)
 	snap_at(&start, 100);
 	snap_at(&prev, 400);
 	snap_at(&now, 700);
-	for (struct snap *x = &start; x <= &now; x++) {
-		roce_reading_set(&x->ps[0].pfc.read, ROCE_OK, 0, NULL);
-		x->ps[0].pfc.enabled = 1u << 3;
+	struct snap *all[] = { &start, &prev, &now };
+	for (size_t i = 0; i < 3; i++) {
+		roce_reading_set(&all[i]->ps[0].pfc.read, ROCE_OK, 0, NULL);
+		all[i]->ps[0].pfc.enabled = 1u << 3;
 	}
 	now.ps[0].pfc.indications[3] = 4000;
 	now.ps[0].pfc.requests[3] = 12;
