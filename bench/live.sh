@@ -39,6 +39,13 @@ add "Live=yes, 8 jobs" 8
 add "Live=yes, 32 jobs" 32
 echo "== roce-check --health, 8 HCAs, $N runs each, round-robin (each run with Live=yes takes a sample of every job)"
 ip netns exec "$NS" "$T/timeit" "$N" "${args[@]}"
+echo "== CPU time (user + sys, the sampling child included), $N runs each"
+for k in 0 32; do
+	# shellcheck disable=SC2016
+	ip netns exec "$NS" /usr/bin/time -f "$k job(s): %U s user + %S s sys in $N runs" \
+		bash -c 'for i in $(seq "$1"); do "$2" --config "$3" -r "$4" --node gpu01 --health >/dev/null 2>&1; done' \
+		_ "$N" "$C" "$T/jobs$k/roce.conf" "$T/sys"
+done
 echo "== files of one sample (strace -f), 1 job"
 ip netns exec "$NS" strace -f -qq -o "$T/trace" -e trace=openat,linkat,renameat,renameat2,unlinkat,mkdirat,fsync \
 	"$C" --config "$T/jobs1/roce.conf" -r "$T/sys" --node gpu01 --health >/dev/null 2>&1 || true
