@@ -71,9 +71,10 @@ static int before_parse(json_object *o, const char *job_id, const char *node, st
 	return 0;
 }
 
-/* The sample before, kept in StateDir; none when there is none or it is not
- * this job's and node's (then this sample is a first one). */
-static void before_load(int sfd, const char *job_id, const char *node, struct before *b)
+/* The sample before, kept in StateDir; none when there is none, or it is not
+ * this job's and node's, or older than the job's start (an earlier job with
+ * this id whose epilog never ran): then this sample is a first one. */
+static void before_load(int sfd, const char *job_id, const char *node, int64_t start_ns, struct before *b)
 {
 	char name[ROCE_JOBID_MAX + 16];
 	struct roce_reading r;
@@ -87,7 +88,7 @@ static void before_load(int sfd, const char *job_id, const char *node, struct be
 	if (!text)
 		return;
 	json_object *o = roce_jin_parse(text, len, &err);
-	b->have = o && before_parse(o, job_id, node, b) == 0;
+	b->have = o && before_parse(o, job_id, node, b) == 0 && b->snap.time_ns >= start_ns;
 	if (!b->have)
 		before_free(b);
 	json_object_put(o);
@@ -166,7 +167,7 @@ static int sample_job(const struct roce_policy *p, int sfd, const char *job_id, 
 	roce_live_init(&l);
 	if (roce_jobstate_read(sfd, p->state_dir, job_id, node, &st, why) < 0)
 		return -1;
-	before_load(sfd, job_id, node, &b);
+	before_load(sfd, job_id, node, st.start.time_ns, &b);
 	struct roce_live_meta m = { job_id, node, st.job_uid, b.have ? b.samples + 1 : 1 };
 	if (st.job_uid < 0)
 		roce_error_set(why, "prolog snapshot of job %s names no job_uid (an older release)", job_id);

@@ -194,6 +194,13 @@ ok "an orphaned sample is removed" test ! -e "$T/state/999.sample.json"
 ok "a job from before the boot is not sampled" test ! -e "$T/reports/503"
 rm -f "$T/state/503.json"
 
+# --- a sample kept from before the job's start (an earlier job with this id
+# whose epilog never ran) is not this job's: the next sample is a first one
+jq -c '.snapshot.time_ns = 1000000000' "$T/state/501.sample.json" >"$T/old.json"
+install -m 600 "$T/old.json" "$T/state/501.sample.json"
+health
+is "$(jq .samples "$F")" 1 "a sample from before the job's start: not used, this one is a first"
+
 # --- the job ends: the epilog removes its live file and sample
 ok "the job's epilog" job epilog 501
 ok "the fragment is written" test -f "$T/reports/501/gpu01.json"
