@@ -22,6 +22,7 @@
 
 #include "pipeline/delta.h"
 #include "fragment/fragment.h"
+#include "fragment/live.h"
 #include "agree/fingerprint.h"
 #include "nlreply.h"
 
@@ -399,6 +400,39 @@ static void report_seeds(void)
 	roce_snapshot_free(&end);
 }
 
+/* ------------------------------------------------------------ live files */
+
+/* A running job's live files as the health check writes them: a quiet one,
+ * and one with a GID that moved and a link that went down (its events). */
+static void live_seeds(void)
+{
+	struct roce_snapshot start, prev, now;
+	struct roce_live l;
+	struct roce_live_meta m = { "4711", "gpu01", 1000, 3 };
+	fill_snapshot(&start, 1000);
+	fill_snapshot(&prev, 300000);
+	fill_snapshot(&now, 500000);
+	if (roce_live_build(&l, &m, &start, &prev, &now, NULL, 0) < 0)
+		exit(1);
+	json_object *o = roce_live_json_build(&l);
+	put_plain("live", "quiet", o);
+	json_object_put(o);
+	roce_live_free(&l);
+	now.ports[1].gid_index = 4;
+	now.ports[0].c[ROCE_C_LINK_DOWNED].value = prev.ports[0].c[ROCE_C_LINK_DOWNED].value + 1;
+	snprintf(now.ports[0].state, sizeof(now.ports[0].state), "DOWN");
+	m.node = "gpu02";
+	if (roce_live_build(&l, &m, &start, &prev, &now, NULL, 0) < 0)
+		exit(1);
+	o = roce_live_json_build(&l);
+	put_plain("live", "events", o);
+	json_object_put(o);
+	roce_live_free(&l);
+	roce_snapshot_free(&start);
+	roce_snapshot_free(&prev);
+	roce_snapshot_free(&now);
+}
+
 /* ------------------------------------------------------------ fingerprints */
 
 /* Three nodes as the prolog writes them: node3 without mlx5_1, node2 at RDMA MTU 1024;
@@ -482,6 +516,7 @@ int main(int argc, char **argv)
 	text_seeds();
 	netlink_seeds();
 	report_seeds();
+	live_seeds();
 	fingerprint_seeds();
 	config_seeds();
 	printf("seeds: %d files in %s\n", n_written, top);

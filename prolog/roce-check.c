@@ -3,7 +3,7 @@
  * roce-check - check this node's RoCE v2 fabric against the site policy.
  *
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
- *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
+ *              [--format text|json|env|prometheus] [--set Key=Value]... [--gids] [--verbs]
  *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
  *   roce-check --check-config [FILE] [--plugstack FILE] [--node NAME]
  *
@@ -20,22 +20,27 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "checkconfig.h"
 #include "base/hostname.h"
 #include "check/json.h"
+#include "healthlive.h"
+#include "pipeline/healthtrend.h"
 #include "pipeline/pipeline.h"
 #include "base/printable.h"
 #include "proc/slurmver.h"
 #include "proc/worker.h"
 #include "read/policycache.h"
+#include "report/health_prometheus.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_PROMETHEUS };
 
 struct args {
 	const char *config;
@@ -60,7 +65,8 @@ static void usage(FILE *f)
 	           "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
 	           "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
 	           "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
-	           "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
+	           "  -f, --format FMT       text (default), json, env (only NAME=value lines of the plan), or\n"
+	           "                         prometheus (the node's health for node_exporter's textfile collector)\n"
 	           "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
 	           "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
 	           "      --verbs            cross-check active MTUs with libibverbs\n"
@@ -186,8 +192,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 				a->format = FMT_JSON;
 			else if (!strcmp(optarg, "env"))
 				a->format = FMT_ENV;
+			else if (!strcmp(optarg, "prometheus"))
+				a->format = FMT_PROMETHEUS;
 			else {
-				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json or env\n", optarg);
+				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json, env or prometheus\n",
+				        optarg);
 				return -1;
 			}
 			break;
@@ -308,9 +317,27 @@ static void print_json(FILE *f, const struct roce_pipeline *p)
 	json_object_put(o);
 }
 
-static void print_report(FILE *f, enum format format, const struct roce_pipeline *run)
+/* The node's health for node_exporter's textfile collector (roce-healthcheck). */
+static void print_prometheus(FILE *f, const struct args *a, const struct roce_pipeline *run,
+                             const struct roce_healthtrend *trend, const struct roce_policy *policy)
 {
-	switch (format) {
+	char host[256], reason[256];
+	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
+	struct roce_health_prometheus h = {
+		.node = node ? node : "",
+		.now_s = (int64_t)time(NULL),
+		.run = &run->check,
+		.drain_reason = roce_check_drain_reason(&run->check, reason, sizeof(reason)) == 1 ? reason : NULL,
+		.trend = trend && trend->kept ? &trend->state : NULL,
+		.threshold = policy->trend_threshold,
+	};
+	roce_health_prometheus_print(f, &h);
+}
+
+static void print_report(FILE *f, const struct args *a, const struct roce_pipeline *run,
+                         const struct roce_healthtrend *trend, const struct roce_policy *policy)
+{
+	switch (a->format) {
 	case FMT_TEXT:
 		if (run->loc)
 			roce_locality_print(run->loc, f);
@@ -323,6 +350,7 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 		for (size_t i = 0; run->plan.valid && i < run->plan.n_vars; i++)
 			fprintf(f, "%s=%s\n", run->plan.vars[i].name, run->plan.vars[i].value);
 		break;
+	case FMT_PROMETHEUS: print_prometheus(f, a, run, trend, policy); break;
 	}
 }
 
@@ -363,12 +391,15 @@ struct shared {
 	int rc; /* roce_pipeline_run's */
 	struct roce_error err;
 	struct roce_pipeline run;
+	struct roce_snapshot snap;       /* the health check's counters (measure) */
+	struct roce_healthtrend trend;   /* and its link-quality trend */
 };
 
 struct work {
 	const struct args *a;
 	const struct roce_policy *policy;
 	int report, log;  /* memory files for a forked worker's report and any worker's stderr; -1 none */
+	int snapshot;     /* memory file for the health check's counter snapshot (live samples); -1 none */
 	bool shared_done; /* the shared task finished: shared is to print and free */
 	struct shared shared;
 };
@@ -387,6 +418,33 @@ static struct roce_pipeline_opts pipeline_opts(const struct args *a)
 	return opts;
 }
 
+/* Only the health check keeps the trend and samples running jobs: a manual
+ * run must not move their baselines.  One snapshot serves both. */
+static bool is_health(const struct work *w)
+{
+	return w->a->health || w->a->drain;
+}
+
+static bool wants_counters(const struct work *w)
+{
+	return is_health(w) && geteuid() == 0 && (w->policy->trend != ROCE_ACTION_IGNORE || w->policy->live);
+}
+
+/* After the pipeline, in the worker (its reads bounded with the rest): the
+ * health check's counter snapshot and its link-quality trend, whose
+ * findings join run's before it is judged. */
+static void measure(const struct work *w, int64_t start_ms, struct roce_pipeline *run, struct roce_snapshot *snap,
+                    struct roce_healthtrend *trend)
+{
+	if (wants_counters(w) && roce_snapshot_take_until(snap, w->policy->sysfs_root, &run->node, &run->check,
+	                                                  start_ms + w->policy->timeout_ms) < 0)
+		fprintf(stderr, "roce-check: no counter snapshot: out of memory\n");
+	if (is_health(w) && roce_healthtrend_run(w->policy, snap, &run->check, (int64_t)time(NULL), trend) < 0)
+		fprintf(stderr, "roce-check: no link-quality trend: out of memory\n");
+	if (trend->why[0])
+		fprintf(stderr, "roce-check: %s\n", trend->why);
+}
+
 /* The exit status and the drain of a check that ran. */
 static void judge(const struct roce_check_result *c, struct outcome *o)
 {
@@ -394,18 +452,27 @@ static void judge(const struct roce_check_result *c, struct outcome *o)
 	o->drain = roce_check_drain_reason(c, o->drain_reason, sizeof(o->drain_reason)) == 1;
 }
 
-/* The pipeline, its report on f. */
+/* The pipeline, its report on f (a forked worker, or no worker at all). */
 static void check(const struct work *w, FILE *f, struct outcome *o)
 {
 	struct roce_pipeline run;
 	struct roce_pipeline_opts opts = pipeline_opts(w->a);
+	int64_t start_ms = roce_clock_ms();
+	struct roce_healthtrend trend = { 0 };
+	struct roce_snapshot snap;
 
+	roce_snapshot_init(&snap);
 	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
 		o->rc = EXIT_USAGE;
 	} else {
-		print_report(f, w->a->format, &run);
+		measure(w, start_ms, &run, &snap, &trend);
+		print_report(f, w->a, &run, &trend, w->policy);
 		judge(&run.check, o);
+		if (wants_counters(w) && w->policy->live)
+			healthlive_keep(w->snapshot, &snap);
 	}
+	roce_snapshot_free(&snap);
+	roce_healthtrend_free(&trend);
 	roce_pipeline_free(&run);
 }
 
@@ -417,9 +484,15 @@ static void check_in_task(const void *arg, void *res)
 	struct shared *s = res;
 	struct roce_pipeline_opts opts = pipeline_opts(w->a);
 
+	int64_t start_ms = roce_clock_ms();
+
 	if (w->log >= 0)
 		dup2(w->log, STDERR_FILENO);
+	roce_snapshot_init(&s->snap);
+	memset(&s->trend, 0, sizeof(s->trend));
 	s->rc = roce_pipeline_run(w->policy, &opts, &s->run, &s->err);
+	if (s->rc == 0)
+		measure(w, start_ms, &s->run, &s->snap, &s->trend);
 }
 
 /* In the forked worker, whose memory files are its own copies: closing them
@@ -556,7 +629,7 @@ static void print(const struct work *w, const struct outcome *o)
 {
 	copy_out(w->log, STDERR_FILENO);
 	if (w->shared_done && w->shared.rc == 0)
-		print_report(stdout, w->a->format, &w->shared.run);
+		print_report(stdout, w->a, &w->shared.run, &w->shared.trend, w->policy);
 	else if (w->report != STDOUT_FILENO)
 		copy_out(w->report, STDOUT_FILENO);
 	if (o->error.msg[0])
@@ -694,10 +767,18 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	config_findings(&a, &cached);
 	slurm_release_warning(&policy, release, sizeof(release));
-	struct work w = { .a = &a, .policy = &policy, .report = -1, .log = memfd_create("roce-check log", MFD_CLOEXEC) };
+	struct work w = { .a = &a,
+		          .policy = &policy,
+		          .report = -1,
+		          .log = memfd_create("roce-check log", MFD_CLOEXEC),
+		          .snapshot = memfd_create("roce-check snapshot", MFD_CLOEXEC) };
 	run(&w, &o);
 	print(&w, &o);
 	maybe_drain(&a, &o);
+	if (w.shared_done && w.shared.rc == 0 && wants_counters(&w) && policy.live)
+		healthlive_keep(w.snapshot, &w.shared.snap);
+	if (!o.task_left)
+		healthlive_run(&policy, a.node, w.snapshot);
 	fputs(release, stderr);
 	/* A health check (NHC) judges the hardware as --drain does, whatever the
 	 * mode: warn mode passes a node with one of two ports down. */
@@ -710,7 +791,10 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		_exit(rc);
 	}
-	if (w.shared_done)
+	if (w.shared_done) {
 		roce_pipeline_free(&w.shared.run);
+		roce_snapshot_free(&w.shared.snap);
+		roce_healthtrend_free(&w.shared.trend);
+	}
 	return rc;
 }

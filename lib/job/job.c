@@ -9,11 +9,12 @@
 #include "agree/fingerprint.h"
 #include "fragment/fragment.h"
 #include "fragment/ranwith.h"
+#include "job/jobstate.h"
+#include "job/livesample.h"
+#include "pipeline/healthtrend.h"
 #include "pipeline/snapshot.h"
 #include "base/hostname.h"
 #include "base/slurmid.h"
-#include "read/jsonin.h"
-#include "base/printable.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
 #include "agree/shareddir.h"
@@ -30,32 +31,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STATE_SCHEMA "slurm-roce/state/1"
-#define STATE_MAX (16u << 20)
-
 /* ---------------------------------------------------------------- state files */
-
-/* "<digits>.json": true with the job id in job. */
-static bool state_name_job(const char *name, char *job, size_t len)
-{
-	size_t n = strlen(name);
-	if (n < 6 || n - 5 >= len || strcmp(name + n - 5, ".json") != 0)
-		return false;
-	memcpy(job, name, n - 5);
-	job[n - 5] = '\0';
-	return roce_slurmid_job_ok(job);
-}
-
-/* A job's snapshot in StateDir is "<jobid>.json". */
-#define STATE_NAME_MAX (ROCE_JOBID_MAX + 8)
-static void state_name(char *buf, const char *job_id) { snprintf(buf, STATE_NAME_MAX, "%s.json", job_id); }
 
 /* Whatever else happened: a stale snapshot would flag later jobs as sharing
  * the node.  No fsync: one that reappears after a crash is stale and removed. */
 static void remove_state(int sfd, const char *job_id)
 {
-	char name[STATE_NAME_MAX];
-	state_name(name, job_id);
+	char name[ROCE_JOBSTATE_NAME_MAX];
+	roce_jobstate_name(name, job_id);
 	unlinkat(sfd, name, 0);
 }
 
@@ -78,34 +61,6 @@ static void idlist_add(struct idlist *l, const char *id)
 	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
 }
 
-/* A state file of ours as JSON; NULL with why (a clause) when absent or unusable. */
-static json_object *read_state_file(int dfd, const char *name, struct roce_error *why)
-{
-	struct roce_reading r;
-	size_t len;
-	char *text =
-	        roce_readfile(dfd, NULL, name, STATE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
-	if (!text) {
-		if (r.status == ROCE_MALFORMED || r.err == EPERM)
-			roce_error_set(why, "not a regular file of ours below %u bytes", STATE_MAX);
-		else
-			roce_error_set(why, "%s", strerror(r.err));
-		return NULL;
-	}
-	json_object *o = roce_jin_parse(text, len, why);
-	free(text);
-	return o;
-}
-
-/* When this boot began, in CLOCK_REALTIME seconds (0 unknown). */
-static time_t boot_time(void)
-{
-	struct timespec now, up;
-	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || clock_gettime(CLOCK_BOOTTIME, &up) < 0)
-		return 0;
-	return now.tv_sec - up.tv_sec;
-}
-
 /* Other jobs' snapshots.  One written before this boot began belongs to a
  * job that died with the node: removed, so it cannot flag later jobs as
  * sharing.  (mtime, not content: no need to read every other snapshot.) */
@@ -114,9 +69,8 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
-	struct stat st;
 	char job[ROCE_JOBID_MAX];
-	time_t booted = boot_time();
+	time_t booted = roce_jobstate_boot_time();
 	if (!d) {
 		if (dup_fd >= 0)
 			close(dup_fd);
@@ -135,9 +89,9 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 				unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
-		if (!state_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
+		if (!roce_jobstate_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
 			continue;
-		if (booted > 0 && fstatat(sfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime + 2 < booted) {
+		if (roce_jobstate_before_boot(sfd, e->d_name, booted)) {
 			unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
@@ -234,18 +188,18 @@ static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struc
 	return rc;
 }
 
-/* ---------------------------------------------------------------- prolog */
-
-static json_object *state_json(const struct job_ctx *c, const struct roce_snapshot *s)
+/* The health check's link-quality trend in StateDir (healthtrend.h), for
+ * the job's report: none under Trend=ignore, or when there is none to use
+ * (not the job's business: the health check says why). */
+static void load_trend(int sfd, const struct job_ctx *c, struct roce_trend *t)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "schema", json_object_new_string(STATE_SCHEMA));
-	json_object_object_add(o, "job_id", json_object_new_string(c->job_id));
-	json_object_object_add(o, "node", json_object_new_string(c->node));
-	json_object_object_add(o, "job_uid", json_object_new_int64(c->uid));
-	json_object_object_add(o, "snapshot", roce_snapshot_json_build(s));
-	return o;
+	char why[256];
+	roce_trend_init(t);
+	if (c->pol.trend != ROCE_ACTION_IGNORE)
+		roce_healthtrend_load(sfd, t, why, sizeof(why));
 }
+
+/* ---------------------------------------------------------------- prolog */
 
 static void touch_marker(int sfd, const char *job, const char *other)
 {
@@ -330,8 +284,8 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 {
 	struct job_ctx c;
 	struct roce_snapshot s;
+	struct roce_trend trend;
 	struct roce_fingerprint fp;
-	char name[STATE_NAME_MAX];
 	struct roce_error fp_err;
 	int rc = ROCE_JOB_NONFATAL, sfd, fp_rc = 0;
 
@@ -340,23 +294,20 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 	if ((sfd = roce_safefile_state_dir(c.pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
+	roce_trend_init(&trend);
 	fp.node[0] = '\0';
 	if (take_snapshot(&c, &s, &fp, err) < 0)
 		goto out;
 	fp_rc = write_fingerprint(&c, sfd, &fp, &fp_err);
-	json_object *o = state_json(&c, &s);
-	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
-	state_name(name, job_id);
-	if (!text)
-		roce_error_set(err, "out of memory serialising the snapshot");
+	load_trend(sfd, &c, &trend);
 	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
 	 * the epilog copes with a missing snapshot. */
-	else if (roce_safefile_write(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, 0, err) == 0) {
+	if (roce_jobstate_write(sfd, job_id, c.node, (long)c.uid, &s, &trend, err) == 0) {
 		rc = 0;
 		mark_sharing(sfd, job_id);
 	}
-	json_object_put(o);
 out:
+	roce_trend_free(&trend);
 	roce_snapshot_free(&s);
 	close(sfd);
 	if (rc == 0 && fp_rc < 0) {
@@ -367,39 +318,6 @@ out:
 }
 
 /* ---------------------------------------------------------------- epilog */
-
-/* The prolog's snapshot.  -1 with why when absent or unusable. */
-static int load_state(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct roce_error *why)
-{
-	char name[STATE_NAME_MAX];
-	struct roce_error sub;
-	const char *job;
-	json_object *m, *o;
-	state_name(name, c->job_id);
-	if (!(o = read_state_file(sfd, name, &sub))) {
-		roce_error_set(why, "no prolog snapshot (%.120s/%s: %.60s)", c->pol.state_dir, name, sub.msg);
-		return -1;
-	}
-	int rc = -1;
-	const char *node = NULL;
-	char shown[80];
-	if (roce_jin_str(o, "job_id", ROCE_JOBID_MAX - 1, &job, &sub) < 0 || strcmp(job, c->job_id) != 0)
-		roce_error_set(why, "prolog snapshot %s is for another job", name);
-	/* A StateDir shared between nodes by mistake: another node's counters
-	 * would give false resets and losses. */
-	else if (roce_jin_str(o, "node", 255, &node, &sub) < 0 || strcmp(node, c->node) != 0)
-		roce_error_set(why,
-		               "prolog snapshot %s was written by node %s, not %s: StateDir must be node-local "
-		               "(roce.conf(5))",
-		               name, node ? roce_printable(node, shown, sizeof(shown)) : "(none)", c->node);
-	else if (roce_jin_member(o, "snapshot", json_type_object, &m, &sub) < 0 ||
-	         roce_snapshot_json_parse(start, m, &sub) < 0)
-		roce_error_set(why, "prolog snapshot %s unusable: %.*s", name, ROCE_WHY_MAX - 1, sub.msg);
-	else
-		rc = 0;
-	json_object_put(o);
-	return rc;
-}
 
 /* Without a usable start: every counter of the end snapshot becomes unread. */
 static int start_from_end(struct roce_snapshot *start, const struct roce_snapshot *end, const char *why)
@@ -424,10 +342,21 @@ static int start_from_end(struct roce_snapshot *start, const struct roce_snapsho
 	return 0;
 }
 
-static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *start, const struct roce_snapshot *end,
-                          const struct idlist *shared, const char *note, bool no_start, const struct roce_ranwith *rw,
-                          struct roce_error *err)
+/* What the fragment is made of: what the prolog left in StateDir and what
+ * the epilog took. */
+struct epilog_in {
+	struct roce_jobstate st;     /* the prolog's start snapshot and the trend then */
+	bool have_start;             /* false: st.start is the end's, every counter unread (note says why) */
+	struct roce_snapshot end;    /* the counters now */
+	struct roce_trend trend_end; /* the health check's trend now */
+	struct idlist shared;        /* the jobs that shared the node */
+	struct roce_ranwith rw;      /* what the steps ran with */
+	char note[ROCE_WHY_MAX + 64];
+};
+
+static int write_fragment(const struct job_ctx *c, const struct epilog_in *in, struct roce_error *err)
 {
+	const struct roce_snapshot *start = &in->st.start, *end = &in->end;
 	struct roce_delta d;
 	struct roce_verdict_list v = { 0 };
 	struct roce_fragment f = { 0 };
@@ -438,8 +367,8 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 	gid_t admin_gid = 0;
 	int rc = -1, jfd = -1;
 
-	for (size_t i = 0; i < shared->n; i++)
-		ids[i] = shared->id[i];
+	for (size_t i = 0; i < in->shared.n; i++)
+		ids[i] = in->shared.id[i];
 	struct roce_fragment_meta m = {
 		.job_id = c->job_id,
 		.node = c->node,
@@ -447,13 +376,17 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		.start_ns = start->time_ns,
 		.end_ns = end->time_ns,
 		.shared_with = ids,
-		.n_shared = shared->n,
+		.n_shared = in->shared.n,
 		.pfc_priority = c->pol.pfc_priority,
-		.note = note,
-		.no_start = no_start,
+		.note = in->note[0] ? in->note : NULL,
+		.no_start = !in->have_start,
+		.trend_start = in->have_start ? &in->st.trend : NULL,
+		.trend_end = &in->trend_end,
+		.trend_threshold = c->pol.trend == ROCE_ACTION_IGNORE ? NULL : c->pol.trend_threshold,
+		.trend_window_s = c->pol.trend_window_s,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    roce_ranwith_verdicts(rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, rw) < 0) {
+	    roce_ranwith_verdicts(&in->rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, &in->rw) < 0) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
@@ -461,7 +394,7 @@ static int write_fragment(const struct job_ctx *c, const struct roce_snapshot *s
 		roce_error_set(err, "out of memory serialising the report");
 		goto out;
 	}
-	time_t since = no_start ? 0 : (time_t)(start->time_ns / 1000000000);
+	time_t since = in->have_start ? (time_t)(start->time_ns / 1000000000) : 0;
 	if ((jfd = roce_safefile_report_dir(c->pol.report_dir, c->job_id, c->uid, since, &admin_gid, err)) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s.json", c->node);
@@ -479,62 +412,63 @@ out:
 	return rc;
 }
 
-/* What the prolog left in StateDir: its snapshot (false, with note saying
- * why, when there is none to use) and the jobs that shared the node. */
-static bool prolog_left(int sfd, const struct job_ctx *c, struct roce_snapshot *start, struct idlist *shared,
-                        char *note, size_t len)
+/* What the prolog left in StateDir: its snapshot and the trend then (none,
+ * with note saying why, when there is none to use) and the jobs that
+ * shared the node. */
+static void prolog_left(int sfd, const struct job_ctx *c, struct epilog_in *in)
 {
 	struct roce_error why;
-	bool have_start = load_state(sfd, c, start, &why) == 0;
-	if (!have_start)
-		snprintf(note, len, "%.*s", (int)len - 1, why.msg);
-	take_markers(sfd, c->job_id, shared);
-	scan_state_dir(sfd, c->job_id, shared);
-	return have_start;
+	in->have_start = roce_jobstate_read(sfd, c->pol.state_dir, c->job_id, c->node, &in->st, &why) == 0;
+	if (!in->have_start)
+		snprintf(in->note, sizeof(in->note), "%.*s", (int)sizeof(in->note) - 1, why.msg);
+	take_markers(sfd, c->job_id, &in->shared);
+	scan_state_dir(sfd, c->job_id, &in->shared);
 }
 
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
                     uid_t job_uid, struct roce_error *err)
 {
 	struct job_ctx c;
-	struct roce_snapshot start, end;
-	struct roce_ranwith rw;
-	struct idlist shared = { 0 };
-	char note[ROCE_WHY_MAX + 64] = "";
+	struct epilog_in in = { .note = "" };
 	struct roce_error serr;
 	int rc = ROCE_JOB_NONFATAL;
-	bool have_start = false;
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
-	roce_snapshot_init(&start);
-	roce_snapshot_init(&end);
+	roce_jobstate_init(&in.st);
+	roce_snapshot_init(&in.end);
+	roce_trend_init(&in.trend_end);
 	int sfd = roce_safefile_state_dir(c.pol.state_dir, &serr);
 	if (sfd < 0)
-		snprintf(note, sizeof(note), "no prolog snapshot: %.200s", serr.msg);
+		snprintf(in.note, sizeof(in.note), "no prolog snapshot: %.200s", serr.msg);
 	else
-		have_start = prolog_left(sfd, &c, &start, &shared, note, sizeof(note));
+		prolog_left(sfd, &c, &in);
 	/* what the steps ran with (none: no step was checked here, or an older plugin) */
-	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &rw, &serr) < 0)
-		memset(&rw, 0, sizeof(rw));
+	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &in.rw, &serr) < 0)
+		memset(&in.rw, 0, sizeof(in.rw));
 	if (sfd >= 0)
 		drop_fingerprint(sfd, &c.pol, job_id, c.node);
-	if (take_snapshot(&c, &end, NULL, err) < 0)
+	if (take_snapshot(&c, &in.end, NULL, err) < 0)
 		goto out;
-	if (!have_start && start_from_end(&start, &end, note) < 0) {
+	if (sfd >= 0)
+		load_trend(sfd, &c, &in.trend_end);
+	if (!in.have_start && start_from_end(&in.st.start, &in.end, in.note) < 0) {
 		roce_error_set(err, "out of memory");
 		goto out;
 	}
-	if (write_fragment(&c, &start, &end, &shared, note[0] ? note : NULL, !have_start, &rw, err) == 0)
+	if (write_fragment(&c, &in, err) == 0)
 		rc = 0;
 out:
 	if (sfd >= 0) {
 		remove_state(sfd, job_id);
+		/* after the state: livesample.c */
+		roce_livesample_remove(&c.pol, sfd, job_id, c.node);
 		close(sfd);
 	}
-	free(shared.id);
-	roce_snapshot_free(&start);
-	roce_snapshot_free(&end);
+	free(in.shared.id);
+	roce_jobstate_free(&in.st);
+	roce_snapshot_free(&in.end);
+	roce_trend_free(&in.trend_end);
 	return rc;
 }
 

@@ -220,3 +220,11 @@ const char *roce_delta_presence_name(enum roce_port_presence p)
 	}
 	return "?";
 }
+
+bool roce_delta_gid_changed(const struct roce_port_delta *pd)
+{
+	if (pd->presence != ROCE_PORT_BOTH || pd->gid_index_start < 0 || pd->gid_index < 0)
+		return false;
+	return pd->gid_index_start != pd->gid_index ||
+	       (pd->gid_addr_start[0] && pd->gid_addr_end[0] && strcmp(pd->gid_addr_start, pd->gid_addr_end) != 0);
+}

@@ -81,6 +81,11 @@ void roce_delta_free(struct roce_delta *d);
 void roce_delta_counter(const struct roce_counter_def *def, uint64_t start, uint64_t end, bool port_reset,
                         struct roce_counter_delta *out);
 
+/* The GID NCCL was given moved to another index or changed address between
+ * the two snapshots (both read, the port in both): the job report's
+ * gid_changed and the live view's. */
+bool roce_delta_gid_changed(const struct roce_port_delta *pd);
+
 const char *roce_delta_status_name(enum roce_delta_status s);
 const char *roce_delta_presence_name(enum roce_port_presence p);
 

@@ -19,6 +19,36 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+/* "name:N,..." (N 1-4294967295) of link-quality or loss counters (counter.h;
+ * traffic and congestion counters grow on every healthy port): the thresholds,
+ * every other counter untracked. */
+static int parse_trend_counters(const char *v, uint64_t *threshold)
+{
+	uint64_t t[ROCE_N_COUNTERS] = { 0 };
+	char buf[512], *save = NULL;
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -1;
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		if (!colon)
+			return -1;
+		*colon = '\0';
+		int c = roce_counter_lookup(item);
+		if (c < 0 ||
+		    (roce_counter_defs[c].kind != ROCE_KIND_LINK && roce_counter_defs[c].kind != ROCE_KIND_LOSS))
+			return -1;
+		errno = 0;
+		if (!isdigit((unsigned char)colon[1]))
+			return -1;
+		unsigned long long n = strtoull(colon + 1, &end, 10);
+		if (errno || *end || n < 1 || n > UINT32_MAX)
+			return -1;
+		t[c] = n;
+	}
+	memcpy(threshold, t, sizeof(t));
+	return 0;
+}
+
 void roce_policy_defaults(struct roce_policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -46,6 +76,11 @@ void roce_policy_defaults(struct roce_policy *p)
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
 	/* tmpfs, cleared at boot: no stale snapshots survive a reboot, and faster. */
 	snprintf(p->state_dir, sizeof(p->state_dir), "/run/slurm-roce");
+	/* New failing checks ship at warn first. */
+	p->trend = ROCE_ACTION_WARN;
+	p->trend_window_s = 3600;
+	parse_trend_counters(ROCE_TREND_COUNTERS_DEFAULT, p->trend_threshold);
+	p->live = true;
 }
 
 bool roce_token_ok(const char *s, size_t maxlen)
@@ -235,6 +270,19 @@ static int set_pcie_degraded(struct roce_policy *p, const char *v) { return pars
 static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
 static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
 static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v, &p->ets); }
+static int set_trend(struct roce_policy *p, const char *v) { return parse_action(v, &p->trend); }
+static int set_trend_counters(struct roce_policy *p, const char *v)
+{
+	return parse_trend_counters(v, p->trend_threshold);
+}
+static int set_trend_window(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 1, 2592000, &n) < 0)
+		return -1;
+	p->trend_window_s = (int)n;
+	return 0;
+}
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -292,6 +340,7 @@ static int set_mode(struct roce_policy *p, const char *v)
 
 static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_bool(v, &p->require_gdr); }
 static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
+static int set_live(struct roce_policy *p, const char *v) { return parse_bool(v, &p->live); }
 
 static int set_timeout(struct roce_policy *p, const char *v)
 {
@@ -340,6 +389,12 @@ static const struct {
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
 	{ "Ecn", set_ecn, "require, warn or ignore" },
 	{ "Ets", set_ets, "warn, fail or ignore" },
+	{ "Trend", set_trend, "warn, fail or ignore" },
+	{ "TrendCounters", set_trend_counters,
+	  "a comma-separated list of COUNTER:N (link-quality or loss counters, N 1-4294967295), e.g. "
+	  "symbol_error:10,link_downed:1" },
+	{ "TrendWindow", set_trend_window, "1-2592000 (seconds)" },
+	{ "Live", set_live, "yes or no" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include "base/counter.h"
 #include "base/error.h"
 
 #define ROCE_DEFAULT_CONFIG "/etc/slurm/roce.conf"
@@ -28,6 +30,11 @@ enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 #define ROCE_PFC_NONE (-1)
 #define ROCE_LINK_RATE_AUTO (-1)
 #define ROCE_LINK_RATE_NONE 0
+/* TrendCounters= when roce.conf does not say: the link-quality counters and
+ * the growth within TrendWindow= that makes a port sick. */
+#define ROCE_TREND_COUNTERS_DEFAULT                                                                         \
+	"symbol_error:10,link_downed:1,link_error_recovery:1,port_rcv_errors:10,local_ack_timeout_err:100," \
+	"rx_icrc_encapsulated:10"
 
 struct roce_policy {
 	int gid_index;    /* 0..255 or ROCE_GID_AUTO */
@@ -57,6 +64,11 @@ struct roce_policy {
 	int link_rate;            /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
 	char sysfs_root[256];     /* "/sys"; a fixture tree in tests */
+	/* The health check's link-quality trend (Trend=, TrendCounters=, TrendWindow=) */
+	enum roce_action trend;                    /* what a sick port gives; ignore: no trend kept */
+	uint64_t trend_threshold[ROCE_N_COUNTERS]; /* growth within the window that is sick; 0 = not tracked */
+	int trend_window_s;                        /* a flap settles after this long without growth */
+	bool live; /* the health check samples running jobs for roce-report --live (Live=) */
 };
 
 void roce_policy_defaults(struct roce_policy *p);

@@ -16,6 +16,7 @@ static const struct {
 	[ROCE_NH_PAUSE_STORM] = { "pause_storm", "Pause storms" },
 	[ROCE_NH_LINK_DOWN] = { "link_down", "Link downs" },
 	[ROCE_NH_SLOW_LINK] = { "slow_link", "Slow link" },
+	[ROCE_NH_TREND] = { "counter_trend", "Counter trend" },
 };
 
 const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p) { return problems[p].key; }
@@ -31,6 +32,7 @@ static const struct {
 	{ "packet_loss", ROCE_NH_LOSS },         { "rdma_timeouts", ROCE_NH_TIMEOUT },
 	{ "retries_exceeded", ROCE_NH_TIMEOUT }, { "pause_storm", ROCE_NH_PAUSE_STORM },
 	{ "link_down", ROCE_NH_LINK_DOWN },      { "port_down", ROCE_NH_LINK_DOWN },
+	{ "counter_trend", ROCE_NH_TREND },
 };
 
 /* A slow link fails the port's check with the link rate check's finding

@@ -7,7 +7,7 @@
  * ports seen, never with the jobs.
  *
  * A problem is one of the job report's verdicts (verdicts.c decides; this
- * file only sorts its codes into five kinds), counted once per job and
+ * file only sorts its codes into six kinds), counted once per job and
  * row.  A verdict about no port ("node") counts for the node's own row
  * (device ""), which is shown only when it has a problem.
  *
@@ -34,9 +34,10 @@ enum roce_nodehealth_problem {
 	ROCE_NH_PAUSE_STORM, /* pause_storm */
 	ROCE_NH_LINK_DOWN,   /* link_down, port_down */
 	ROCE_NH_SLOW_LINK,   /* check_failed by the link rate check (check_link.c) */
+	ROCE_NH_TREND,       /* counter_trend: the health check saw link-quality counters grow between jobs */
 	ROCE_NH_N
 };
-/* "loss", "timeouts", "pause_storm", "link_down", "slow_link": JSON keys, label values. */
+/* "loss", "timeouts", "pause_storm", "link_down", "slow_link", "counter_trend": JSON keys, label values. */
 const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p);
 /* "Loss", "RDMA timeouts", ...: column headings. */
 const char *roce_nodehealth_problem_title(enum roce_nodehealth_problem p);

@@ -65,8 +65,8 @@ first_row() { sed -n '/^NODE /{n;p;q}' <<<"$out"; }
 nodes
 is "$rc" 0 "text: exit 0"
 like "$out" "^RoCE node health across 40 job\(s\) \(21 with a problem\)" "text: 40 jobs read, 21 with a problem"
-like "$(first_row)" "^gpu05 +mlx5_1:1 +40 +20 +20 +0 +0 +0 +0 +job 138, " "text: gpu05 mlx5_1:1 first, lost packets in 20 of its 40 jobs, last in job 138"
-like "$out" "gpu02 +mlx5_0:1 +40 +1 +0 +0 +0 +1 +0 +job 101, " "text: gpu02 mlx5_0:1's one link down"
+like "$(first_row)" "^gpu05 +mlx5_1:1 +40 +20 +20 +0 +0 +0 +0 +0 +job 138, " "text: gpu05 mlx5_1:1 first, lost packets in 20 of its 40 jobs, last in job 138"
+like "$out" "gpu02 +mlx5_0:1 +40 +1 +0 +0 +0 +1 +0 +0 +job 101, " "text: gpu02 mlx5_0:1's one link down"
 like "$out" "14 other node port\(s\): no problem in any job" "text: the 14 healthy ports counted"
 is "$(cat "$T/err")" "" "text: no fragment refused"
 
@@ -144,4 +144,41 @@ nodes
 like "$(cat "$T/err")" "job 139: fragment gpu09.json: " "a broken fragment is named with its job"
 like "$out" "1 fragment\(s\) could not be used" "and counted in the report"
 like "$out" "across 40 job\(s\)" "the job's other fragments still count"
+
+# --- the health check's trend between jobs: the real health check (roce-check
+# --health, StateDir $T/state) sees mlx5_1's symbol_error grow between two of
+# its runs; the next job's real prolog and epilog on the node carry it into
+# the job's fragment (counter_trend), which --nodes counts for that port
+TR=$T/sys-trend
+mkdir -p "$TR"
+fab_example "$TR" 2
+health() {
+	ip netns exec "$NS" "$top_builddir/prolog/roce-check" --config "$T/roce.conf" --sysfs-root "$TR" --node gpu07 \
+		--health >"$T/health.out" 2>&1
+}
+health
+fab_counter "$TR" mlx5_1 1 counters symbol_error 50
+health
+like "$(cat "$T/health.out")" "counter_trend +mlx5_1:1 .*symbol_error \+50 \(threshold 10\)" "the health check flags mlx5_1"
+ok "a job on the node after that" rj_node 200 gpu07 2
+verdict=$(jq -r '.verdicts[] | select(.code == "counter_trend") | [.subject, .severity, .message] | @tsv' \
+	"$T/reports/200/gpu07.json")
+is "$verdict" "mlx5_1:1	warn	the health check saw link-quality counters grow between its runs within 3600 s, when the job started and when it ended: symbol_error +50 (threshold 10)" \
+	"its fragment carries the trend as a counter_trend verdict on mlx5_1:1, naming the counter"
+is "$(jq '[.verdicts[] | select(.subject | startswith("mlx5_0"))] | length' "$T/reports/200/gpu07.json")" 0 \
+	"nothing on mlx5_0"
+nodes
+like "$out" "gpu07 +mlx5_1:1 +41 +1 +0 +0 +0 +0 +0 +1 +job 200, " "--nodes: the TREND column counts the job (gpu07 was in the 40 jobs above, healthy)"
+nodes --format json
+is "$(jq -r '.ports[] | select(.node == "gpu07" and .device == "mlx5_1") | .problems.counter_trend' <<<"$out")" 1 \
+	"--nodes json: problems.counter_trend"
+nodes --format prometheus
+like "$out" '^roce_node_port_problem_jobs\{node="gpu07",device="mlx5_1",port="1",problem="counter_trend"\} 1$' \
+	"--nodes prometheus: problem=\"counter_trend\""
+nodes --format html -o "$T/nodes.html"
+like "$(grep -m1 '<th data-key="counter_trend"' "$T/nodes.html")" "Counter trend" "--nodes html: a Counter trend column"
+rm -f "$T/state/trend.json"
+ok "a job after the trend state is gone" rj_node 201 gpu08 2
+is "$(jq '[.verdicts[] | select(.code == "counter_trend")] | length' "$T/reports/201/gpu08.json")" 0 \
+	"no trend kept: no counter_trend verdict"
 done_testing

@@ -228,8 +228,11 @@ rep=$("$top_builddir/prolog/roce-report" "$jid" --report-dir "$W/reports" --form
 check "report: ran_with has the user's NCCL_IB_HCA beside the checked value, and the exported GID index" \
 	'[ "$(jq -c "[.nodes[0].ran_with[] | select(.name == \"NCCL_IB_HCA\" or .name == \"NCCL_IB_GID_INDEX\") | [.name, .value, .checked, .user]]" <<<"$rep")" = "[[\"NCCL_IB_HCA\",\"mlx5_7\",\"=mlx5_0:1,mlx5_1:1\",true],[\"NCCL_IB_GID_INDEX\",\"3\",\"3\",false]]" ]'
 rep=$("$top_builddir/prolog/roce-report" "$jid" --report-dir "$W/reports" 2>&1)
+# Nothing of the job stays in StateDir; the last good policy copy and the
+# health check's trend state (trend.json, from the roce-check --drain runs
+# above) are the node's, not a job's.
 check "report: user_override names the variable, both values and the node" \
-	'grep -q "warn user_override on 1 node(s): node1" <<<"$rep" && grep -q "NCCL_IB_HCA user_override: the job set NCCL_IB_HCA=mlx5_7 itself; the check chose =mlx5_0:1,mlx5_1:1" <<<"$rep" && grep -qE "^  NCCL_IB_HCA +mlx5_7 \(the job.s own; checked: =mlx5_0:1,mlx5_1:1\) on node1" <<<"$rep" && [ -z "$(ls -A $W/state | grep -v "^policy-[0-9a-f]*\.conf$")" ]'
+	'grep -q "warn user_override on 1 node(s): node1" <<<"$rep" && grep -q "NCCL_IB_HCA user_override: the job set NCCL_IB_HCA=mlx5_7 itself; the check chose =mlx5_0:1,mlx5_1:1" <<<"$rep" && grep -qE "^  NCCL_IB_HCA +mlx5_7 \(the job.s own; checked: =mlx5_0:1,mlx5_1:1\) on node1" <<<"$rep" && [ -z "$(ls -A $W/state | grep -v -e "^policy-[0-9a-f]*\.conf$" -e "^trend\.json$")" ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check

@@ -16,7 +16,7 @@
 #include "report/report_verdicts.h"
 
 /* What happened to one node port in a job. */
-enum sick { FINE, LOSS, TIMEOUT, LINK_DOWN, SLOW, LOSS_AND_DOWN };
+enum sick { FINE, LOSS, TIMEOUT, LINK_DOWN, SLOW, LOSS_AND_DOWN, TREND };
 
 /* Job id of nodes n1..n<nodes>, two ports each, ended at end_s; node
  * sick_node's port mlx5_<sick_port> had what. */
@@ -47,6 +47,17 @@ static void job(struct roce_job_report *r, const char *id, size_t nodes, int64_t
 		m.job_id = id;
 		m.end_ns = end_s * 1000000000;
 		m.start_ns = m.end_ns - 10000000000;
+		/* the health check saw the port's symbol_error grow by 50 just before the job ended */
+		uint64_t threshold[ROCE_N_COUNTERS] = { [ROCE_C_SYMBOL_ERROR] = 10 };
+		struct roce_trend_port tp = { .port = 1 };
+		struct roce_trend t = { end_s - 1, &tp, 1 };
+		snprintf(tp.device, sizeof(tp.device), "mlx5_%zu", sick_port);
+		tp.c[ROCE_C_SYMBOL_ERROR] = (struct roce_trend_counter){ true, 50, 50, end_s - 1 };
+		if (i == sick_node && what == TREND) {
+			m.trend_end = &t;
+			m.trend_threshold = threshold;
+			m.trend_window_s = 3600;
+		}
 		json_object *f = fx_fragment(name, &d, &m);
 		assert_int_equal(fx_report_add(r, f, name, &err), 0);
 		json_object_put(f);
@@ -88,8 +99,9 @@ static void t_rank(void **state)
 	add(&h, "15", 2, 500, 2, 0, TIMEOUT);
 	add(&h, "16", 2, 600, 1, 0, SLOW);
 	add(&h, "17", 1, 700, 0, 0, FINE);
-	assert_int_equal(h.jobs, 7);
-	assert_int_equal(h.jobs_bad, 5);
+	add(&h, "18", 2, 800, 2, 1, TREND);
+	assert_int_equal(h.jobs, 8);
+	assert_int_equal(h.jobs_bad, 6);
 	assert_int_equal(h.first_ns, 500 * 1000000000LL);
 	assert_int_equal(h.last_ns, 4000 * 1000000000LL);
 	/* 4 nodes x (2 ports + the node's own row) */
@@ -106,16 +118,25 @@ static void t_rank(void **state)
 	assert_int_equal(find(&h, "n3", "mlx5_0")->bad, 0);
 	assert_int_equal(find(&h, "n2", "mlx5_0")->jobs[ROCE_NH_TIMEOUT], 1);
 	assert_int_equal(find(&h, "n1", "mlx5_0")->jobs[ROCE_NH_SLOW_LINK], 1);
-	assert_int_equal(find(&h, "n1", "mlx5_0")->seen, 7);
+	assert_int_equal(find(&h, "n1", "mlx5_0")->seen, 8);
 	assert_int_equal(find(&h, "n4", "")->seen, 4);
+	/* the health check's trend carried into job 18's fragment: its own kind */
+	r = find(&h, "n2", "mlx5_1");
+	assert_int_equal(r->jobs[ROCE_NH_TREND], 1);
+	assert_int_equal(r->bad, 1);
+	assert_string_equal(r->last_job, "18");
+	assert_string_equal(roce_nodehealth_problem_key(ROCE_NH_TREND), "counter_trend");
 
 	roce_nodehealth_rank(&h);
 	assert_string_equal(h.rows[0].node, "n3");
 	assert_string_equal(h.rows[0].device, "mlx5_1");
-	/* one bad job each: n2 (seen in 6 jobs) before n1 (seen in 7) */
+	/* one bad job each: n2's two (seen in 6 jobs; by device) before n1 (seen in 8) */
 	assert_string_equal(h.rows[1].node, "n2");
-	assert_string_equal(h.rows[2].node, "n1");
-	assert_int_equal(h.rows[3].bad, 0);
+	assert_string_equal(h.rows[1].device, "mlx5_0");
+	assert_string_equal(h.rows[2].node, "n2");
+	assert_string_equal(h.rows[2].device, "mlx5_1");
+	assert_string_equal(h.rows[3].node, "n1");
+	assert_int_equal(h.rows[4].bad, 0);
 	roce_nodehealth_free(&h);
 }
 

@@ -170,9 +170,49 @@ static void t_sysfs_root_absolute_only(void **s)
 	assert_string_equal(p.sysfs_root, "/srv/fixture");
 }
 
+/* The health check's trend keys: defaults, a list replacing the defaults,
+ * and what is refused (traffic counters, unknown names, 0, bad windows). */
+static void t_trend_keys(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(p.trend, ROCE_ACTION_WARN);
+	assert_int_equal(p.trend_window_s, 3600);
+	assert_true(p.trend_threshold[ROCE_C_SYMBOL_ERROR] == 10);
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 1);
+	assert_true(p.trend_threshold[ROCE_C_RX_ICRC_ENCAPSULATED] == 10);
+	assert_true(p.trend_threshold[ROCE_C_PORT_XMIT_DATA] == 0);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=link_downed:2,out_of_sequence:4294967295", "roce.conf:4",
+	                                    &err),
+	                 0);
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 2);
+	assert_true(p.trend_threshold[ROCE_C_OUT_OF_SEQUENCE] == 4294967295u);
+	assert_true(p.trend_threshold[ROCE_C_SYMBOL_ERROR] == 0);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=port_xmit_bytes:1", "roce.conf:5", &err), -1);
+	assert_non_null(strstr(err.msg, "roce.conf:5: TrendCounters: invalid value \"port_xmit_bytes:1\""));
+	/* a refused list leaves the last good one */
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 2);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=np_cnp_sent:1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_errors:1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:0", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:4294967296", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:-1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "Trend=fail", "x", &err), 0);
+	assert_int_equal(p.trend, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "Trend=drain", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=300", "x", &err), 0);
+	assert_int_equal(p.trend_window_s, 300);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=0", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=1h", "x", &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_trend_keys),
 		cmocka_unit_test(t_defaults),
 		cmocka_unit_test(t_seed_site),
 		cmocka_unit_test(t_errors_name_file_line_key),
