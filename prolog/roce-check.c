@@ -391,8 +391,8 @@ struct shared {
 	int rc; /* roce_pipeline_run's */
 	struct roce_error err;
 	struct roce_pipeline run;
-	struct roce_snapshot snap;       /* the health check's counters (measure) */
-	struct roce_healthtrend trend;   /* and its link-quality trend */
+	struct roce_snapshot snap;     /* the health check's counters (measure) */
+	struct roce_healthtrend trend; /* and its link-quality trend */
 };
 
 struct work {
@@ -420,10 +420,7 @@ static struct roce_pipeline_opts pipeline_opts(const struct args *a)
 
 /* Only the health check keeps the trend and samples running jobs: a manual
  * run must not move their baselines.  One snapshot serves both. */
-static bool is_health(const struct work *w)
-{
-	return w->a->health || w->a->drain;
-}
+static bool is_health(const struct work *w) { return w->a->health || w->a->drain; }
 
 static bool wants_counters(const struct work *w)
 {

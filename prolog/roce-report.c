@@ -374,12 +374,13 @@ static void keep_visible(struct roce_job_report *r, bool admin)
 	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
 }
 
-static void not_yours(const char *job_id, const char *group)
+/* what: "report" or "live view" */
+static void not_yours(const char *job_id, const char *what, const char *group)
 {
 	fprintf(stderr,
-	        "roce-report: job %s is not yours: its report is readable by the job's user, root "
+	        "roce-report: job %s is not yours: its %s is readable by the job's user, root "
 	        "and members of group %s only\n",
-	        job_id, group);
+	        job_id, what, group);
 }
 
 /* The job's fragments into r, and whether this user may see them: EXIT_OK,
@@ -400,7 +401,7 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 			explain_missing(a->job_id, dir);
 		} else if (denied && !admin) {
 			/* the job directory lists for its user and the admins only */
-			not_yours(a->job_id, group);
+			not_yours(a->job_id, "report", group);
 			return EXIT_REFUSED;
 		} else {
 			fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
@@ -411,7 +412,7 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	bool any = r->n_nodes > 0 || r->n_errors > 0;
 	keep_visible(r, admin);
 	if (!admin && any && r->n_nodes == 0) {
-		not_yours(a->job_id, group);
+		not_yours(a->job_id, "report", group);
 		return EXIT_REFUSED;
 	}
 	if (r->n_nodes == 0) {
@@ -627,20 +628,23 @@ static int live_main(const struct args *a, const char *report_dir)
 	bool admin = is_admin(report_dir, group, sizeof(group));
 	roce_livereport_init(&r, a->job_id);
 	if (roce_livereport_load(&r, dir, &err) < 0) {
-		if (lstat(dir, &st) < 0 && errno == ENOENT)
+		bool denied = errno == EACCES;
+		if (lstat(dir, &st) < 0 && errno == ENOENT) {
 			explain_no_live(a->job_id, dir, &r);
-		else
+		} else if (denied && !admin) {
+			/* the job directory lists for its user and the admins only */
+			not_yours(a->job_id, "live view", group);
+			rc = EXIT_REFUSED;
+		} else {
 			fprintf(stderr, "roce-report: no live view of job %s: %s\n", a->job_id, err.msg);
+		}
 		goto out;
 	}
 	/* The files' permissions are the guard; a user sees their own job's nodes only. */
 	bool any = r.n_nodes > 0 || r.n_errors > 0;
 	roce_livereport_keep_uid(&r, admin ? -1 : (long)getuid());
 	if (!admin && any && r.n_nodes == 0) {
-		fprintf(stderr,
-		        "roce-report: job %s is not yours: its live view is readable by the job's user, root and "
-		        "members of group %s only\n",
-		        a->job_id, group);
+		not_yours(a->job_id, "live view", group);
 		rc = EXIT_REFUSED;
 	} else {
 		for (size_t i = 0; i < r.n_errors; i++)

@@ -183,7 +183,9 @@ int roce_livereport_load(struct roce_livereport *r, const char *dir, struct roce
 {
 	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, NULL);
 	if (dfd < 0) {
-		roce_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+		int e = errno; /* the caller tells EACCES (not the job's user) apart */
+		roce_error_set(err, "cannot open %s: %s", dir, strerror(e));
+		errno = e;
 		return -1;
 	}
 	r->now_ns = roce_clock_realtime_ns();

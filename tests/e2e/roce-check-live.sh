@@ -25,6 +25,7 @@ mkdir -p "$R" "$T/reports"
 fab_example "$R" 2
 ADMINS=4242
 chgrp "$ADMINS" "$T/reports"
+chmod 0751 "$T/reports" # others search, never list (roce.conf(5))
 mkconf() { # mkconf FILE [KEY=VALUE...]
 	local f=$1
 	shift
