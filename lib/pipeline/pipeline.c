@@ -144,8 +144,13 @@ static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *ou
 		roce_error_set(err, "GPU list: %s", gpus->why);
 		return -1;
 	}
-	return locality_warning(out, err, "GPU list not understood",
-	                        "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA", gpus->why);
+	if (locality_warning(out, err, "GPU list not understood",
+	                     "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA", gpus->why) < 0)
+		return -1;
+	/* said once: from here on a list that names no GPU (every GPU's path
+	 * judged, every healthy HCA), or the choice says it again */
+	gpus->status = ROCE_GPUS_NONE;
+	return 0;
 }
 
 /* The locality step: topology -> path types -> the job's GPUs -> their HCAs and GDR level. */
