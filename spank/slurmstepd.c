@@ -18,6 +18,7 @@
 #include "roce.h"
 #include "base/clock.h"
 #include "base/printable.h"
+#include "check/brief.h"
 #include "fragment/ranwith.h"
 
 #include <errno.h>
@@ -32,7 +33,7 @@
 #include <slurm/slurm.h>
 
 #define ROCE_MSGS 48
-#define ROCE_MSG_LEN 900
+#define ROCE_MSG_LEN ROCE_BRIEF_LINE_MAX /* what the user sees; slurmd's log has the rest */
 
 enum msg_level { MSG_WARN, MSG_ERROR };
 
@@ -59,7 +60,7 @@ __attribute__((format(printf, 2, 3))) static void keep_msg(enum msg_level level,
 	if (n < 0)
 		return;
 	if (strlen(s) > ROCE_MSG_LEN)
-		strcpy(s + ROCE_MSG_LEN - 4, "...");
+		strcpy(s + ROCE_MSG_LEN - 3, "...");
 	step.level[step.n_msgs] = level;
 	step.msgs[step.n_msgs++] = s;
 }
@@ -231,43 +232,38 @@ static void drain_node(const char *reason)
 
 /* ------------------------------------------------------------------ verdict */
 
-static const char *finding_subject(const struct roce_finding *f, char *buf, size_t len)
+/* "roce: [warning: ]NODE: " and the step's problems as brief.h says them,
+ * the worst first, in one line that fits; false when there is none. */
+static bool brief_line(const struct roce_step_result *r, enum roce_brief_which which, const char *lead, char *line,
+                       size_t len)
 {
-	if (f->device[0] && f->port)
-		snprintf(buf, len, "%s port %u", f->device, f->port);
-	else if (f->device[0])
-		snprintf(buf, len, "%s", f->device);
-	else
-		snprintf(buf, len, "%s", f->subject[0] ? f->subject : "node");
-	return buf;
+	struct roce_brief b[ROCE_MAX_FINDINGS];
+	size_t total = roce_brief_of(r->findings, r->n_findings, which, b, ROCE_MAX_FINDINGS);
+	if (!total)
+		return false;
+	int head = snprintf(line, len, ROCE_LOG "%s%s: ", lead, node_name());
+	if (head < 0 || (size_t)head >= len)
+		return false;
+	roce_brief_join(b, total < ROCE_MAX_FINDINGS ? total : ROCE_MAX_FINDINGS, total, line + head,
+	                len - (size_t)head);
+	return true;
 }
 
-/* warn: one line per node naming every HCA and check that did not pass. */
+/* warn: one short line per node naming what the user should know (quiet
+ * findings are not said: finding.h); the messages go to slurmd's log. */
 static void warn_line(const struct roce_step_result *r)
 {
-	char line[ROCE_MSG_LEN] = "", subj[128];
-	size_t used = 0;
-	for (size_t i = 0; i < r->n_findings && used < sizeof(line); i++) {
-		const struct roce_finding *f = &r->findings[i];
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s %s: %s", used ? "; " : "",
-		                         finding_subject(f, subj, sizeof(subj)), f->check,
-		                         roce_finding_verdict_name(f->status), f->message);
-	}
-	if (used)
-		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: %s", node_name(), line);
+	char line[ROCE_MSG_LEN + 1];
+	if (brief_line(r, ROCE_BRIEF_SAID, "warning: ", line, sizeof(line)))
+		keep_msg(MSG_WARN, "%s", line);
 }
 
-/* strict: every failing check, with its fix, then the step fails in task_init. */
+/* strict: what fails, in one short line, then the step fails in task_init. */
 static void strict_lines(const struct roce_step_result *r)
 {
-	char subj[128];
-	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct roce_finding *f = &r->findings[i];
-		if (f->status != ROCE_FAIL && f->status != ROCE_UNKNOWN)
-			continue;
-		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(), finding_subject(f, subj, sizeof(subj)),
-		         f->check, roce_finding_verdict_name(f->status), f->message);
-	}
+	char line[ROCE_MSG_LEN + 1];
+	if (brief_line(r, ROCE_BRIEF_FAILING, "", line, sizeof(line)))
+		keep_msg(MSG_ERROR, "%s", line);
 	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
 }
@@ -366,7 +362,8 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, struct ro
 		unset_inherited(sp);
 }
 
-/* One info line per node and step; the findings at debug. */
+/* One info line per node and step; each finding the job's output names
+ * (briefly) in full at info, the quiet ones at debug. */
 static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_step_result *res)
 {
 	char summary[2200];
@@ -378,9 +375,15 @@ static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_
 	           : res->failed   ? "no usable port"
 	                           : "ok",
 	           res->n_pass, res->n_warn, res->n_fail, res->n_unknown, res->n_healthy, res->n_ports, summary);
-	for (size_t i = 0; i < res->n_findings; i++)
-		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
-		            roce_finding_verdict_name(res->findings[i].status), res->findings[i].message);
+	for (size_t i = 0; i < res->n_findings; i++) {
+		const struct roce_finding *f = &res->findings[i];
+		if (f->quiet)
+			slurm_debug(ROCE_LOG "%s: %s %s %s (%s, quiet): %s", node_name(), f->subject, f->check,
+			            roce_finding_verdict_name(f->status), f->cause, f->message);
+		else
+			slurm_info(ROCE_LOG "%s: %s %s %s (%s): %s", node_name(), f->subject, f->check,
+			           roce_finding_verdict_name(f->status), f->cause, f->message);
+	}
 }
 
 /* The site's policy: roce.conf and the plugstack words; -1 with err set

@@ -10,7 +10,8 @@
  * check.  Only MLNX_OFED shows the setting (class/net/<if>/ecn/); upstream
  * mlx5 keeps it in debugfs (DCQCN on by default in the firmware): a missing
  * ecn/ is said as unknown in a warning, never a pass and never a fail (strict
- * mode fails on an UNKNOWN verdict, which would fail every upstream node).
+ * mode fails on an UNKNOWN verdict, which would fail every upstream node),
+ * and quiet (not in a job's output) unless EcnUnknown=warn.
  */
 #include "config.h"
 #include "check/check.h"
@@ -39,7 +40,7 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		                    : e->np[prio] == 0                   ? "roce_np"
 		                                                         : "roce_rp";
 		return roce_finding_addf(
-		        r, "ecn", pr->device, pr->port, bad, false, NULL,
+		        r, "ecn", pr->device, pr->port, bad, "off", 0, NULL,
 		        "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, congestion "
 		        "turns into pauses and timeouts: `echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d` and "
 		        "`... roce_rp/enable/%d` (persist with mlnx_qos or the OFED config), and ECN marking on the "
@@ -47,18 +48,18 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		        nd->name, prio, which, nd->name, prio, prio);
 	}
 	if (e->np[prio] < 0 || e->rp[prio] < 0)
-		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "ECN state of %s for priority %d is unknown (%s: %s)", nd->name, prio,
 		                         roce_status_name(e->read.status), e->read.why);
 	bool lossless = roce_reading_ok(&nd->pfc.read) && (nd->pfc.enabled & (1u << prio));
 	if (lossless && e->cnp_prio >= 0 && !(nd->pfc.enabled & (1u << e->cnp_prio)) && pol->ecn != ROCE_ECN_IGNORE)
 		return roce_finding_addf(
-		        r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+		        r, "ecn", pr->device, pr->port, ROCE_WARN, "CNPs lossy", 0, NULL,
 		        "ECN on for priority %d on %s, but CNPs go out on priority %d, which is lossy while "
 		        "priority %d is lossless: dropped CNPs leave senders at full rate; put CNPs on a "
 		        "lossless or strict-priority queue (ecn/roce_np/cnp_802p_prio, cnp_dscp)",
 		        prio, nd->name, e->cnp_prio, prio);
-	return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "ecn", pr->device, pr->port,
 	                         "ECN notification and reaction points on for priority %d on %s", prio, nd->name);
 }
 
@@ -70,8 +71,11 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
 	int prio = roce_priority(r, pol, nd);
 	if (prio < 0 || prio >= ROCE_PRIOS)
 		return 0;
+	/* No ecn/ at all: upstream mlx5, the default of most distributions:
+	 * unknown, said as a warning, quiet unless the site asks (EcnUnknown=). */
 	if (nd->ecn.read.status == ROCE_MISSING)
-		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, "unknown (no ecn/)",
+		                         pol->ecn_unknown == ROCE_UNKNOWN_QUIET ? ROCE_FINDING_QUIET : 0, NULL,
 		                         "ECN state of %s is unknown: %s (upstream mlx5 shows DCQCN only in debugfs, "
 		                         "mlx5/<pci>/cc_params; the firmware default is on); Ecn=ignore silences this",
 		                         nd->name, nd->ecn.read.why);
@@ -116,7 +120,8 @@ static int check_cnp_dscp(struct roce_check_result *r, const struct roce_node *n
 			if (!first)
 				first = nd;
 			else if (nd->ecn.cnp_dscp != first->ecn.cnp_dscp)
-				return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+				return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, "CNP DSCP differs",
+				                         0, NULL,
 				                         "CNP DSCP is %d on %s but %d on %s: switches give CNPs one "
 				                         "queue; set the same "
 				                         "ecn/roce_np/cnp_dscp on every port",

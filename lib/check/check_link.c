@@ -161,7 +161,7 @@ static int slow(struct roce_check_result *r, struct roce_port_result *pr, const 
 	gbps(lp->port->rate_mbps, have, sizeof(have));
 	snprintf(reason, sizeof(reason), "%s port %u at %s Gb/s", pr->device, pr->port, have);
 	pr->healthy = false;
-	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_FAIL, true, reason,
+	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_FAIL, "slow", ROCE_FINDING_HARDWARE, reason,
 	                         "%s port %u runs at %s Gb/s (%s), %s: reseat or replace the cable or transceiver "
 	                         "and check the switch port's speed (`ethtool %s`); the port is left out",
 	                         pr->device, pr->port, have, lp->port->rate, why,
@@ -183,8 +183,8 @@ static int passed(struct roce_check_result *r, const struct roce_node *node, con
 	    (unsigned)nd->speed_mbps != lp->port->rate_mbps)
 		snprintf(speed, sizeof(speed), " (%s says %d Mb/s: the RDMA port's rate is judged)", nd->name,
 		         nd->speed_mbps);
-	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                         "%s port %u at %s Gb/s%s%s", pr->device, pr->port, have, model_note, speed);
+	return roce_finding_pass(r, "link_rate", pr->device, pr->port, "%s port %u at %s Gb/s%s%s", pr->device,
+	                         pr->port, have, model_note, speed);
 }
 
 /* Slower than another port of its model whose role it may not share. */
@@ -196,7 +196,8 @@ static int judge_role(struct roce_check_result *r, const struct roce_node *node,
 	if (place_of(r, node, lp->dev) == PLACE_UNKNOWN) {
 		char have[16];
 		gbps(lp->port->rate_mbps, have, sizeof(have));
-		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_WARN, false, NULL,
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_WARN, "slower (role unknown)", 0,
+		                         NULL,
 		                         "%s port %u runs at %s Gb/s while other %s (%s) ports on this node run at %s "
 		                         "Gb/s, and whether it is a GPU's rail or a host port (storage, front-end) "
 		                         "cannot be told (%s): not judged as a fault; `LinkRate=N` or `Hca=` says what "
@@ -225,7 +226,7 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 	if (!lp.port || !roce_reading_ok(&lp.port->state_read) || lp.port->state != PORT_ACTIVE)
 		return 0;
 	if (!roce_reading_ok(&lp.port->rate_read))
-		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s port %u link rate is unknown (%s: %s): the rate is not judged; "
 		                         "check the mlx5_ib driver (dmesg)",
 		                         pr->device, pr->port, roce_status_name(lp.port->rate_read.status),

@@ -37,25 +37,25 @@ static int judge_pcp(struct roce_check_result *r, const struct roce_port_result 
 {
 	const char *ifn = q->trust.from[0] ? q->trust.from : q->name;
 	if (!roce_reading_ok(&nd->link_read))
-		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s trusts pcp (%s) but whether %s is a VLAN device is unknown (%s)", ifn,
 		                         from, nd->name, nd->link_read.why);
 	if (!nd->vlan.is_vlan)
 		return roce_finding_addf(
-		        r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		        r, "trust", pr->device, pr->port, ROCE_FAIL, "untagged PCP", 0, NULL,
 		        "%s trusts pcp (%s) and the RoCE v2 GID is on %s, not a VLAN device: untagged RoCE "
 		        "lands on priority 0, not the PFC priority %d; `mlnx_qos -i %s --trust dscp` (with "
 		        "the traffic class's DSCP mapped to %d), or put the GID on a VLAN with "
 		        "`egress-qos-map 0:%d`",
 		        ifn, from, nd->name, prio, ifn, prio, prio);
 	if (!(nd->vlan.egress_pcps & (1u << prio)))
-		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_WARN, false, NULL,
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_WARN, "PCP unmapped", 0, NULL,
 		                         "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS "
 		                         "map "
 		                         "sends nothing to the PFC priority %d: NCCL_IB_SL=%d tags NCCL's traffic, "
 		                         "rdma_cm's is not; `ip link set %s type vlan egress-qos-map 0:%d`",
 		                         ifn, from, nd->name, nd->vlan.id, prio, prio, nd->name, prio);
-	return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "trust", pr->device, pr->port,
 	                         "%s trusts pcp (%s); the RoCE v2 GID is on VLAN %s (id %u), whose egress QoS map "
 	                         "reaches priority %d (NCCL_IB_SL=%d)",
 	                         ifn, from, nd->name, nd->vlan.id, prio, prio);
@@ -71,7 +71,7 @@ static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol
 		map = "the DCB APP table";
 	}
 	if (!roce_reading_ok(&m->read) || m->n == 0)
-		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s trusts dscp (%s) but its DSCP-to-priority map is unknown (%s%s%s)",
 		                         nd->name, from, map, m->read.why[0] ? ": " : "",
 		                         m->read.why[0] ? m->read.why : "no entries");
@@ -79,7 +79,7 @@ static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol
 	if (tc < 0) {
 		int dscp = roce_check_pfc_dscp(m, prio);
 		if (dscp < 0)
-			return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
+			return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_FAIL, "no DSCP", 0, NULL,
 			                         "%s trusts dscp (%s) but no DSCP maps to the PFC priority %d in %s: "
 			                         "`mlnx_qos -i %s --dscp2prio set,26,%d` (or `dcb app add dev %s "
 			                         "dscp-prio 26:%d`)",
@@ -90,11 +90,11 @@ static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol
 	int dscp = tc >> 2;
 	if (m->prio[dscp] != prio)
 		return roce_finding_addf(
-		        r, "trust", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		        r, "trust", pr->device, pr->port, ROCE_FAIL, "DSCP mismatch", 0, NULL,
 		        "%s trusts dscp (%s): traffic class %d is DSCP %d, which %s maps to priority %d, "
 		        "not the PFC priority %d: `mlnx_qos -i %s --dscp2prio set,%d,%d` (or fix TrafficClass)",
 		        nd->name, from, tc, dscp, map, m->prio[dscp], prio, nd->name, dscp, prio);
-	return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "trust", pr->device, pr->port,
 	                         "%s trusts dscp (%s): traffic class %d is DSCP %d, which %s maps to the PFC priority "
 	                         "%d",
 	                         nd->name, from, tc, dscp, map, prio);
@@ -113,7 +113,7 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
 	if (mode == ROCE_TRUST_UNKNOWN && q->trust.read.status == ROCE_MISSING)
 		return 0;
 	if (mode == ROCE_TRUST_UNKNOWN)
-		rc = roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		rc = roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                       "the priority trust of %s is unknown (%s: %s): the priority RoCE lands on "
 		                       "cannot be "
 		                       "verified; `mlnx_qos -i %s` shows it",

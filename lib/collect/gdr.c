@@ -80,11 +80,15 @@ static bool kernel_release(const char *proc, char *buf, size_t len, struct roce_
 	return true;
 }
 
-/* DMA-BUF: the kernel's release and the driver's flavour; why not, if not. */
+/* DMA-BUF: the kernel's release and the driver's flavour; why not, if not.
+ * The driver's version file is read first: its absence (no NVIDIA driver
+ * loaded, a node without GPUs) is worth knowing whatever the kernel. */
 static void dmabuf(struct roce_gdr *g, const char *proc)
 {
 	char ver[512];
-	struct roce_reading r = { 0 };
+	struct roce_reading r = { 0 }, drv = { 0 };
+	bool driver = roce_sysfs_read(proc, "driver/nvidia/version", ver, sizeof(ver), &drv) == 0;
+	g->no_driver = !driver && drv.status == ROCE_MISSING;
 	if (!kernel_release(proc, g->kernel, sizeof(g->kernel), &r)) {
 		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "kernel release unknown: %.150s", r.why);
 		return;
@@ -96,8 +100,8 @@ static void dmabuf(struct roce_gdr *g, const char *proc)
 		         g->kernel);
 		return;
 	}
-	if (roce_sysfs_read(proc, "driver/nvidia/version", ver, sizeof(ver), &r) < 0) {
-		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "no NVIDIA driver: %.150s", r.why);
+	if (!driver) {
+		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "no NVIDIA driver: %.150s", drv.why);
 		return;
 	}
 	if (!strstr(ver, "Open Kernel Module")) {

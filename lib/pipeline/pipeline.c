@@ -26,16 +26,16 @@ static bool want_locality(const struct roce_pipeline_opts *o)
 	return (o->gpus && o->gpus[0]) || (o->topology && o->topology[0]) || o->matrix;
 }
 
-/* A "locality" warn finding.  0, or -1 (err) when out of memory. */
-__attribute__((format(printf, 3, 4))) static int locality_warning(struct roce_pipeline *out, struct roce_error *err,
-                                                                  const char *fmt, ...)
+/* A "locality" warn finding with its cause (finding.h).  0, or -1 (err) when out of memory. */
+__attribute__((format(printf, 4, 5))) static int locality_warning(struct roce_pipeline *out, struct roce_error *err,
+                                                                  const char *cause, const char *fmt, ...)
 {
 	char msg[ROCE_ERR_MAX + 96];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (roce_finding_addf(&out->check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", msg) < 0) {
+	if (roce_finding_addf(&out->check, "locality", NULL, 0, ROCE_WARN, cause, 0, NULL, "%s", msg) < 0) {
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
@@ -48,7 +48,8 @@ static int cache_warning(struct roce_pipeline *out, struct roce_error *err)
 	const struct roce_reading *c = roce_topo_cache_reading(out->topo);
 	if (roce_topo_origin(out->topo) != ROCE_TOPO_FROM_LIVE || c->status == ROCE_OK || c->status == ROCE_NOT_READ)
 		return 0;
-	return locality_warning(out, err, "topology cache not used (%s): every start loads the live topology", c->why);
+	return locality_warning(out, err, "no topology cache",
+	                        "topology cache not used (%s): every start loads the live topology", c->why);
 }
 
 /* The topology (roce-check's --topology, else the policy's TopologyFile or
@@ -66,7 +67,8 @@ static int load_locality(const struct roce_policy *p, const struct roce_pipeline
 			roce_error_set(err, "topology: %s", lerr.msg);
 			return -1;
 		}
-		return locality_warning(out, err, "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA",
+		return locality_warning(out, err, "no topology",
+		                        "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA",
 		                        lerr.msg);
 	}
 	if (roce_locality_build_node(out->topo, &out->node, out->loc, err) < 0)
@@ -143,8 +145,13 @@ static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *ou
 		roce_error_set(err, "GPU list: %s", gpus->why);
 		return -1;
 	}
-	return locality_warning(out, err, "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA",
-	                        gpus->why);
+	if (locality_warning(out, err, "GPU list not understood",
+	                     "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA", gpus->why) < 0)
+		return -1;
+	/* said once: from here on a list that names no GPU (every GPU's path
+	 * judged, every healthy HCA), or the choice says it again */
+	gpus->status = ROCE_GPUS_NONE;
+	return 0;
 }
 
 /* The locality step: topology -> path types -> the job's GPUs -> their HCAs and GDR level. */

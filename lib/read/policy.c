@@ -56,7 +56,12 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->addr_family = AF_INET;
 	p->mtu = 0;
 	p->pfc_priority = 3;
-	p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
+	/* quiet: what a supported stack does not expose is not said in every job's output (NEWS) */
+	p->pfc_unknown = ROCE_UNKNOWN_QUIET;
+	p->ecn_unknown = ROCE_UNKNOWN_QUIET;
+	p->ets_unknown = ROCE_UNKNOWN_QUIET;
+	p->gdr_unknown = ROCE_UNKNOWN_QUIET;
+	p->pcie_unknown = ROCE_UNKNOWN_QUIET;
 	p->traffic_class = ROCE_TC_AUTO;
 	p->gdr_level = ROCE_GDR_PXB;
 	p->hca_ties = ROCE_TIES_BANDWIDTH;
@@ -242,16 +247,25 @@ static int set_pfc_priority(struct roce_policy *p, const char *v)
 	return parse_word_or_int(v, "none", ROCE_PFC_NONE, 0, 7, &p->pfc_priority);
 }
 
-static int set_pfc_unknown(struct roce_policy *p, const char *v)
+/* quiet, warn, and fail where the key takes it. */
+static int parse_unknown(const char *v, bool can_fail, enum roce_unknown_action *out)
 {
-	if (!strcasecmp(v, "warn"))
-		p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
-	else if (!strcasecmp(v, "fail"))
-		p->pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	if (!strcasecmp(v, "quiet"))
+		*out = ROCE_UNKNOWN_QUIET;
+	else if (!strcasecmp(v, "warn"))
+		*out = ROCE_UNKNOWN_WARN;
+	else if (can_fail && !strcasecmp(v, "fail"))
+		*out = ROCE_UNKNOWN_FAIL;
 	else
 		return -1;
 	return 0;
 }
+
+static int set_pfc_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, true, &p->pfc_unknown); }
+static int set_ecn_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->ecn_unknown); }
+static int set_ets_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->ets_unknown); }
+static int set_gdr_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->gdr_unknown); }
+static int set_pcie_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->pcie_unknown); }
 
 static int parse_action(const char *v, enum roce_action *out)
 {
@@ -385,10 +399,12 @@ static const struct {
 	{ "AddrFamily", set_addr_family, "ipv4 or ipv6" },
 	{ "Mtu", set_mtu, "0 (only require uniformity) or 576-65535" },
 	{ "PfcPriority", set_pfc_priority, "0-7 or none" },
-	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
+	{ "PfcUnknown", set_pfc_unknown, "quiet, warn or fail" },
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
 	{ "Ecn", set_ecn, "require, warn or ignore" },
+	{ "EcnUnknown", set_ecn_unknown, "quiet or warn" },
 	{ "Ets", set_ets, "warn, fail or ignore" },
+	{ "EtsUnknown", set_ets_unknown, "quiet or warn" },
 	{ "Trend", set_trend, "warn, fail or ignore" },
 	{ "TrendCounters", set_trend_counters,
 	  "a comma-separated list of COUNTER:N (link-quality or loss counters, N 1-4294967295), e.g. "
@@ -401,7 +417,9 @@ static const struct {
 	{ "HcaTies", set_hca_ties, "bandwidth or all" },
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
+	{ "GdrUnknown", set_gdr_unknown, "quiet or warn" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
+	{ "PcieUnknown", set_pcie_unknown, "quiet or warn" },
 	{ "Acs", set_acs, "warn, fail or ignore" },
 	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },

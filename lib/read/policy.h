@@ -18,7 +18,12 @@
 
 enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };
-enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
+/* What a state a supported stack simply does not expose gives (the
+ * *Unknown= keys: no DCB, no ecn/, no ETS or buffers, no NVIDIA driver, no
+ * PCIe path): quiet, a finding with its verdict (never a pass) shown by
+ * roce-check, the report and slurmd's log, not in a job's output; warn, said
+ * in the job's output too; fail (PfcUnknown= only), the port fails. */
+enum roce_unknown_action { ROCE_UNKNOWN_QUIET = 0, ROCE_UNKNOWN_WARN, ROCE_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
 /* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
@@ -37,13 +42,17 @@ enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 	"rx_icrc_encapsulated:10"
 
 struct roce_policy {
-	int gid_index;    /* 0..255 or ROCE_GID_AUTO */
-	int addr_family;  /* AF_INET or AF_INET6 */
-	unsigned mtu;     /* required netdev MTU, 0 = only uniformity */
-	int pfc_priority; /* 0..7, ROCE_PFC_NONE = do not check PFC */
-	enum roce_pfc_unknown pfc_unknown;
-	int traffic_class;          /* 0..255 or ROCE_TC_AUTO */
-	char hca[ROCE_HCA_MAX][64]; /* allow-list; n_hca == 0 = every Ethernet port */
+	int gid_index;                        /* 0..255 or ROCE_GID_AUTO */
+	int addr_family;                      /* AF_INET or AF_INET6 */
+	unsigned mtu;                         /* required netdev MTU, 0 = only uniformity */
+	int pfc_priority;                     /* 0..7, ROCE_PFC_NONE = do not check PFC */
+	enum roce_unknown_action pfc_unknown; /* a netdev without DCB (quiet) or another unknown PFC state */
+	enum roce_unknown_action ecn_unknown; /* no class/net/<if>/ecn/ (upstream mlx5): quiet or warn */
+	enum roce_unknown_action ets_unknown; /* ETS or buffers the driver does not report: quiet or warn */
+	enum roce_unknown_action gdr_unknown; /* no GPUDirect path on a node without the NVIDIA driver: quiet or warn */
+	enum roce_unknown_action pcie_unknown; /* a PCIe path this sysfs does not show: quiet or warn */
+	int traffic_class;                     /* 0..255 or ROCE_TC_AUTO */
+	char hca[ROCE_HCA_MAX][64];            /* allow-list; n_hca == 0 = every Ethernet port */
 	size_t n_hca;
 	enum roce_gdr_level gdr_level;
 	enum roce_hca_ties hca_ties;    /* HcaTies=: which of a GPU's equally near HCAs it gets */

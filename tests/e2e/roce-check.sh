@@ -237,6 +237,9 @@ like "$out" "FAIL +devices +node +no RDMA devices: cannot list .*class/infiniban
 P=$(fixture proc)
 run "$R" --proc-root "$P"
 like "$out" "WARN +gdr .*no GPUDirect RDMA path: no peer-memory client .*modprobe nvidia_peermem.* and no DMA-BUF \(kernel release unknown: .*osrelease" "no peermem, no DMA-BUF: warn"
+run "$R" --proc-root "$P" --format json
+is "$(jq -c '.check.findings[]|select(.check=="gdr")|[.status,.cause,.quiet]' <<<"$out")" '["warn","none (no NVIDIA driver)",true]' \
+	"no NVIDIA driver: still a warning here, quiet in a job's output (GdrUnknown=)"
 run "$R" --proc-root "$P" --set RequireGdr=yes --format json
 is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
 is "$(jq -r '.node.gdr.path' <<<"$out")" none "json: gdr path none"

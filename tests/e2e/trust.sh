@@ -151,11 +151,14 @@ is "$(val NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1" "NCCL_IB_HCA lists only the kernel-
 is "$(val NCCL_SOCKET_IFNAME)" "=eth0,eth1" "NCCL_SOCKET_IFNAME: the netdev with a newline is left out"
 nl_vals=$(tr '\0' '\n' <"$env0" | grep -a -c '^NCCL_')
 is "$nl_vals" 4 "exactly four NCCL_ entries (HCA, GID index, GDR level, socket ifname), none split by a newline"
-# one warning line for the node: the refused names first (escaped, on that
-# line), then each port that failed
-like "$(cat "$W/srun.err")" '^roce: warning: node1: .*refused \(/sys/class/infiniband/"mlx5_7\\nNCCL_EVIL_A=1": not an RDMA device name' \
-	"the hostile HCA names are refused in the user's warning, their newline escaped"
-like "$(cat "$W/srun.err")" "^roce: warning: node1: .*mlx5_2 port 1 netdev fail" "the broken mlx5_2 is reported to the user instead"
+# one short warning line for the node (issue 31): each port that failed
+# first, then the refused entries; slurmd's log has the names, escaped
+like "$(cat "$W/srun.err")" "^roce: warning: node1: netdev [a-z ]* on mlx5_2:1.*entry refused" \
+	"the broken mlx5_2 is reported to the user, and that entries were refused"
+is "$(grep -c 'roce:' "$W/srun.err")" 1 "one roce: line in the user's output"
+like "$(grep 'entry refused' "$LAB/log/slurmd.node1.log")" 'refused \(/sys/class/infiniband/"mlx5_7\\nNCCL_EVIL_A=1": not an RDMA device name' \
+	"the hostile HCA names are refused in slurmd's log, their newline escaped"
+unlike "$(cat "$W/srun.err" "$LAB/log/slurmd.node1.log")" '^NCCL_EVIL' "no line of the user's output or the log starts with a smuggled name"
 
 # --- a netdev whose (legal) Linux name holds NCCL list syntax
 if ip -n "$(lab_ns_node node1)" link add 'e=X,eth0' mtu 9000 type veth peer name trustp0 mtu 9000 2>/dev/null; then

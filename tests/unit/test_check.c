@@ -79,9 +79,28 @@ static void t_pfc(void **state)
 	assert_non_null(strstr(fd->message, "eth1"));
 	assert_non_null(strstr(fd->message, "PfcPriority=none"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
-	f->policy.pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	/* what such a stack simply is: quiet in a job's output unless the site asks (issue 31) */
+	assert_true(fd->quiet);
+	assert_string_equal(fd->cause, "unknown (no DCB)");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_WARN;
 	fx_check_run(f);
-	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	/* any other unknown PFC state is news: said, quiet or not */
+	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_MALFORMED, 0, "DCB_ATTR_IEEE_PFC: too short");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_QUIET;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB eth1: not supported");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_FAIL;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_false(fd->quiet); /* a failure is always said */
 
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	fx_check_run(f);

@@ -102,6 +102,16 @@ static void t_missing(void **state)
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN state of eth0 is unknown: /sys/class/net/eth0/ecn does not exist (upstream mlx5"));
 	assert_false(f->check.failed);
+	/* quiet in a job's output (issue 31), said again with EcnUnknown=warn; the port's health is the same */
+	assert_true(fd->quiet);
+	assert_string_equal(fd->cause, "unknown (no ecn/)");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	f->policy.ecn_unknown = ROCE_UNKNOWN_WARN;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
 /* A file that could not be read is unknown naming it; the port is not healthy. */

@@ -41,7 +41,12 @@ static void t_defaults(void **s)
 	assert_int_equal(p.addr_family, AF_INET);
 	assert_int_equal(p.mtu, 0);
 	assert_int_equal(p.pfc_priority, 3);
-	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_WARN);
+	/* what a supported stack does not expose is quiet in a job's output (issue 31) */
+	assert_int_equal(p.pfc_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.ecn_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.ets_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.gdr_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.pcie_unknown, ROCE_UNKNOWN_QUIET);
 	assert_int_equal(p.traffic_class, ROCE_TC_AUTO);
 	assert_int_equal(p.gdr_level, ROCE_GDR_PXB);
 	assert_int_equal(p.mode, ROCE_MODE_WARN);
@@ -70,7 +75,7 @@ static void t_seed_site(void **s)
 	        "ReportDir=/shared/roce/reports\n", &err), 0);
 	assert_int_equal(p.gid_index, 3);
 	assert_int_equal(p.mtu, 9000);
-	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_FAIL);
+	assert_int_equal(p.pfc_unknown, ROCE_UNKNOWN_FAIL);
 	assert_int_equal(p.traffic_class, 106);
 	assert_int_equal(p.n_hca, 2);
 	assert_string_equal(p.hca[1], "mlx5_1");
