@@ -128,8 +128,8 @@ int roce_trend_findings(const struct roce_trend *t, const struct roce_policy *p,
 			continue;
 		/* Slurm's reason is short: the first counter (finding.h keeps 63 bytes) */
 		reason[60] = 0;
-		if (roce_finding_addf(r, "counter_trend", tp->device, tp->port, fail ? ROCE_FAIL : ROCE_WARN, fail,
-		                      fail ? reason : "",
+		if (roce_finding_addf(r, "counter_trend", tp->device, tp->port, fail ? ROCE_FAIL : ROCE_WARN, "grew",
+		                      fail ? ROCE_FINDING_HARDWARE : 0, fail ? reason : NULL,
 		                      "%s port %u: link-quality counters grew between health checks within %d s: %s: "
 		                      "%s; it clears after %d s without growth",
 		                      tp->device, tp->port, p->trend_window_s, list, ROCE_TREND_FIX,

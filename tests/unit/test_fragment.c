@@ -333,11 +333,12 @@ static void t_implausible(void **state)
 		json_object_array_add(req, json_object_new_int64(q == 3 ? 20000000000000 : 0));
 	assert_int_equal(with_value("ports.0.pfc.requests", req, &err), -1);
 	assert_non_null(strstr(err.msg, "ports[0]: \"pfc requests\" = 20000000000000"));
-	/* one port: 4 node rules + 8 NCCL variables, 19 port rules + the PFC rule per priority */
-	assert_int_equal(roce_verdicts_max(1) + ROCE_RANWITH_VARS, 39);
-	assert_int_equal(with_value("verdicts", verdicts(39), &err), 0);
-	assert_int_equal(with_value("verdicts", verdicts(40), &err), -1);
-	assert_string_equal(err.msg, "\"verdicts\": 40 for 1 port(s), more than an epilog writes (at most 39)");
+	/* one port: the node rules, the port rules (PFC one per priority; counter_trend the last added)
+	 * and a user_override per NCCL variable */
+	assert_int_equal(roce_verdicts_max(1) + ROCE_RANWITH_VARS, 40);
+	assert_int_equal(with_value("verdicts", verdicts(40), &err), 0);
+	assert_int_equal(with_value("verdicts", verdicts(41), &err), -1);
+	assert_string_equal(err.msg, "\"verdicts\": 41 for 1 port(s), more than an epilog writes (at most 40)");
 }
 
 /* Strings from a fragment are kept escaped: no terminal escape survives. */
