@@ -4,9 +4,9 @@
 # -vvv, nvidia-smi -q, ibstat, a /sys/class/infiniband copy, an
 # hwloc-gather-topology tarball), turned into sysfs trees and topologies at
 # test time by tests/lib/captures.sh, each with what a careful admin would
-# expect of that machine.  The captures live beside the project
-# (../shared/captures; tests/captures.md lists each with its source and
-# licence): without them the test is skipped.  Netdevs are veths in a network
+# expect of that machine.  The captures are in the project, tests/captures/
+# (tests/captures.md lists each with its source and licence; CAPTURES=DIR
+# overrides).  Netdevs are veths in a network
 # namespace (no DCB: PFC is unknown, a warning, on every RoCE port).
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
@@ -15,10 +15,16 @@ set -u
 . "$top_srcdir/tests/lib/captures.sh"
 CHECK="$top_builddir/prolog/roce-check"
 
-cap_available || skip_all "no captures of real machines at $CAPTURES (see tests/captures.md)"
+# the captures ship with the project: missing ones are a fault, not a skip
+if ! cap_available; then
+	fail "the captures of real machines are at $CAPTURES (tests/captures/, see tests/captures.md)"
+	done_testing; exit
+fi
 command -v jq >/dev/null || skip_all "needs jq"
 netns_setup cap 14
 netns_veth "$NS" bond0 9000 || skip_all "cannot create veth bond0"
+ok "every capture is byte for byte its source's (sha256 in SOURCES.txt)" \
+	bash -c 'cd "$1" && grep -v "^#" SOURCES.txt | awk -F "\t" "{ print \$5 \"  \" \$1 }" | sha256sum --check --quiet --strict' _ "$CAPTURES"
 
 run() { # run ROOT ARGS...: roce-check on ROOT in the namespace; $out, $rc
 	local root=$1; shift

@@ -2,9 +2,10 @@
 # captures.sh - captures of real machines (lspci -vvv, nvidia-smi -q, ibstat,
 # a /sys/class/infiniband copy, an hwloc-gather-topology tarball) turned into
 # the sysfs trees and hwloc topologies roce-check reads, at test time.  The
-# captures are not in the project: $CAPTURES (default ../shared/captures
-# beside the source tree, like ../shared/topologies), listed with their
-# sources in tests/captures.md.  Source it after fabric.sh.
+# captures are in the project, tests/captures/ (override with $CAPTURES),
+# byte for byte as in their source repositories: tests/captures/SOURCES.txt
+# gives each file's source and sha256, tests/captures.md what it shows.
+# Source it after fabric.sh.
 #
 # What a capture shows is written as the kernel (or hwloc) would show it;
 # what it does not show is filled healthy and said in tests/captures.md:
@@ -17,13 +18,14 @@
 # builtins, and directories and links made a few commands at a time (a
 # process costs more than all the files together on a loaded CI machine).
 
-CAPTURES=${CAPTURES:-$top_srcdir/../shared/captures}
+CAPTURES=${CAPTURES:-$top_srcdir/tests/captures}
 CAP_GID_TABLE=8   # entries per GID table: GID 3 is the one looked at, 8 keep trees small
 CAP_DEVS=0      # RDMA devices made (mlx5_N of lspci captures)
 CAP_NETDEVS=0   # Ethernet netdevs named (eth0, eth1, ...)
 declare -A CAP_DEVDIR   # RDMA device -> its directory
 
-# cap_available: the captures are there (else: skip_all with its path).
+# cap_available: the captures are there (they ship with the project: only a
+# CAPTURES= pointing elsewhere can miss them).
 cap_available() { [ -r "$CAPTURES/SOURCES.txt" ]; }
 
 # cap_reset: a new machine (counters back to 0).
