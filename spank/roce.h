@@ -8,7 +8,8 @@
  * job_epilog).  What they share: request.c (what the user asked for and
  * what it means), option.c (the --roce option), config.c (the plugstack
  * configuration), exported.c (the marks on values the plugin exported),
- * step.c (the step's check in a worker process).  The logic lives in lib/.
+ * step.c (the step's check in a worker process), drain.c (draining this
+ * node).  The logic lives in lib/.
  */
 #ifndef ROCE_SPANK_H
 #define ROCE_SPANK_H
@@ -109,6 +110,13 @@ struct roce_step_result {
 /* collect + check + locality + plan in a worker; gives up after the
  * policy's TimeoutMs plus a margin.  gpus: the step's GPU list ("" = none). */
 int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_step_result *out);
+
+/* ---------------------------------------------------------------- drain.c */
+
+/* Drain node with reason (a hardware fault's, check.h), unless someone
+ * else holds it (roce_check_drain_leave_alone): 0 drained, 1 left alone,
+ * -1 slurmctld could not be asked or refused (logged). */
+int roce_drain_node(const char *node, const char *reason);
 
 /* ---------------------------------------------------------------- jobwide.c */
 

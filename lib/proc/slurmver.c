@@ -7,15 +7,12 @@
  */
 #include "config.h"
 #include "proc/slurmver.h"
-#include "proc/worker.h"
+#include "proc/command.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char *roce_slurmver_built(void) { return ROCE_SLURM_RELEASE; }
@@ -63,60 +60,23 @@ bool roce_slurmver_same_release(const char *a, const char *b)
 	return major_minor(a, &am, &an) == 0 && major_minor(b, &bm, &bn) == 0 && am == bm && an == bn;
 }
 
-struct version_out {
-	int found;
-	char version[64];
-};
-
-/* In a worker child (deadline, no zombie left to us): run PROGRAM -V with
- * stdin and stderr on /dev/null, read its first line. */
-static void ask_slurm(const void *arg, void *res)
-{
-	const char *program = arg;
-	struct version_out *out = res;
-	int fd[2];
-	char line[256];
-	if (pipe(fd) < 0)
-		return;
-	pid_t pid = fork();
-	if (pid < 0)
-		return;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execlp(program, program, "-V", (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	FILE *f = fdopen(fd[0], "r");
-	if (f && fgets(line, sizeof(line), f))
-		out->found = roce_slurmver_parse(line, out->version, sizeof(out->version)) == 0;
-	if (f)
-		fclose(f);
-	else
-		close(fd[0]);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-}
-
 int roce_slurmver_installed(char *out, size_t len, int timeout_ms)
 {
 	static const char *const programs[] = { "slurmd", "sinfo" };
 	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
-		struct version_out v;
-		struct roce_worker_end end;
-		if (roce_worker_run(ask_slurm, programs[i], &v, sizeof(v), timeout_ms, &end) < 0 || !v.found)
+		const char *argv[] = { programs[i], "-V", NULL };
+		struct roce_command c;
+		char version[64];
+		/* the first line; a failing program may still have printed one */
+		roce_command_run(argv, timeout_ms, &c);
+		if (c.timed_out)
 			continue;
-		v.version[sizeof(v.version) - 1] = '\0';
-		if (strlen(v.version) >= len)
+		c.out[strcspn(c.out, "\n")] = '\0';
+		if (roce_slurmver_parse(c.out, version, sizeof(version)) < 0)
+			continue;
+		if (strlen(version) >= len)
 			return -1;
-		strcpy(out, v.version);
+		strcpy(out, version);
 		return 0;
 	}
 	return -1;

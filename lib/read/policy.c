@@ -44,6 +44,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->ets = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
+	p->gate = false;
+	p->resume_after = ROCE_RESUME_AFTER_DEFAULT;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
 	p->ecn = ROCE_ECN_REQUIRE;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
@@ -296,6 +298,16 @@ static int set_mode(struct roce_policy *p, const char *v)
 
 static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_bool(v, &p->require_gdr); }
 static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
+static int set_gate(struct roce_policy *p, const char *v) { return parse_bool(v, &p->gate); }
+
+static int set_resume_after(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 0, ROCE_RESUME_AFTER_MAX, &n) < 0)
+		return -1;
+	p->resume_after = (unsigned)n;
+	return 0;
+}
 
 static int set_timeout(struct roce_policy *p, const char *v)
 {
@@ -353,6 +365,8 @@ static const struct {
 	{ "Acs", set_acs, "warn, fail or ignore" },
 	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
+	{ "Gate", set_gate, "yes or no" },
+	{ "ResumeAfter", set_resume_after, "0 (never) or 1-1000 (passing health checks in a row)" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },
 	{ "TopologyCache", set_topology_cache, "an absolute path" },

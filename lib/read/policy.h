@@ -25,6 +25,8 @@ enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 #define ROCE_PFC_NONE (-1)
 #define ROCE_LINK_RATE_AUTO (-1)
 #define ROCE_LINK_RATE_NONE 0
+#define ROCE_RESUME_AFTER_DEFAULT 3
+#define ROCE_RESUME_AFTER_MAX 1000
 
 struct roce_policy {
 	int gid_index;    /* 0..255 or ROCE_GID_AUTO */
@@ -49,6 +51,8 @@ struct roce_policy {
 	char state_dir[256];      /* prolog counter snapshots (root only) */
 	char shared_dir[256];     /* node fingerprints for the job-wide agreement, "" = none */
 	bool drain;               /* plugin: drain nodes with broken hardware */
+	bool gate;                /* Gate=yes: every job's prolog checks the node (else strict jobs') */
+	unsigned resume_after;    /* health check: resume our drain after this many passing runs, 0 = never */
 	enum roce_ecn_policy ecn; /* a disabled ECN reaction or notification point: fail, warn, ignore */
 	int link_rate;            /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
