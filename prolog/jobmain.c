@@ -32,8 +32,10 @@ static void usage(FILE *out)
 	        "  -h, --help             this text\n"
 	        "  -V, --version          version\n"
 	        "Environment (set by slurmd for Prolog=/Epilog=): SLURM_JOB_ID, SLURM_JOB_UID,\n"
-	        "SLURMD_NODENAME (else the host name).  Reporting failures are logged and\n"
-	        "exit 0; only usage errors exit 2.\n",
+	        "SLURMD_NODENAME (else the host name), SPANK_ROCE_MODE (the prolog gate).\n"
+	        "Reporting failures are logged and exit 0; a node that fails the prolog gate\n"
+	        "(a strict job or Gate=yes, and a hardware fault) is drained and exits 1;\n"
+	        "usage errors exit 2.\n",
 	        prog, ROCE_DEFAULT_CONFIG);
 }
 

@@ -572,6 +572,8 @@ static void drain_or_resume(const struct args *a, const struct roce_policy *p, c
 			fprintf(stderr,
 			        "roce-check: cannot read the state of %s from slurmctld: not counted as a pass: %s\n",
 			        v.name, why);
+		if (counting && passes)
+			store_passes(p, v.name, 0); /* no answer: the row is broken */
 		return;
 	}
 	struct roce_check_drain_next next =
