@@ -128,9 +128,11 @@ static enum roce_mode job_mode(const struct roce_policy *p)
 	return v && roce_mode_parse(v, &m) == 0 ? m : ROCE_MODE_OFF;
 }
 
-/* The gate failed (job.h): drain the node with the reason, so that Slurm
- * keeps ours instead of "Prolog error", and fail the prolog (exit 1), which
- * makes Slurm requeue the job.  Drain=no: nothing drains, nothing fails. */
+/* The gate failed (job.h).  Without PrologFlags=Alloc the prolog runs at
+ * a node's first step, where the step's own check judges the node: nothing
+ * more to do.  Else drain the node with the reason, so that Slurm keeps ours
+ * instead of "Prolog error", and fail the prolog (exit 1), which makes
+ * Slurm requeue the job.  Drain=no: nothing drains, nothing fails. */
 static int gate_failed(const struct roce_policy *p, const struct job_env *e, const char *reason)
 {
 	char state[64], current[256], why[512], shown[300];
@@ -139,6 +141,14 @@ static int gate_failed(const struct roce_policy *p, const struct job_env *e, con
 	if (!p->drain) {
 		logmsg(LOG_ERR, "job %s on %s: prolog gate: %s: not failing the prolog (Drain=no)", e->job_id, e->node,
 		       shown);
+		return 0;
+	}
+	/* unknown counts as Alloc: a strict job must not start on a faulty node because slurmctld was slow */
+	if (roce_nodectl_prolog_alloc(why, sizeof(why)) == 0) {
+		logmsg(LOG_INFO,
+		       "job %s on %s: prolog gate: %s: not failing the prolog without PrologFlags=Alloc (the job's "
+		       "steps judge the node)",
+		       e->job_id, e->node, shown);
 		return 0;
 	}
 	if (roce_nodectl_state(e->node, &bits, state, sizeof(state), current, sizeof(current), why, sizeof(why)) < 0)

@@ -29,4 +29,9 @@ int roce_nodectl_drain(const char *node, const char *reason, char *why, size_t l
 /* scontrol update NodeName=node State=RESUME. */
 int roce_nodectl_resume(const char *node, char *why, size_t len);
 
+/* Does the job prolog run at allocation (scontrol show config: PrologFlags
+ * has Alloc, or Contain, which implies it)?  1 yes, 0 no, -1 unknown (why
+ * says why). */
+int roce_nodectl_prolog_alloc(char *why, size_t len);
+
 #endif

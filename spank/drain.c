@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * drain.c - drain this node through libslurm, for a step's check
- * (slurmstepd.c) and the job prolog's gate (jobscript.c).  Both run in a
- * slurmstepd as root, where libslurmfull is already loaded and sends the
- * RPCs, each bounded by Slurm's MessageTimeout.  Whether to drain, and what
- * to say, is check_drain.c's (lib/check/check.h).
+ * (slurmstepd.c) and the job prolog's gate (jobscript.c), and what the gate
+ * asks slurmctld first.  Both run in a slurmstepd as root, where
+ * libslurmfull is already loaded and sends the RPCs, each bounded by
+ * Slurm's MessageTimeout.  Whether to drain, and what to say, is
+ * check_drain.c's (lib/check/check.h).
  */
 #include "config.h"
 #include "roce.h"
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <slurm/slurm.h>
 
 /* The node's state (ROCE_DRAIN_STATE_* bits, check.h) and drain reason as
@@ -65,4 +67,18 @@ int roce_drain_node(const char *node, const char *reason)
 	}
 	slurm_info(ROCE_LOG "%s: drained: %s", node, reason);
 	return 0;
+}
+
+bool roce_drain_prolog_at_allocation(void)
+{
+	slurm_conf_t *conf = NULL;
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
+		return true;
+	bool alloc = (conf->prolog_flags & (PROLOG_FLAG_ALLOC | PROLOG_FLAG_CONTAIN)) != 0;
+#if HAVE_DECL_SLURM_FREE_CONF
+	slurm_free_conf(conf);
+#else
+	slurm_free_ctl_conf(conf);
+#endif
+	return alloc;
 }

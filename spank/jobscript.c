@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <slurm/slurm.h>
 
 int roce_jobscript_init(spank_t sp) { return roce_option_register(sp); }
 
@@ -38,12 +39,44 @@ static const struct roce_request *find_request(spank_t sp, struct roce_request *
 	return r;
 }
 
+/*
+ * The node failed the prolog gate (job.h): without PrologFlags=Alloc the
+ * prolog runs at a node's first step, where the step's own check judges
+ * the node: nothing more to do.  Else drain with our reason first, so that
+ * Slurm keeps it instead of writing "Prolog error", then fail the prolog
+ * (-1), and Slurm requeues the job.  Drain=no: nothing drains, so nothing
+ * fails.
+ */
+static int gate_failed(const struct roce_policy *policy, const char *node, const char *job, const char *reason)
+{
+	char shown[300];
+	roce_printable(reason, shown, sizeof(shown));
+	if (!policy->drain) {
+		slurm_error(ROCE_LOG "%s: job %s: prolog gate: %s: not failing the prolog (Drain=no)", node, job,
+		            shown);
+		return 0;
+	}
+	/* From 24.11 on, the first libslurm RPC of `slurmstepd spank prolog`
+	 * ends the process (exit 1, nothing logged; seen on 24.11 and 26.05)
+	 * unless slurm_init has loaded libslurm's plugins first (what 22.05 has
+	 * loaded already, it leaves as it is). */
+	slurm_init(NULL);
+	if (!roce_drain_prolog_at_allocation()) {
+		slurm_info(ROCE_LOG "%s: job %s: prolog gate: %s: not failing the prolog without PrologFlags=Alloc "
+		                    "(the job's steps judge the node)",
+		           node, job, shown);
+		return 0;
+	}
+	roce_drain_node(node, reason);
+	slurm_error(ROCE_LOG "%s: job %s: prolog gate: %s: the job prolog fails, so that Slurm requeues the job on "
+	                     "other nodes",
+	            node, job, shown);
+	return -1;
+}
+
 /* The prolog and epilog read sysfs too: lib's worker bounds them like a step
  * (roce_job_run).  Reporting never fails a job or drains a node: log and
- * carry on.  The gate does both (job.h): drain with our reason first, so
- * that Slurm keeps it instead of writing "Prolog error", then fail the
- * prolog (-1; Slurm honours that from a `required` plugstack line), and
- * Slurm requeues the job.  Drain=no: nothing drains, so nothing fails. */
+ * carry on.  The gate does both (gate_failed). */
 static int run_job(const struct roce_policy *policy, bool prolog, unsigned parts, const char *job, uid_t uid)
 {
 	struct roce_error err = { "" };
@@ -53,21 +86,8 @@ static int run_job(const struct roce_policy *policy, bool prolog, unsigned parts
 
 	node = node ? node : "";
 	int rc = roce_job_run(policy, prolog, parts, NULL, job, node, uid, &err);
-	if (rc == ROCE_JOB_GATE_FAILED) {
-		char shown[300];
-		roce_printable(err.msg, shown, sizeof(shown));
-		if (!policy->drain) {
-			slurm_error(ROCE_LOG "%s: job %s: prolog gate: %s: not failing the prolog (Drain=no)", node,
-			            job, shown);
-			return 0;
-		}
-		roce_drain_node(node, err.msg);
-		slurm_error(ROCE_LOG
-		            "%s: job %s: prolog gate: %s: the job prolog fails, so that Slurm requeues the job "
-		            "on other nodes",
-		            node, job, shown);
-		return -1;
-	}
+	if (rc == ROCE_JOB_GATE_FAILED)
+		return gate_failed(policy, node, job, err.msg);
 	if (rc == ROCE_JOB_NONFATAL)
 		slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, err.msg);
 	else if (rc != 0)

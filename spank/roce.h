@@ -117,6 +117,10 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
  * else holds it (roce_check_drain_leave_alone): 0 drained, 1 left alone,
  * -1 slurmctld could not be asked or refused (logged). */
 int roce_drain_node(const char *node, const char *reason);
+/* Does the job prolog run at allocation (PrologFlags=Alloc, or Contain,
+ * which implies it)?  Asked of slurmctld; true when it cannot be asked: a
+ * strict job must not start on a faulty node because slurmctld was slow. */
+bool roce_drain_prolog_at_allocation(void);
 
 /* ---------------------------------------------------------------- jobwide.c */
 

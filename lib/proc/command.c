@@ -40,8 +40,8 @@ static __attribute__((noreturn)) void child_main(const char *const argv[], int o
 	_exit(127);
 }
 
-/* Append what fd has to buf (len bytes, used so far), dropping what does
- * not fit; false at end of file or error. */
+/* Append what fd has to buf (len bytes, used so far; NULL or 0: none),
+ * dropping what does not fit; false at end of file or error. */
 static bool drain_fd(int fd, char *buf, size_t len, size_t *used)
 {
 	char tmp[4096];
@@ -50,6 +50,8 @@ static bool drain_fd(int fd, char *buf, size_t len, size_t *used)
 		return true;
 	if (n <= 0)
 		return false;
+	if (!buf || !len)
+		return true;
 	size_t room = len - 1 - *used, take = (size_t)n < room ? (size_t)n : room;
 	memcpy(buf + *used, tmp, take);
 	*used += take;
@@ -59,7 +61,7 @@ static bool drain_fd(int fd, char *buf, size_t len, size_t *used)
 
 /* Read both pipes and wait for the child until the deadline; true when it
  * exited (status in *status) before. */
-static bool collect(pid_t pid, int out, int err, int64_t deadline, struct roce_command *c, char *ebuf, size_t elen,
+static bool collect(pid_t pid, int out, int err, int64_t deadline, char *obuf, size_t olen, char *ebuf, size_t elen,
                     int *status)
 {
 	struct pollfd p[2] = { { .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN } };
@@ -82,7 +84,7 @@ static bool collect(pid_t pid, int out, int err, int64_t deadline, struct roce_c
 		int n = poll(p, 2, reaped ? 0 : (left < 100 ? (int)left : 100));
 		if (n < 0 && errno != EINTR)
 			return reaped;
-		if (p[0].fd >= 0 && p[0].revents && !drain_fd(out, c->out, sizeof(c->out), &oused))
+		if (p[0].fd >= 0 && p[0].revents && !drain_fd(out, obuf, olen, &oused))
 			p[0].fd = -1;
 		if (p[1].fd >= 0 && p[1].revents && !drain_fd(err, ebuf, elen, &eused))
 			p[1].fd = -1;
@@ -104,13 +106,15 @@ static void kill_and_reap(pid_t pid, int *status)
 	}
 }
 
-int roce_command_run(const char *const argv[], int timeout_ms, struct roce_command *c)
+int roce_command_run(const char *const argv[], int timeout_ms, char *obuf, size_t olen, struct roce_command *c)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, status = 0;
 	char ebuf[1024] = "";
 
 	memset(c, 0, sizeof(*c));
 	c->status = -1;
+	if (obuf && olen)
+		obuf[0] = '\0';
 	int64_t deadline = roce_clock_ms() + timeout_ms;
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		c->error = errno;
@@ -128,7 +132,7 @@ int roce_command_run(const char *const argv[], int timeout_ms, struct roce_comma
 	close(out[1]);
 	close(err[1]);
 	out[1] = err[1] = -1;
-	if (collect(pid, out[0], err[0], deadline, c, ebuf, sizeof(ebuf), &status)) {
+	if (collect(pid, out[0], err[0], deadline, obuf, olen, ebuf, sizeof(ebuf), &status)) {
 		if (WIFEXITED(status))
 			c->status = WEXITSTATUS(status);
 		else if (WIFSIGNALED(status))

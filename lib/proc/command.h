@@ -27,10 +27,11 @@ struct roce_command {
 };
 
 /* Run argv[0] (looked up in PATH) with argv (NULL-terminated), standard
- * input /dev/null, for at most timeout_ms.  0 when it exited with status 0;
- * -1 otherwise, c saying why.  A program that cannot be executed exits 127
- * with the reason in c->err. */
-int roce_command_run(const char *const argv[], int timeout_ms, struct roce_command *c);
+ * input /dev/null, for at most timeout_ms; its standard output into out
+ * (len bytes, NUL-terminated, cut to fit; out NULL: dropped).  0 when it
+ * exited with status 0; -1 otherwise, c saying why.  A program that cannot
+ * be executed exits 127 with the reason in c->err. */
+int roce_command_run(const char *const argv[], int timeout_ms, char *out, size_t len, struct roce_command *c);
 
 /* Why a run failed, as a clause naming the program: "sinfo did not answer
  * within 10000 ms (killed)", "scontrol exited with status 1: slurm_update

@@ -66,13 +66,13 @@ int roce_slurmver_installed(char *out, size_t len, int timeout_ms)
 	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
 		const char *argv[] = { programs[i], "-V", NULL };
 		struct roce_command c;
-		char version[64];
+		char line[256], version[64];
 		/* the first line; a failing program may still have printed one */
-		roce_command_run(argv, timeout_ms, &c);
+		roce_command_run(argv, timeout_ms, line, sizeof(line), &c);
 		if (c.timed_out)
 			continue;
-		c.out[strcspn(c.out, "\n")] = '\0';
-		if (roce_slurmver_parse(c.out, version, sizeof(version)) < 0)
+		line[strcspn(line, "\n")] = '\0';
+		if (roce_slurmver_parse(line, version, sizeof(version)) < 0)
 			continue;
 		if (strlen(version) >= len)
 			return -1;

@@ -22,10 +22,12 @@ static long ms_since(const struct timespec *t0)
 	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+static char out[4096];
+
 static int sh(const char *script, int timeout_ms, struct roce_command *c)
 {
 	const char *argv[] = { "sh", "-c", script, NULL };
-	return roce_command_run(argv, timeout_ms, c);
+	return roce_command_run(argv, timeout_ms, out, sizeof(out), c);
 }
 
 static void describe(const char *script, const struct roce_command *c, int timeout_ms, char *buf, size_t len)
@@ -41,7 +43,7 @@ static void exits_zero(void **s)
 	assert_int_equal(sh("echo 'drained|roce: mlx5_1 port 1 DOWN'; echo second", 5000, &c), 0);
 	assert_int_equal(c.status, 0);
 	assert_false(c.timed_out);
-	assert_string_equal(c.out, "drained|roce: mlx5_1 port 1 DOWN\nsecond\n");
+	assert_string_equal(out, "drained|roce: mlx5_1 port 1 DOWN\nsecond\n");
 	assert_string_equal(c.err, "");
 }
 
@@ -68,7 +70,7 @@ static void not_found(void **s)
 	const char *argv[] = { "roce-no-such-program", "-V", NULL };
 	struct roce_command c;
 	char why[256];
-	assert_int_equal(roce_command_run(argv, 5000, &c), -1);
+	assert_int_equal(roce_command_run(argv, 5000, NULL, 0, &c), -1);
 	assert_int_equal(c.status, 127);
 	assert_string_equal(c.err, "cannot run roce-no-such-program: No such file or directory");
 	roce_command_describe(argv, &c, 5000, why, sizeof(why));
@@ -93,7 +95,7 @@ static void deadline(void **s)
 	describe("x", &c, 300, why, sizeof(why));
 	assert_string_equal(why, "sh did not answer within 300 ms (killed)");
 	/* the grandchild is gone too (or a zombie of init's, about to be) */
-	pid_t g = (pid_t)atoi(c.out);
+	pid_t g = (pid_t)atoi(out);
 	assert_true(g > 0);
 	for (int i = 0; i < 100 && kill(g, 0) == 0; i++) {
 		char p[64], st[512] = "";
@@ -132,7 +134,7 @@ static void leaves_a_child(void **s)
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(sh("sleep 30 & echo answer", 5000, &c), 0);
-	assert_string_equal(c.out, "answer\n");
+	assert_string_equal(out, "answer\n");
 	assert_true(ms_since(&t0) < 3000);
 }
 
@@ -142,8 +144,12 @@ static void large_output(void **s)
 	(void)s;
 	struct roce_command c;
 	assert_int_equal(sh("head -c 200000 /dev/zero | tr '\\000' a", 5000, &c), 0);
-	assert_int_equal(strlen(c.out), sizeof(c.out) - 1);
-	assert_int_equal(c.out[0], 'a');
+	assert_int_equal(strlen(out), sizeof(out) - 1);
+	assert_int_equal(out[0], 'a');
+	/* no buffer: dropped, the status still read */
+	const char *argv[] = { "sh", "-c", "echo dropped; exit 4", NULL };
+	assert_int_equal(roce_command_run(argv, 5000, NULL, 0, &c), -1);
+	assert_int_equal(c.status, 4);
 }
 
 static void killed_by_signal(void **s)
