@@ -38,7 +38,9 @@
  * missing HCA; never a configuration finding) fails the gate, and the job
  * must not start there.  The caller drains the node with the reason (so
  * that Slurm keeps ours, not "Prolog error") and fails the prolog, which
- * makes Slurm requeue the job on other nodes.  A check that does not
+ * makes Slurm requeue the job on other nodes; it does so only when the
+ * prolog runs at allocation (PrologFlags=Alloc), else the job's steps
+ * judge the node.  A check that does not
  * answer in time does not fail the gate: unknown is no hardware fault (the
  * job's steps judge again, strict ones fail).
  *
