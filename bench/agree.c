@@ -8,7 +8,7 @@
  *                         without mlx5_7, every 1000th at RDMA MTU 1024
  *   agree DIR N gather    read them all (lib/agree/shareddir.c) and agree
  *                         (lib/agree/agree.c) as srun does; prints
- *                         "wall_ms cpu_ms maxrss_kib rails"
+ *                         "wall_ms cpu_ms maxrss_kib rails files_opened"
  */
 #include "config.h"
 #include "agree/agree.h"
@@ -54,7 +54,8 @@ static int write_all(const char *dir, size_t n, char **names)
 			f.ports[k].netdev_mtu = 9000;
 			f.ports[k].rate_gbps = 400;
 		}
-		if (roce_shareddir_write(&p, &f, getuid(), &err) < 0) {
+		char entry[ROCE_SHAREDDIR_ENTRY_MAX];
+		if (roce_shareddir_write(&p, &f, getuid(), time(NULL), entry, sizeof(entry), &err) < 0) {
 			fprintf(stderr, "agree: %s\n", err.msg);
 			return 1;
 		}
@@ -69,7 +70,7 @@ static int gather(const char *dir, size_t n, char **names)
 	struct roce_error err;
 	struct rusage ru;
 	double t0 = roce_clock_ms_of(CLOCK_MONOTONIC), c0 = roce_clock_ms_of(CLOCK_PROCESS_CPUTIME_ID);
-	if (roce_shareddir_gather(dir, JOB, (const char *const *)names, n, 0, &g, &err) < 0) {
+	if (roce_shareddir_gather(dir, JOB, time(NULL) - 3600, (const char *const *)names, n, 0, &g, &err) < 0) {
 		fprintf(stderr, "agree: %s\n", err.msg);
 		return 1;
 	}
@@ -80,7 +81,7 @@ static int gather(const char *dir, size_t n, char **names)
 		return 1;
 	double wall = roce_clock_ms_of(CLOCK_MONOTONIC) - t0, cpu = roce_clock_ms_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%.3f %.3f %ld %zu\n", wall, cpu, ru.ru_maxrss, a.n_rails);
+	printf("%.3f %.3f %ld %zu %zu\n", wall, cpu, ru.ru_maxrss, a.n_rails, g.n_files);
 	if (g.n_read != n) {
 		fprintf(stderr, "agree: read %zu of %zu\n", g.n_read, n);
 		return 1;

@@ -11,6 +11,15 @@
 #     network namespace with 10 veths when root, so netlink answers): median
 #     wall and user+sys of 21 runs; then the same in process, phase by phase
 #     (bench/report-phases.c: what the SPANK plugin pays, no exec).
+# Where the fragments are (the merge is read-bound there):
+#   (default)        a directory in TMPDIR
+#   REPORT_DIR=DIR   a shared file system as the nodes see it (the fragments are
+#                    written through DIR); REPORT_READ_DIR= the same directory
+#                    as roce-report sees it (another client; default DIR), and
+#                    REPORT_REMOUNT='CMD' runs before every run (a cold cache)
+#   CEPH=1           a one-host CephFS (tests/lib/ceph.sh, root): written
+#                    through one ceph-fuse client, read through another that
+#                    is remounted before every run
 # With BEFORE_BUILDDIR (e.g. a build of main), every measurement is taken
 # for both builds in turn (before, after, before, after, ...) on the same
 # fragments, so machine noise hits both alike; each row shows both medians
@@ -26,8 +35,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-5}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 T=$(mktemp -d)
+chmod 755 "$T"
 NS=roce-bench-$$
-trap 'netns_destroy $NS; rm -rf "$T"' EXIT
+CEPH_STARTED=0
+trap 'netns_destroy $NS; [ "$CEPH_STARTED" = 1 ] && ceph_stop; rm -rf "$T"' EXIT
+WDIR=$T RDIR=$T REMOUNT=:
+if [ "${CEPH:-0}" = 1 ]; then
+	. "$top/tests/lib/ceph.sh"
+	why=$(ceph_can_run) || { echo "CEPH=1: $why"; exit 1; }
+	ceph_start "$T/ceph" || { echo "CEPH=1: the cluster did not start"; exit 1; }
+	CEPH_STARTED=1
+	ceph_mount "$T/cw" writer && ceph_mount "$T/cr" reader || exit 1
+	echo "one-host CephFS started in $CEPH_START_MS ms; fragments written through one ceph-fuse client, read through another remounted before each run"
+	WDIR=$T/cw RDIR=$T/cr REMOUNT="ceph_remount $T/cr reader"
+elif [ -n "${REPORT_DIR:-}" ]; then
+	WDIR=$REPORT_DIR RDIR=${REPORT_READ_DIR:-$REPORT_DIR} REMOUNT=${REPORT_REMOUNT:-:}
+	echo "fragments in $WDIR, read through $RDIR"
+fi
 TIME=$T/report-time
 ${CC:-cc} -O2 -o "$TIME" "$top/bench/report-time.c" || { echo "cannot build bench/report-time.c"; exit 1; }
 
@@ -73,12 +97,13 @@ else
 	printf '\n%-6s %-11s %10s %10s %12s %14s\n' nodes format "wall ms" "cpu ms" "max RSS KiB" "RSS/node KiB"
 fi
 for n in ${SIZES:-1024 2048 4096}; do
-	make_fragments "$n" "$T/r$n"
+	make_fragments "$n" "$WDIR/r$n"
 	for fmt in ${FORMATS:-text json prometheus html}; do
 		for b in $builds; do : >"$T/times.$b"; : >"$T/cpu.$b"; : >"$T/rss.$b"; done
 		for _ in $(seq "$RUNS"); do
 			for b in $builds; do
-				"$TIME" "${dir[$b]}/prolog/roce-report" 777 --report-dir "$T/r$n" --format "$fmt" \
+				eval "$REMOUNT" >/dev/null || { echo "$REMOUNT failed"; exit 1; }
+				"$TIME" "${dir[$b]}/prolog/roce-report" 777 --report-dir "$RDIR/r$n" --format "$fmt" \
 					2>"$T/err" | tail -n 1 >"$T/one"
 				read -r ms cpu kb <"$T/one"
 				# a build without the format (usage error, exit 2): no figure
@@ -99,7 +124,7 @@ for n in ${SIZES:-1024 2048 4096}; do
 				"${rss[after]}" "$(awk -v m="${rss[after]}" -v n="$n" 'BEGIN {printf "%.2f", m / n}')"
 		fi
 	done
-	rm -rf "$T/r$n"
+	rm -rf "${WDIR:?}/r$n"
 done
 [ "${REPORT_ONLY:-0}" = 1 ] && exit 0
 

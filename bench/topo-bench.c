@@ -42,7 +42,7 @@ static double plan_once(const struct roce_topo_source *src, struct roce_locality
 	}
 	roce_locality_build(t, hca, 4, loc, &err);
 	roce_gpuset_parse("2,3", NULL, loc, &gpus);
-	roce_choice_make(loc, &gpus, healthy, 4, ROCE_GDR_PXB, &c, &err);
+	roce_choice_make(loc, &gpus, healthy, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err);
 	roce_topo_free(t);
 	return roce_clock_ms_of(CLOCK_MONOTONIC) - t0;
 }

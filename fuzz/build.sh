@@ -14,7 +14,7 @@ set -eu
 src=$(cd "$1" && pwd)
 bld=$(cd "$2" && pwd)
 CC=${FUZZ_CC:-clang}
-TARGETS="policy_conf policy_kv option sysfs_value sysfs_read netlink_link netlink_dcb netlink_transport gpu_set snapshot fragment fingerprint pcicap"
+TARGETS="policy_conf policy_kv hostmatch option sysfs_value sysfs_read netlink_link netlink_dcb netlink_transport gpu_set snapshot fragment fingerprint pcicap"
 out=$bld/fuzz
 mkdir -p "$out/obj"
 
@@ -74,4 +74,8 @@ ASAN_OPTIONS=detect_leaks=1 "$out/seeds" "$out/seeds.d"
 mkdir -p "$out/seeds.d/policy_conf"
 cp "$src/etc/roce.conf" "$out/seeds.d/policy_conf/roce.conf"
 printf 'GidIndex=auto Mtu=4200 # two keys on a line\nHca=mlx5_0,mlx5_1\r\nMode=strict\n' >"$out/seeds.d/policy_conf/inline"
+printf 'LinkRate=auto\nNodeName=gpu-b[01-32],edge*  LinkRate=none\nNodeName=ALL\n' >"$out/seeds.d/policy_conf/sections"
+mkdir -p "$out/seeds.d/hostmatch"
+printf 'node[01-64,100],gpu-a*\000node17' >"$out/seeds.d/hostmatch/ranges"
+printf 'rack[1-2]-n?[001-1000]\000rack2-nx999' >"$out/seeds.d/hostmatch/two"
 echo "fuzz: targets in $out: $TARGETS"

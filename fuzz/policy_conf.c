@@ -10,6 +10,7 @@
 #include "config.h"
 #include "fuzz.h"
 #include "read/policy.h"
+#include "read/policyfile.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -49,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	roce_policy_defaults(&p);
-	int rc = roce_policy_load(&p, path, false, &err);
+	int rc = roce_policyfile_load(&p, path, false, &err);
 	FUZZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)), "error text not terminated");
 	if (rc < 0)
 		FUZZ_CHECK(err.msg[0] != '\0', "failure without an error message");

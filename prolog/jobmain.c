@@ -5,6 +5,7 @@
 #include "base/hostname.h"
 #include "job/job.h"
 #include "read/policy.h"
+#include "read/policycache.h"
 #include "proc/slurmver.h"
 #include "base/printable.h"
 #include "check/check.h"
@@ -169,6 +170,7 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 {
 	const char *config = NULL, *sysfs_root = NULL;
 	struct roce_policy policy;
+	struct roce_policycache_outcome cached;
 	struct roce_error err = { "" };
 	struct job_env e;
 	bool prolog = kind == ROCE_JOBMAIN_PROLOG;
@@ -181,11 +183,18 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 	if (read_env(&e) < 0)
 		return EXIT_USAGE;
 	roce_policy_defaults(&policy);
-	if (roce_policy_load(&policy, config ? config : ROCE_DEFAULT_CONFIG, config == NULL, &err) < 0) {
+	if (roce_policycache_load(&policy, config ? config : ROCE_DEFAULT_CONFIG, config == NULL, e.node, true, NULL,
+	                          &cached, &err) < 0) {
 		/* A broken roce.conf is the admin's problem, not a reason to drain the node. */
 		logmsg(LOG_ERR, "job %s: no fabric report: %s", e.job_id, err.msg);
 		return 0;
 	}
+	/* Its last good copy stands in: said once per change of the file, not per job. */
+	if (cached.cached && cached.first)
+		logmsg(LOG_ERR,
+		       "%s: using its last good copy (saved %s) until the file is fixed "
+		       "(roce-check --check-config lists every problem)",
+		       cached.bad.msg, cached.saved);
 	unsigned parts = ROCE_JOB_REPORT | (prolog && roce_job_gates(job_mode(&policy), &policy) ? ROCE_JOB_GATE : 0);
 	/* In a worker with a deadline: a wedged driver must not hold the job's start or end. */
 	int rc = roce_job_run(&policy, prolog, parts, sysfs_root, e.job_id, e.node, e.uid, &err);

@@ -5,6 +5,7 @@
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
  *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
  *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
+ *   roce-check --check-config [FILE] [--plugstack FILE] [--node NAME]
  *
  * Exit: 0 nothing fails (after the mode), 1 something fails, 2 usage or
  * configuration error.  Usable as Slurm's HealthCheckProgram with --drain.
@@ -20,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "checkconfig.h"
 #include "base/hostname.h"
 #include "check/json.h"
 #include "pipeline/pipeline.h"
@@ -28,6 +30,7 @@
 #include "proc/worker.h"
 #include "read/passcount.h"
 #include "nodectl.h"
+#include "read/policycache.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -46,6 +49,8 @@ struct args {
 	bool full_gids, verbs, drain, health, matrix;
 	const char *node;
 	const char *topology, *gpus, *proc_root;
+	bool check_config;     /* --check-config: judge the configuration, check nothing */
+	const char *plugstack; /* --plugstack FILE */
 };
 
 static void usage(FILE *f)
@@ -70,6 +75,11 @@ static void usage(FILE *f)
 	           "                         (for HealthCheckProgram; runs scontrol)\n"
 	           "      --node NAME        Slurm node name for --drain (default $SLURMD_NODENAME, then hostname)\n"
 	           "      --health           exit 1 exactly when --drain would drain, whatever the mode (NHC)\n"
+	           "      --check-config [FILE]\n"
+	           "                         check roce.conf (FILE, --config, else the plugstack line's config=)\n"
+	           "                         and the plugin's plugstack words as the plugin reads them; every\n"
+	           "                         problem as file:line; exit 2 on any (run it before deploying)\n"
+	           "      --plugstack FILE   the plugstack file to read (default: slurm.conf's PlugStackConfig)\n"
 	           "  -h, --help             this help\n"
 	           "  -V, --version          version\n\n"
 	           "Exit status: 0 nothing fails, 1 a check fails, 2 usage or configuration error.\n");
@@ -119,7 +129,17 @@ static void warn_slurm_release(void)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERBS = 256, OPT_DRAIN, OPT_HEALTH, OPT_NODE, OPT_GPUS, OPT_MATRIX, OPT_PROC };
+	enum {
+		OPT_VERBS = 256,
+		OPT_DRAIN,
+		OPT_HEALTH,
+		OPT_NODE,
+		OPT_GPUS,
+		OPT_MATRIX,
+		OPT_PROC,
+		OPT_CHECK_CONFIG,
+		OPT_PLUGSTACK
+	};
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -135,6 +155,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "gpus", required_argument, NULL, OPT_GPUS },
 		{ "matrix", no_argument, NULL, OPT_MATRIX },
 		{ "proc-root", required_argument, NULL, OPT_PROC },
+		{ "check-config", optional_argument, NULL, OPT_CHECK_CONFIG },
+		{ "plugstack", required_argument, NULL, OPT_PLUGSTACK },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -180,10 +202,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_GPUS: a->gpus = optarg; break;
 		case OPT_MATRIX: a->matrix = true; break;
 		case OPT_PROC: a->proc_root = optarg; break;
+		case OPT_CHECK_CONFIG:
+			a->check_config = true;
+			if (optarg) {
+				a->config = optarg;
+				a->config_given = true;
+			}
+			break;
+		case OPT_PLUGSTACK: a->plugstack = optarg; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': roce_slurmver_print_version("roce-check"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
+	}
+	/* --check-config FILE, as nginx -t takes one */
+	if (a->check_config && !a->config_given && optind == argc - 1) {
+		a->config = argv[optind++];
+		a->config_given = true;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "roce-check: unexpected argument \"%s\"\n", argv[optind]);
@@ -192,12 +227,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static int load_policy(const struct args *a, struct roce_policy *p)
+/* The policy: roce.conf for this node (--node's) or, when it does not
+ * parse, its last good copy, as the plugin would use (cached says so); then
+ * the options. */
+static int load_policy(const struct args *a, struct roce_policy *p, struct roce_policycache_outcome *cached)
 {
 	struct roce_error err = { "" };
 	roce_policy_defaults(p);
 	/* The default file may be absent (defaults stand); a named one must exist. */
-	if (roce_policy_load(p, a->config, !a->config_given, &err) < 0)
+	if (roce_policycache_load(p, a->config, !a->config_given, a->node, false, NULL, cached, &err) < 0)
 		goto fail;
 	for (size_t i = 0; i < a->n_sets; i++)
 		if (roce_policy_set_kv(p, a->sets[i], "--set", &err) < 0)
@@ -259,7 +297,7 @@ static void print_json(FILE *f, const struct roce_pipeline *p)
 	if (p->loc)
 		json_object_object_add(o, "locality", roce_locality_json(p->loc));
 	if (p->choice)
-		json_object_object_add(o, "choice", roce_choice_json(p->choice));
+		json_object_object_add(o, "choice", roce_choice_json(p->choice, p->loc));
 	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
@@ -271,6 +309,8 @@ static void print_report(FILE *f, enum format format, const struct roce_pipeline
 	case FMT_TEXT:
 		if (run->loc)
 			roce_locality_print(run->loc, f);
+		if (run->loc && run->choice)
+			roce_choice_print(run->choice, run->loc, f);
 		print_text(f, &run->check, &run->plan);
 		break;
 	case FMT_JSON: print_json(f, run); break;
@@ -583,14 +623,38 @@ static void drain_or_resume(const struct args *a, const struct roce_policy *p, c
 	act(&v, o, &next, p->resume_after);
 }
 
+/* What the configuration itself shows, before the node's findings: a
+ * roce.conf that did not parse (checked with its last good copy), and, for
+ * a health check, a plugstack that does not load the plugin.  Neither
+ * drains. */
+static void config_findings(const struct args *a, const struct roce_policycache_outcome *cached)
+{
+	if (cached->cached && a->format == FMT_TEXT)
+		checkconfig_cached_finding(cached->bad.msg, cached->saved, stdout);
+	else if (cached->cached)
+		fprintf(stderr, "roce-check: %s: checked with its last good copy (saved %s)\n", cached->bad.msg,
+		        cached->saved);
+	if ((a->drain || a->health) && a->format == FMT_TEXT)
+		checkconfig_plugstack_finding(a->plugstack, stdout);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct roce_policy policy;
+	struct roce_policycache_outcome cached;
 	struct outcome o;
 
-	if (parse_args(argc, argv, &a) < 0 || load_policy(&a, &policy) < 0)
+	if (parse_args(argc, argv, &a) < 0)
 		return EXIT_USAGE;
+	if (a.check_config) {
+		struct checkconfig_args c = { a.config_given ? a.config : NULL, a.plugstack, a.node };
+		return checkconfig_run(&c, stdout, stderr);
+	}
+	if (load_policy(&a, &policy, &cached) < 0)
+		return EXIT_USAGE;
+	config_findings(&a, &cached);
 	struct work w = { .a = &a,
 		          .policy = &policy,
 		          .report = memfd_create("roce-check report", MFD_CLOEXEC),
@@ -603,5 +667,6 @@ int main(int argc, char **argv)
 	 * mode: warn mode passes a node with one of two ports down. */
 	if (a.health && o.rc != EXIT_USAGE)
 		return o.drain ? EXIT_FAILED : EXIT_OK;
-	return o.rc;
+	/* A roce.conf that does not parse fails the check, but drains nothing. */
+	return cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
 }

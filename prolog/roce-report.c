@@ -18,6 +18,7 @@
 #include "report/nodehealth_prometheus.h"
 #include "report/nodehealth_text.h"
 #include "read/policy.h"
+#include "read/policyfile.h"
 #include "report/report.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
@@ -232,16 +233,24 @@ static int parse_args(int argc, char **argv, struct args *a)
 /* ReportDir from --report-dir or roce.conf, into report_dir. */
 static int find_report_dir(const struct args *a, char *report_dir, size_t len)
 {
+	static const char *const want[] = { "ReportDir", NULL };
+	struct roce_policyfile_result res;
 	struct roce_policy policy;
-	struct roce_error err = { "" };
 	if (a->report_dir) {
 		snprintf(report_dir, len, "%s", a->report_dir);
 		return 0;
 	}
 	roce_policy_defaults(&policy);
-	if (roce_policy_load(&policy, a->config ? a->config : ROCE_DEFAULT_CONFIG, a->config == NULL, &err) < 0) {
-		fprintf(stderr, "roce-report: %s\n", err.msg);
-		return -1;
+	/* Only ReportDir matters here: a typo elsewhere in the file is the
+	 * nodes' problem, said but not fatal. */
+	if (roce_policyfile_read(&policy, a->config ? a->config : ROCE_DEFAULT_CONFIG, a->config == NULL, NULL, &res) <
+	    0) {
+		const struct roce_policyfile_problem *x = roce_policyfile_touches(&res, want);
+		if (x) {
+			fprintf(stderr, "roce-report: %s\n", x->err.msg);
+			return -1;
+		}
+		fprintf(stderr, "roce-report: warning: %s (ReportDir is read all the same)\n", res.problems[0].err.msg);
 	}
 	snprintf(report_dir, len, "%s", policy.report_dir);
 	return 0;

@@ -19,12 +19,12 @@ static bool config_ok;
 
 int roce_client_init(spank_t sp, int ac, char **av)
 {
-	struct roce_config config;
+	struct roce_plugargs config;
 	struct roce_error err;
 
 	if (roce_option_register(sp) < 0)
 		return -1;
-	config_ok = roce_config_parse(ac, av, &config, &err) == 0;
+	config_ok = roce_plugargs_parse(ac, av, &config, &err) == 0;
 	if (!config_ok)
 		slurm_error(ROCE_LOG "plugstack.conf: %s", err.msg);
 	return 0;

@@ -97,7 +97,7 @@ static int run_job(const struct roce_policy *policy, bool prolog, unsigned parts
 
 int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 {
-	struct roce_config config;
+	struct roce_plugargs config;
 	struct roce_policy policy;
 	struct roce_request request;
 	struct roce_error err = { "" };
@@ -105,7 +105,7 @@ int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 	uid_t uid = (uid_t)-1;
 	char job[16];
 
-	if (roce_config_parse(ac, av, &config, &err) < 0 || roce_config_policy(&config, &policy, &err) < 0) {
+	if (roce_plugargs_parse(ac, av, &config, &err) < 0 || roce_config_policy(&config, &policy, &err) < 0) {
 		/* A site configuration error must not fail (and drain) every node's prolog. */
 		slurm_error(ROCE_LOG "%s: %s", prolog ? "job_prolog" : "job_epilog", err.msg);
 		return 0;
@@ -118,5 +118,8 @@ int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 	spank_get_item(sp, S_JOB_ID, &job_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	snprintf(job, sizeof(job), "%" PRIu32, job_id);
-	return run_job(&policy, prolog, parts, job, uid);
+	int rc = run_job(&policy, prolog, parts, job, uid);
+	if (!prolog)
+		roce_jobwide_sweep(&policy);
+	return rc;
 }

@@ -13,6 +13,9 @@
  * own plan to the agreed rails (it can only remove rails: the variable is
  * the user's to forge, and a forgery only hurts the user's own step).
  *
+ * The job epilog also sweeps SharedDir now and then (roce_jobwide_sweep):
+ * a node that crashed never ran its epilog, and its fingerprint would stay.
+ *
  * No agreement: SharedDir unset, --roce=off, a step on one node (the batch
  * step too: it is not launched by srun), and SLURM_ROCE_AGREE=off under
  * warn (steps whose nodes differ on purpose).
@@ -22,16 +25,22 @@
 #include "agree/agree.h"
 #include "agree/shareddir.h"
 #include "base/slurmnodes.h"
+#include "proc/worker.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <slurm/slurm.h>
 
 #define ROCE_ENV_AGREE_OPTOUT "SLURM_ROCE_AGREE"
 #define STEP_NODES_MAX 65536
+#define SWEEP_PERIOD_S 3600
+#define SWEEP_JOBS_MAX 1024
+#define SWEEP_TIMEOUT_MS 30000
 
 /* ------------------------------------------------------------------ srun */
 
@@ -48,6 +57,31 @@ static int get_steps(uint32_t job_id, uint32_t step_id, job_step_info_response_m
 #else
 	return slurm_get_job_steps(0, job_id, step_id, resp, SHOW_ALL);
 #endif
+}
+
+/* The job as slurmctld knows it; -1 with errno (ESLURM_INVALID_JOB_ID: it
+ * does not) when it cannot say. */
+static int job_info(uint32_t job_id, time_t *start, uint32_t *state)
+{
+	job_info_msg_t *m = NULL;
+#if defined(slurm_load_job_sluid)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	int rc = slurm_load_job(&m, id, SHOW_ALL);
+#else
+	int rc = slurm_load_job(&m, job_id, SHOW_ALL);
+#endif
+	if (rc != SLURM_SUCCESS || !m)
+		return -1;
+	if (m->record_count < 1) {
+		slurm_free_job_info_msg(m);
+		errno = ESLURM_INVALID_JOB_ID;
+		return -1;
+	}
+	*start = m->job_array[0].start_time;
+	*state = m->job_array[0].job_state & JOB_STATE_BASE;
+	slurm_free_job_info_msg(m);
+	return 0;
 }
 
 /* The step's nodes, from slurmctld; NULL when it cannot say. */
@@ -146,6 +180,8 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 	struct roce_error err;
 	char job[16], *names_err = NULL;
 	size_t n = 0;
+	time_t start = 0;
+	uint32_t state;
 	char **names = step_nodes(job_id, step_id, &n);
 	const struct roce_fingerprint **fps = NULL;
 
@@ -154,7 +190,14 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 		unknown(strict, job_id, step_id, "slurmctld did not name the step's nodes");
 		return;
 	}
-	if (roce_shareddir_gather(p->shared_dir, job, (const char *const *)names, n, p->timeout_ms, &g, &err) < 0) {
+	/* A fingerprint written before the job started is an earlier job's with this id (requeued, a crashed node) */
+	if (job_info(job_id, &start, &state) < 0 || start <= 0) {
+		unknown(strict, job_id, step_id, "slurmctld did not say when the job started");
+		free_names(names, n);
+		return;
+	}
+	if (roce_shareddir_gather(p->shared_dir, job, start, (const char *const *)names, n, p->timeout_ms, &g, &err) <
+	    0) {
 		unknown(strict, job_id, step_id, err.msg);
 		free_names(names, n);
 		return;
@@ -172,8 +215,9 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 		if (a.flags)
 			tell(&a, &g, p->timeout_ms, strict);
 		pass_on(&a, v, job_id, step_id);
-		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read, %zu refused)", job, n,
-		            g.waited_ms, g.n_read, g.n_refused);
+		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read from %zu file(s), %zu refused, "
+		                     "%zu of an earlier job ignored)",
+		            job, n, g.waited_ms, g.n_read, g.n_files, g.n_refused, g.n_stale);
 		roce_agree_free(&a);
 	}
 	free(fps);
@@ -183,17 +227,23 @@ static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id
 
 int roce_jobwide_srun(spank_t sp, int ac, char **av)
 {
-	struct roce_config config;
+	struct roce_plugargs config;
 	struct roce_policy policy;
 	struct roce_request env_req;
-	struct roce_error err;
+	struct roce_error err, other;
 	uint32_t job_id = 0, step_id = 0, nnodes = 0;
 	const char *optout = getenv(ROCE_ENV_AGREE_OPTOUT);
+	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", NULL };
 
 	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
-	/* A bad plugstack line or roce.conf: client.c said so at init, the nodes judge it. */
-	if (roce_config_parse(ac, av, &config, &err) < 0 || roce_config_policy(&config, &policy, &err) < 0)
+	/* A bad plugstack line, or a problem of roce.conf with one of the keys
+	 * srun reads: client.c said so at init, the nodes judge it.  Any other
+	 * problem of the file is the nodes' to say (once, in slurmd's log). */
+	if (roce_plugargs_parse(ac, av, &config, &err) < 0 ||
+	    roce_plugargs_policy_keys(&config, srun_keys, &policy, &other, &err) < 0)
 		return 0;
+	if (other.msg[0])
+		slurm_debug(ROCE_LOG "roce.conf: %s (not a key srun reads)", other.msg);
 	if (!policy.shared_dir[0])
 		return 0;
 	enum roce_mode mode = roce_request_mode(roce_client_request(&env_req), config.default_mode, policy.mode);
@@ -211,6 +261,49 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 		return 0;
 	agree_step(&policy, mode == ROCE_MODE_STRICT, job_id, step_id);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ the job epilog */
+
+/* shareddir.h's question: is the job over? */
+static int job_over(const char *job, time_t *start, void *arg)
+{
+	uint32_t state;
+	(void)arg;
+	if (job_info((uint32_t)strtoul(job, NULL, 10), start, &state) < 0)
+		return errno == ESLURM_INVALID_JOB_ID ? 0 : -1;
+	if (state > JOB_SUSPENDED)
+		return 0; /* completed, cancelled, failed, timed out, node failure... */
+	if (state == JOB_PENDING)
+		*start = time(NULL); /* requeued: every fingerprint there is an earlier instance's */
+	return 1;
+}
+
+struct sweep_result {
+	int rc;
+	struct roce_shareddir_swept s;
+	struct roce_error err;
+};
+
+static void sweep_worker(const void *arg, void *res)
+{
+	struct sweep_result *r = res;
+	r->rc = roce_shareddir_sweep(arg, time(NULL), SWEEP_PERIOD_S, SWEEP_JOBS_MAX, job_over, NULL, &r->s, &r->err);
+}
+
+void roce_jobwide_sweep(const struct roce_policy *p)
+{
+	struct sweep_result r;
+	if (!p->shared_dir[0])
+		return;
+	/* In a child with a deadline: a hung shared file system must not hang the epilog. */
+	if (roce_worker_run(sweep_worker, p->shared_dir, &r, sizeof(r), SWEEP_TIMEOUT_MS, NULL) < 0)
+		slurm_error(ROCE_LOG "SharedDir sweep: no answer within %d ms", SWEEP_TIMEOUT_MS);
+	else if (r.rc < 0)
+		slurm_error(ROCE_LOG "SharedDir sweep: %.*s", ROCE_ERR_MAX - 1, r.err.msg);
+	else if (r.s.ran)
+		slurm_info(ROCE_LOG "SharedDir swept: %zu job(s) looked at, %zu over and removed, %zu stale entries",
+		           r.s.jobs, r.s.jobs_removed, r.s.entries_removed);
 }
 
 /* ------------------------------------------------------------------ each node */

@@ -5,11 +5,14 @@
  * roce.c dispatches each callback on spank_context() to one file per
  * context: client.c (srun, sbatch, salloc), slurmstepd.c (the remote
  * context: one check per step per node), jobscript.c (job_prolog and
- * job_epilog).  What they share: request.c (what the user asked for and
- * what it means), option.c (the --roce option), config.c (the plugstack
- * configuration), exported.c (the marks on values the plugin exported),
- * step.c (the step's check in a worker process), drain.c (draining this
- * node).  The logic lives in lib/.
+ * job_epilog); srun's local_user_init goes to jobwide.c.  What they share:
+ * request.c (what the user asked for and what it means), option.c (the
+ * --roce option), config.c (the site policy: lib/read/plugargs.c's, or the
+ * last good one), exported.c (the marks on values the plugin exported),
+ * step.c (the step's check in a worker process), jobwide.c (the job-wide
+ * agreement: srun computes it, each node's slurmstepd applies it), abort.c
+ * (ending a step on every node), drain.c (draining this node).  The logic
+ * lives in lib/.
  */
 #ifndef ROCE_SPANK_H
 #define ROCE_SPANK_H
@@ -22,6 +25,7 @@
 #include "agree/fingerprint.h"
 #include "check/plan.h"
 #include "read/policy.h"
+#include "read/plugargs.h"  /* the plugstack words: config=, default=, roce.conf keys */
 #include "base/printable.h" /* roce_printable(): every hostile value in a log line */
 
 #define ROCE_LOG "roce: "
@@ -63,21 +67,9 @@ int roce_option_getopt(spank_t sp, char **optarg);
 
 /* ---------------------------------------------------------------- config.c */
 
-#define ROCE_CONFIG_MAX_KV 64
-
-/* The plugstack configuration: config=PATH, default=MODE, and roce.conf keys. */
-struct roce_config {
-	char conf_file[256];          /* "" = ROCE_DEFAULT_CONFIG, missing file allowed */
-	enum roce_mode default_mode;  /* for jobs that did not ask */
-	char *kv[ROCE_CONFIG_MAX_KV]; /* roce.conf Key=Value words, in order (point into argv) */
-	int n_kv;
-};
-
-/* Every word is read; -1 with err naming the first bad one (c holds every
- * word that parsed).  Pure. */
-int roce_config_parse(int ac, char **av, struct roce_config *c, struct roce_error *err);
-/* Defaults, then the roce.conf file, then the Key=Value words (which win). */
-int roce_config_policy(const struct roce_config *c, struct roce_policy *p, struct roce_error *err);
+/* The site's policy on a node: lib/read/plugargs.h's, with the last good
+ * copy of a roce.conf that does not parse, logged once per change. */
+int roce_config_policy(const struct roce_plugargs *c, struct roce_policy *p, struct roce_error *err);
 
 /* ---------------------------------------------------------------- exported.c: pure */
 
@@ -135,6 +127,9 @@ enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JO
  * WARN and FAIL come with msg (len bytes) for the user. */
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len);
+/* The job epilog (root): at most once an hour across the cluster, remove
+ * what crashed nodes left in SharedDir, asking slurmctld which jobs are over. */
+void roce_jobwide_sweep(const struct roce_policy *p);
 
 /* ---------------------------------------------------------------- abort.c */
 

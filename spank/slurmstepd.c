@@ -37,7 +37,7 @@
 enum msg_level { MSG_WARN, MSG_ERROR };
 
 static struct {
-	struct roce_config config;
+	struct roce_plugargs config;
 	bool config_ok; /* the plugstack words parsed; else config_err says why */
 	struct roce_error config_err;
 	bool fail_tasks; /* strict failure: task_init refuses */
@@ -358,7 +358,7 @@ int roce_slurmstepd_init(spank_t sp, int ac, char **av)
 	if (roce_option_register(sp) < 0)
 		return -1;
 	/* A bad plugstack line is judged by mode in init_post_opt: strict fails, warn warns. */
-	step.config_ok = roce_config_parse(ac, av, &step.config, &step.config_err) == 0;
+	step.config_ok = roce_plugargs_parse(ac, av, &step.config, &step.config_err) == 0;
 	return 0;
 }
 

@@ -233,7 +233,8 @@ load_report() {
 	state_left=0
 	for n in "${NODE_LIST[@]}"; do
 		[[ " $dead " == *" $n "* ]] && continue
-		state_left=$((state_left + $(lab_node_exec "$n" ls -A "$W/state" | wc -l)))
+		# the last good roce.conf (policy-HASH.conf) is node state, not a job's
+		state_left=$((state_left + $(lab_node_exec "$n" ls -A "$W/state" | grep -vc '^policy-[0-9a-f]*\.conf$')))
 	done
 	echo "== StateDir entries left on the nodes (snapshots, markers): $state_left"
 	load_result state_left "$state_left"

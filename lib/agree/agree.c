@@ -377,35 +377,11 @@ bad:
 
 /* ---------------------------------------------------------------- on each node */
 
-static void set_var(struct roce_plan *plan, const char *name, const char *value)
-{
-	for (size_t i = 0; i < plan->n_vars; i++)
-		if (strcmp(plan->vars[i].name, name) == 0) {
-			snprintf(plan->vars[i].value, sizeof(plan->vars[i].value), "%s", value);
-			return;
-		}
-}
-
-/* Append netdev to the "=a,b" list unless it is there already. */
-static void add_netdev(char *list, size_t len, const char *netdev)
-{
-	size_t nl = strlen(netdev);
-	for (const char *p = list[0] ? list + 1 : list; *p;) {
-		const char *e = strchr(p, ',');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (l == nl && strncmp(p, netdev, nl) == 0)
-			return;
-		p = e ? e + 1 : p + l;
-	}
-	size_t used = strlen(list);
-	snprintf(list + used, len - used, "%s%s", used ? "," : "=", netdev);
-}
-
 int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint *self, struct roce_plan *plan,
                      char *why, size_t len)
 {
-	char hca[sizeof(plan->vars[0].value)] = "", ifs[sizeof(plan->vars[0].value)] = "";
-	size_t used = 0, wused = 0;
+	char hca[sizeof(plan->vars[0].value)] = "", ifs[sizeof(plan->vars[0].value)] = "", item[ROCE_NAME_MAX + 8];
+	size_t wused = 0;
 	int lacking = 0;
 	why[0] = '\0';
 	for (size_t k = 0; k < d->n_rails; k++) {
@@ -419,9 +395,9 @@ int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint 
 				                          p ? "has another RDMA MTU" : "is not healthy here");
 			continue;
 		}
-		used += (size_t)snprintf(hca + used, sizeof(hca) - used, "%s%s:%u", used ? "," : "=", r->device,
-		                         r->port);
-		add_netdev(ifs, sizeof(ifs), p->netdev);
+		snprintf(item, sizeof(item), "%s:%u", r->device, r->port);
+		roce_plan_list_add(hca, sizeof(hca), item);
+		roce_plan_list_add(ifs, sizeof(ifs), p->netdev);
 	}
 	if (!plan->valid)
 		return lacking;
@@ -430,7 +406,8 @@ int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint 
 		snprintf(plan->why, sizeof(plan->why), "none of the step's agreed rails is usable here");
 		return lacking;
 	}
-	set_var(plan, "NCCL_IB_HCA", hca);
-	set_var(plan, "NCCL_SOCKET_IFNAME", ifs);
+	/* Both fit (each list is at most a value long) and a valid plan sets both. */
+	(void)roce_plan_setf(plan, "NCCL_IB_HCA", "%s", hca);
+	(void)roce_plan_setf(plan, "NCCL_SOCKET_IFNAME", "%s", ifs);
 	return lacking;
 }

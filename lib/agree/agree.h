@@ -84,10 +84,11 @@ int roce_agree_encode(const struct roce_agreement *a, enum roce_agree_verdict v,
 int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *err);
 
 /* Restrict plan (built from self's check) to d's rails that self has
- * healthy with the same RDMA MTU (any, where d says 0), in d's order: NCCL_IB_HCA and
- * NCCL_SOCKET_IFNAME are rewritten; with none left the plan becomes
- * invalid.  Returns how many agreed rails this node could not take (0: all),
- * naming them in why (len bytes). */
+ * healthy with the same RDMA MTU (any, where d says 0), in d's order, each
+ * once: NCCL_IB_HCA and NCCL_SOCKET_IFNAME are rewritten (plan.h's
+ * roce_plan_setf); with none left the plan becomes invalid.  Returns how
+ * many agreed rails this node could not take (0: all), naming them in why
+ * (len bytes). */
 int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint *self, struct roce_plan *plan,
                      char *why, size_t len);
 

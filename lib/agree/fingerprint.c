@@ -89,7 +89,6 @@ json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
 	}
 	json_object_object_add(o, "schema", json_object_new_string(ROCE_FP_SCHEMA));
 	json_object_object_add(o, "job_id", json_object_new_string(f->job_id));
-	json_object_object_add(o, "node", json_object_new_string(f->node));
 	json_object_object_add(o, "verdict", json_object_new_string(roce_fp_verdict_name(f->verdict)));
 	json_object_object_add(o, "gid_index", json_object_new_int(f->gid_index));
 	json_object_object_add(o, "addr_family", json_object_new_int(f->addr_family));
@@ -122,8 +121,8 @@ static int only_keys(json_object *o, const char *const *keys, const char *what, 
 }
 
 static const char *const port_keys[] = { "device", "port", "netdev", "active_mtu", "netdev_mtu", "rate_gbps", NULL };
-static const char *const top_keys[] = { "schema",      "job_id",        "node",         "verdict", "gid_index",
-	                                "addr_family", "traffic_class", "pfc_priority", "ports",   NULL };
+static const char *const top_keys[] = { "schema",        "job_id",       "verdict", "gid_index", "addr_family",
+	                                "traffic_class", "pfc_priority", "ports",   NULL };
 
 static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error *err)
 {
@@ -184,17 +183,18 @@ static int parse_names(json_object *o, const char *job_id, const char *node, str
 		roce_error_set(err, "\"schema\" is \"%.64s\", not " ROCE_FP_SCHEMA, schema);
 		return -1;
 	}
-	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0 ||
-	    roce_jin_strcpy(o, "node", f->node, sizeof(f->node), err) < 0)
+	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0)
 		return -1;
 	if (!roce_slurmid_job_ok(f->job_id) || (job_id && strcmp(f->job_id, job_id) != 0)) {
 		roce_error_set(err, "\"job_id\" is \"%s\", not this job's", f->job_id);
 		return -1;
 	}
-	if (!roce_slurmid_node_ok(f->node) || (node && strcmp(f->node, node) != 0)) {
-		roce_error_set(err, "\"node\" is \"%s\", not the node it is filed under", f->node);
+	/* The node is the file's name for it (shareddir.h), never the content's. */
+	if (node && !roce_slurmid_node_ok(node)) {
+		roce_error_set(err, "\"%.64s\" is not a node name a fingerprint is filed under", node);
 		return -1;
 	}
+	snprintf(f->node, sizeof(f->node), "%s", node ? node : "");
 	return 0;
 }
 

@@ -10,9 +10,9 @@
  * A fingerprint sits on a shared file system and is read by every user's
  * srun: it is untrusted input.  The parser takes at most ROCE_FP_TEXT_MAX
  * bytes, refuses unknown members (the schema is versioned: a new member,
- * such as issue 12's service level, comes with "slurm-roce/fingerprint/2"
- * and a parser that reads both), checks every range, and checks that the
- * job id and node name are the ones the caller asked for.  No path is ever
+ * such as issue 12's service level, comes with the next version and a
+ * parser that reads both), checks every range, and checks that the job id
+ * is the one the caller asked for (the node is the file's name for it).  No path is ever
  * built from what a fingerprint says.
  */
 #ifndef ROCE_FINGERPRINT_H
@@ -25,7 +25,9 @@
 #include "check/check.h"
 #include "base/error.h"
 
-#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/1"
+/* 2: no "node" member: the fingerprints of nodes that offer the same are the
+ * same bytes, stored once in SharedDir under their digest (shareddir.h). */
+#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/2"
 #define ROCE_FP_PORTS_MAX ROCE_HCA_MAX /* NCCL_IB_HCA takes at most 32 entries */
 #define ROCE_FP_TEXT_MAX 16384         /* far above 32 ports; a planted file cannot make us read more */
 #define ROCE_FP_NODE_MAX 64
@@ -62,11 +64,13 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
                                  const struct roce_check_result *check, const char *job_id, const char *node,
                                  struct roce_fingerprint *out);
 
-/* As JSON ("schema" first); NULL on ENOMEM. */
+/* As JSON ("schema" first), without the node name: nodes that offer the same
+ * get the same bytes; NULL on ENOMEM. */
 json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f);
 
-/* text (len bytes) -> *f, for job_id and node (either NULL: not compared).
- * -1 with err naming the member and the problem; f is then zeroed. */
+/* text (len bytes) -> *f, for job_id (NULL: not compared); f->node is set to
+ * node (NULL: ""), the name the file was filed under.  -1 with err naming
+ * the member and the problem; f is then zeroed. */
 int roce_fingerprint_parse(const char *text, size_t len, const char *job_id, const char *node,
                            struct roce_fingerprint *f, struct roce_error *err);
 

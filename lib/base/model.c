@@ -92,6 +92,21 @@ struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const ch
 	return NULL;
 }
 
+size_t roce_node_qos_netdevs(const struct roce_node *node, const struct roce_netdev *nd,
+                             const struct roce_netdev *out[ROCE_BOND_MEMBERS_MAX])
+{
+	size_t n = 0;
+	if (roce_reading_ok(&nd->members_read))
+		for (size_t i = 0; i < nd->n_members && i < ROCE_BOND_MEMBERS_MAX; i++) {
+			const struct roce_netdev *m = roce_node_find_netdev(node, nd->members[i]);
+			if (m)
+				out[n++] = m;
+		}
+	if (n == 0)
+		out[n++] = nd;
+	return n;
+}
+
 struct roce_netdev *roce_node_add_netdev(struct roce_node *node, const char *name)
 {
 	struct roce_netdev *nd = roce_node_find_netdev(node, name);

@@ -2,11 +2,14 @@
 /*
  * model.h - the node model: what one node's RoCE fabric looks like, as plain data.
  *
- * Collectors (rdma.c for sysfs, rtlink.c and dcb*.c for rtnetlink/DCB,
- * verbs.c, topo.c) are the only code that fills it; check.c, plan.c and the
- * report code only read it.  Every field that comes from the outside world
- * has a struct roce_reading next to it that says whether the value was read
- * and, if not, why: a value is never silently defaulted.
+ * The collectors are the only code that fills it: lib/collect/ (rdma.c:
+ * devices, ports, GIDs and module versions from sysfs; netclass.c, trust.c,
+ * pcie.c, gdr.c, verbs.c) and lib/collect/netlink/ (rtlink.c and dcb*.c:
+ * rtnetlink and DCB), run by collect.c.  The layers above only read it: the
+ * checks (lib/check/), the counter snapshot and the job's fingerprint.  The
+ * hwloc topology (topo.h) is not in it.  Every field that comes from the
+ * outside world has a struct roce_reading next to it that says whether the
+ * value was read and, if not, why: a value is never silently defaulted.
  */
 #ifndef ROCE_MODEL_H
 #define ROCE_MODEL_H
@@ -23,6 +26,7 @@
 #define ROCE_PRIOS 8
 #define ROCE_DSCP_MAX 64
 #define ROCE_RATE_MAX_GBPS 10000 /* a larger link rate is garbage, not a port */
+#define ROCE_BOND_MEMBERS_MAX 8  /* ports of one bond we look at (RoCE LAG bonds two) */
 
 /* Why a value is or is not in the model. */
 enum roce_status {
@@ -118,6 +122,15 @@ struct roce_pcie_fn {
 	struct roce_reading acs_read;
 	bool acs_present;
 	uint16_t acs_cap, acs_ctrl; /* capability and control registers */
+	/* Also from a bridge's config space: its vendor (the first bytes,
+	 * which any reader gets), and when acs_read is OK and the port has
+	 * Link Control 2, the speed it may train to (tenths of GT/s) and
+	 * Hardware Autonomous Speed Disable. */
+	bool vendor_known;
+	uint16_t vendor;
+	bool target_known;
+	unsigned target_speed;
+	bool hasd;
 };
 
 #define ROCE_PCIE_DEPTH_MAX 12 /* functions from a device up to its root port */
@@ -134,6 +147,11 @@ struct roce_pcie_path {
 	struct roce_reading iommu_read;
 	char iommu_group[12];
 	char iommu_type[16];
+	/* Only for a function right below an NVIDIA root port (fn[1] of
+	 * vendor 0x10de, the place of a GPU attached over NVLink-C2C): how many
+	 * PCI functions sit directly under its host bridge (pciDDDD:BB), -1
+	 * not counted. */
+	int host_fns;
 };
 
 struct roce_device {
@@ -155,6 +173,12 @@ struct roce_device {
 	 * a DMA-BUF memory registration. */
 	struct roce_reading dmabuf_read;
 	bool dmabuf_verbs;
+	/* The device's neighbourhood (pcie.c, read only when LinkRate=auto
+	 * must tell roles apart): an NVIDIA GPU below the same root port,
+	 * behind a PCIe switch shared with the device (a GPU's rail), its
+	 * address in gpu_near; "" none.  NOT_READ: not needed. */
+	struct roce_reading gpu_near_read;
+	char gpu_near[ROCE_PCI_MAX];
 };
 
 struct roce_pfc {
@@ -240,6 +264,13 @@ struct roce_netdev {
 	struct roce_ecn ecn;
 	struct roce_trust trust; /* trust.c */
 	struct roce_vlan vlan;   /* rtlink.c, with link_read */
+	/* A bond (RoCE LAG: mlx5_bond_N's netdev): its member ports, from
+	 * class/net/<bond>/bonding/slaves (bond.c).  Each member is an entry
+	 * of the node's netdevs too: PFC, ETS, ECN and trust live on the
+	 * members, the bond has none.  MISSING: not a bond. */
+	struct roce_reading members_read;
+	size_t n_members;
+	char members[ROCE_BOND_MEMBERS_MAX][IF_NAMESIZE];
 };
 
 /* GPUDirect RDMA readiness (gdr.c): a peer-memory client, or DMA-BUF. */
@@ -278,6 +309,12 @@ void roce_node_free(struct roce_node *node);
 
 struct roce_device *roce_node_find_device(const struct roce_node *node, const char *name);
 struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const char *name);
+/* The netdevs that hold the QoS of a port whose netdev is nd (PFC, ETS,
+ * the APP table, ECN, the priority trust): a bond's members that are in
+ * the node's netdevs (RoCE LAG: the bond has none of it), else nd itself.
+ * Fills out (at most ROCE_BOND_MEMBERS_MAX) and returns how many. */
+size_t roce_node_qos_netdevs(const struct roce_node *node, const struct roce_netdev *nd,
+                             const struct roce_netdev *out[ROCE_BOND_MEMBERS_MAX]);
 /* Returns the existing entry or appends a new zeroed one; NULL on ENOMEM. */
 struct roce_netdev *roce_node_add_netdev(struct roce_node *node, const char *name);
 

@@ -14,6 +14,7 @@
 #define STATUS 0x06
 #define STATUS_CAP_LIST 0x10
 #define CAP_PTR 0x34
+#define EXP_LNKCTL2 0x30 /* Link Control 2, in the PCI Express capability */
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -130,7 +131,9 @@ int roce_pcicap_acs(const uint8_t *cfg, size_t len, uint16_t *cap, uint16_t *ctr
 	return whole_space(len, why, whylen) < 0 ? -1 : roce_pcicap_acs_src(&src, cap, ctrl, why, whylen);
 }
 
-int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen)
+/* The offset of the PCI Express capability, through the standard list
+ * (0x34): 1 found, 0 none, -1 unknown (why). */
+static int find_exp(const uint8_t *cfg, size_t len, size_t *at, char *why, size_t whylen)
 {
 	bool seen[ROCE_PCICAP_STD_SPACE / 4] = { false };
 	if (len < ROCE_PCICAP_STD_SPACE) {
@@ -151,14 +154,50 @@ int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *
 			return -1;
 		}
 		seen[pos / 4] = true;
-		/* pos <= 0xfc: the flags at pos + 2 and + 3 are inside the 256 bytes */
 		if (cfg[pos] == ROCE_PCICAP_EXP) {
-			*type = (unsigned)(cfg[pos + 2] >> 4) & 0xf;
+			*at = pos;
 			return 1;
 		}
 		pos = cfg[pos + 1] & 0xfc;
 	}
 	return 0;
+}
+
+int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen)
+{
+	size_t pos;
+	int rc = find_exp(cfg, len, &pos, why, whylen);
+	/* pos <= 0xfc: the flags at pos + 2 and + 3 are inside the 256 bytes */
+	if (rc == 1)
+		*type = (unsigned)(cfg[pos + 2] >> 4) & 0xf;
+	return rc;
+}
+
+int roce_pcicap_link_target(const uint8_t *cfg, size_t len, unsigned *tenths, bool *hasd, char *why, size_t whylen)
+{
+	/* Link Speeds Vector bit n (Target Link Speed value n): 2.5, 5, 8, 16, 32, 64 GT/s */
+	static const unsigned speed[] = { 0, 25, 50, 80, 160, 320, 640 };
+	size_t pos;
+	int rc = find_exp(cfg, len, &pos, why, whylen);
+	if (rc < 1)
+		return rc;
+	/* Link Control 2 is in version 2 of the capability only, at +0x30 */
+	if ((cfg[pos + 2] & 0xf) < 2)
+		return 0;
+	if (pos + EXP_LNKCTL2 + 2 > ROCE_PCICAP_STD_SPACE) {
+		snprintf(why, whylen, "the PCI Express capability at 0x%zx runs past the standard space", pos);
+		return -1;
+	}
+	uint16_t ctl2 = le16(cfg + pos + EXP_LNKCTL2);
+	unsigned t = ctl2 & 0xf;
+	if (t == 0 || t >= sizeof(speed) / sizeof(speed[0])) {
+		snprintf(why, whylen, "Link Control 2 at 0x%zx has target link speed %u, not a PCIe speed",
+		         pos + EXP_LNKCTL2, t);
+		return -1;
+	}
+	*tenths = speed[t];
+	*hasd = (ctl2 & 0x20) != 0;
+	return 1;
 }
 
 const char *roce_pcicap_port_type_name(unsigned type, char *buf, size_t len)

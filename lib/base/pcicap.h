@@ -12,6 +12,7 @@
 #ifndef ROCE_PCICAP_H
 #define ROCE_PCICAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,12 @@
  * function has no such capability, -1 unknown (why: short space, bad or
  * looping list). */
 int roce_pcicap_port_type(const uint8_t *cfg, size_t len, unsigned *type, char *why, size_t whylen);
+/* The Target Link Speed of Link Control 2 (in tenths of GT/s, 25 = 2.5)
+ * and its Hardware Autonomous Speed Disable bit, from the PCI Express
+ * capability (version 2, the first 256 bytes): what the port may train to,
+ * lowered by a BIOS "PCIe generation" setting or setpci.  1 read, 0 the
+ * function has no such register, -1 unknown (why). */
+int roce_pcicap_link_target(const uint8_t *cfg, size_t len, unsigned *tenths, bool *hasd, char *why, size_t whylen);
 /* "root port", "switch upstream port", ... ("type 0x9" for the others). */
 const char *roce_pcicap_port_type_name(unsigned type, char *buf, size_t len);
 

@@ -308,11 +308,16 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
-	ok &= roce_check_pfc_port(r, pol, d, p, nd, &tc) != ROCE_FAIL;
+	/* PFC where it lives: on each member of a bond (RoCE LAG), else on nd */
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n_qos = nd ? roce_node_qos_netdevs(node, nd, qos) : 1;
+	for (size_t i = 0; i < n_qos; i++) {
+		ok &= roce_check_pfc_port(r, pol, d, p, nd ? qos[i] : NULL, &tc) != ROCE_FAIL;
+		if (tc >= 0 && r->traffic_class < 0)
+			r->traffic_class = tc;
+	}
 	if (r->n_findings < before) /* out of memory inside roce_finding_addf() */
 		return -1;
-	if (tc >= 0 && r->traffic_class < 0)
-		r->traffic_class = tc;
 	pr->healthy = ok;
 	return 0;
 }
@@ -428,9 +433,10 @@ void roce_check_decide(struct roce_check_result *r, const struct roce_policy *po
 	for (size_t i = 0; i < r->n_ports; i++)
 		healthy += r->ports[i].healthy;
 	r->mode = pol->mode;
-	/* warn: only "RoCE impossible on every port" fails; strict: every fail (and unknown) counts. */
+	/* warn: only "RoCE impossible on every port" fails; strict: every fail (and unknown, but those set
+	 * aside) counts. */
 	if (pol->mode == ROCE_MODE_STRICT)
-		r->failed = r->n_fail > 0 || r->n_unknown > 0 || healthy == 0;
+		r->failed = r->n_fail > 0 || r->n_unknown > r->n_unknown_aside || healthy == 0;
 	else
 		r->failed = healthy == 0;
 }

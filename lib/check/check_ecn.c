@@ -62,11 +62,10 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 	                         "ECN notification and reaction points on for priority %d on %s", prio, nd->name);
 }
 
-static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
-                      struct roce_port_result *pr)
+static int check_netdev(struct roce_check_result *r, const struct roce_policy *pol, struct roce_port_result *pr,
+                        const struct roce_netdev *nd)
 {
-	const struct roce_netdev *nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
-	if (!nd || nd->ecn.read.status == ROCE_NOT_READ)
+	if (nd->ecn.read.status == ROCE_NOT_READ)
 		return 0;
 	int prio = roce_priority(r, pol, nd);
 	if (prio < 0 || prio >= ROCE_PRIOS)
@@ -85,24 +84,44 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	return 0;
 }
 
+static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
+                      struct roce_port_result *pr)
+{
+	const struct roce_netdev *port_nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
+	if (!port_nd)
+		return 0;
+	/* ECN lives on each member of a bond (RoCE LAG), else on the port's netdev */
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = roce_node_qos_netdevs(node, port_nd, qos);
+	for (size_t i = 0; i < n; i++)
+		if (check_netdev(r, pol, pr, qos[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* The CNP DSCP is the switches' to honour: one value on every port. */
 static int check_cnp_dscp(struct roce_check_result *r, const struct roce_node *node)
 {
 	const struct roce_netdev *first = NULL;
 	for (size_t i = 0; i < r->n_ports; i++) {
 		const struct roce_port_result *pr = &r->ports[i];
-		const struct roce_netdev *nd =
+		const struct roce_netdev *port_nd =
 		        pr->roce && pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
-		if (!nd || nd->ecn.cnp_dscp < 0)
-			continue;
-		if (!first)
-			first = nd;
-		else if (nd->ecn.cnp_dscp != first->ecn.cnp_dscp)
-			return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
-			                         "CNP DSCP is %d on %s but %d on %s: switches give CNPs one queue; "
-			                         "set the same "
-			                         "ecn/roce_np/cnp_dscp on every port",
-			                         nd->ecn.cnp_dscp, nd->name, first->ecn.cnp_dscp, first->name);
+		const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+		size_t n = port_nd ? roce_node_qos_netdevs(node, port_nd, qos) : 0;
+		for (size_t m = 0; m < n; m++) {
+			const struct roce_netdev *nd = qos[m];
+			if (nd->ecn.cnp_dscp < 0)
+				continue;
+			if (!first)
+				first = nd;
+			else if (nd->ecn.cnp_dscp != first->ecn.cnp_dscp)
+				return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_WARN, false, NULL,
+				                         "CNP DSCP is %d on %s but %d on %s: switches give CNPs one "
+				                         "queue; set the same "
+				                         "ecn/roce_np/cnp_dscp on every port",
+				                         nd->ecn.cnp_dscp, nd->name, first->ecn.cnp_dscp, first->name);
+		}
 	}
 	return 0;
 }

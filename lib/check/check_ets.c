@@ -134,13 +134,11 @@ static int garbled(struct roce_check_result *r, const struct roce_port_result *p
 	                         attr, nd->name, roce_status_name(rd->status), rd->why, nd->name, nd->name);
 }
 
-static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
-                      struct roce_port_result *pr)
+static int check_netdev(struct roce_check_result *r, const struct roce_policy *pol, struct roce_port_result *pr,
+                        const struct roce_netdev *nd)
 {
-	const struct roce_netdev *nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
 	int prio = pol->pfc_priority;
-	if (!nd || prio < 0 || prio >= ROCE_PRIOS || !roce_reading_ok(&nd->pfc.read) ||
-	    !(nd->pfc.enabled & (1u << prio)))
+	if (prio < 0 || prio >= ROCE_PRIOS || !roce_reading_ok(&nd->pfc.read) || !(nd->pfc.enabled & (1u << prio)))
 		return 0;
 	/* Not asked (netlink off): nothing to say. */
 	if (nd->ets.read.status == ROCE_NOT_READ && nd->buffer.read.status == ROCE_NOT_READ)
@@ -189,6 +187,19 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	                         "-i %s); "
 	                         "Ets=ignore silences this",
 	                         what, known[0] ? "; " : "", known, nd->name, nd->name, nd->name);
+}
+
+/* ETS and buffers live on each member of a bond (RoCE LAG), else on the port's netdev. */
+static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
+                      struct roce_port_result *pr)
+{
+	const struct roce_netdev *nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = nd ? roce_node_qos_netdevs(node, nd, qos) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (check_netdev(r, pol, pr, qos[i]) < 0)
+			return -1;
+	return 0;
 }
 
 int roce_check_ets(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)

@@ -5,10 +5,22 @@
  * A port that trained below its speed (a bad cable or transceiver, a switch
  * port forced down) still passes every other check and then slows every
  * collective of the job to its pace: a hardware fault, drained with a short
- * reason.  LinkRate=N is a minimum in Gb/s; auto compares a port with the
- * other ports of the same adapter model (hca_type + board_id) on the node,
- * so a node of 100G adapters beside a 25G management adapter is not flagged.
- * Ports that are not ACTIVE are port_state's business and are skipped.
+ * reason.  LinkRate=N is a minimum in Gb/s; auto compares a port only with
+ * the ports of its role on the node, and a rate uniform within its role is
+ * never a fault.  A role is:
+ *   - the adapter model (hca_type + board_id): a 25G management adapter
+ *     beside 100G adapters is another role;
+ *   - and its place: a GPU's rail (a PCIe switch below its root port is
+ *     shared with an NVIDIA GPU, and no faster RoCE port shares it: the
+ *     port NCCL gives that GPU) or a host port (no GPU behind its switch, on
+ *     a root port of its own, or beside a faster port under a GPU's switch:
+ *     storage, front-end).  A rail-optimised node's eight 400G compute
+ *     ports and two 100G storage ports of the same model are two roles; a
+ *     compute port that trained at 100G is still a rail, and fails.
+ * The place is read (pcie.c) only when two ports of one model differ; a
+ * port whose place cannot be read is not judged as a fault (a warning).
+ * Hca= narrows the ports compared, as it narrows every check.  Ports that
+ * are not ACTIVE are port_state's business and are skipped.
  */
 #include "config.h"
 #include "check/check.h"
@@ -51,20 +63,96 @@ static bool model_known(const struct roce_device *d)
 	return roce_reading_ok(&d->hca_type_read) && roce_reading_ok(&d->board_id_read);
 }
 
-/* The fastest ACTIVE RoCE port of d's adapter model on the node (mbps, 0 none). */
-static unsigned model_fastest(const struct roce_check_result *r, const struct roce_node *node,
-                              const struct roce_device *d)
+static bool same_model(const struct roce_device *a, const struct roce_device *b)
+{
+	return model_known(a) && model_known(b) && !strcmp(a->hca_type, b->hca_type) &&
+	       !strcmp(a->board_id, b->board_id);
+}
+
+/* Where a device sits, for its role. */
+enum place { PLACE_UNKNOWN, PLACE_RAIL, PLACE_HOST };
+
+/* Do a and b share a PCIe switch (the same root port, a switch between it
+ * and each of them)? */
+static bool share_switch(const struct roce_device *a, const struct roce_device *b)
+{
+	const struct roce_pcie_path *p = &a->pcie, *q = &b->pcie;
+	return roce_reading_ok(&p->read) && roce_reading_ok(&q->read) && p->n >= 3 && q->n >= 3 &&
+	       !strcmp(p->fn[p->n - 1].bdf, q->fn[q->n - 1].bdf);
+}
+
+/* The fastest ACTIVE RoCE port on the node that keep() accepts (mbps, 0 none). */
+static unsigned fastest(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d,
+                        bool (*keep)(const struct roce_check_result *, const struct roce_node *,
+                                     const struct roce_device *, const struct roce_device *))
 {
 	unsigned best = 0;
 	for (size_t i = 0; i < r->n_ports; i++) {
 		struct link_port o = find_port(node, &r->ports[i]);
-		if (!r->ports[i].roce || !o.port || !active_with_rate(o.port) || !model_known(o.dev) ||
-		    strcmp(o.dev->hca_type, d->hca_type) || strcmp(o.dev->board_id, d->board_id))
+		if (!r->ports[i].roce || !o.port || !active_with_rate(o.port) || !keep(r, node, d, o.dev))
 			continue;
 		if (o.port->rate_mbps > best)
 			best = o.port->rate_mbps;
 	}
 	return best;
+}
+
+static bool keep_model(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d,
+                       const struct roce_device *o)
+{
+	(void)r;
+	(void)node;
+	return same_model(d, o);
+}
+
+static bool keep_beside(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d,
+                        const struct roce_device *o)
+{
+	(void)r;
+	(void)node;
+	return share_switch(d, o);
+}
+
+/* The rate of d's ACTIVE RoCE port (its first), 0 none. */
+static unsigned device_rate(const struct roce_check_result *r, const struct roce_node *node,
+                            const struct roce_device *d)
+{
+	for (size_t i = 0; i < r->n_ports; i++) {
+		struct link_port o = find_port(node, &r->ports[i]);
+		if (r->ports[i].roce && o.dev == d && o.port && active_with_rate(o.port))
+			return o.port->rate_mbps;
+	}
+	return 0;
+}
+
+static enum place place_of(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d)
+{
+	if (!roce_reading_ok(&d->gpu_near_read))
+		return PLACE_UNKNOWN;
+	if (!d->gpu_near[0])
+		return PLACE_HOST;
+	/* Beside a faster port under the GPU's switch: the GPU's rail is that one. */
+	return fastest(r, node, d, keep_beside) > device_rate(r, node, d) ? PLACE_HOST : PLACE_RAIL;
+}
+
+static bool keep_role(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d,
+                      const struct roce_device *o)
+{
+	enum place pd = place_of(r, node, d);
+	return same_model(d, o) && pd != PLACE_UNKNOWN && place_of(r, node, o) == pd;
+}
+
+/* "a GPU's rail (beside GPU 0000:19:00.0)", "a host port (no GPU behind its PCIe switch)". */
+static void role_name(const struct roce_check_result *r, const struct roce_node *node, const struct roce_device *d,
+                      char *out, size_t len)
+{
+	enum place p = place_of(r, node, d);
+	if (p == PLACE_RAIL)
+		snprintf(out, len, "a GPU's rail, beside GPU %s", d->gpu_near);
+	else if (d->gpu_near[0])
+		snprintf(out, len, "a host port, beside a faster port under GPU %s's switch", d->gpu_near);
+	else
+		snprintf(out, len, "a host port, no GPU behind its PCIe switch");
 }
 
 static int slow(struct roce_check_result *r, struct roce_port_result *pr, const struct link_port *lp, const char *why)
@@ -99,6 +187,37 @@ static int passed(struct roce_check_result *r, const struct roce_node *node, con
 	                         "%s port %u at %s Gb/s%s%s", pr->device, pr->port, have, model_note, speed);
 }
 
+/* Slower than another port of its model whose role it may not share. */
+static int judge_role(struct roce_check_result *r, const struct roce_node *node, struct roce_port_result *pr,
+                      const struct link_port *lp, unsigned model_best)
+{
+	char why[320], want[16], role[96];
+	gbps(model_best, want, sizeof(want));
+	if (place_of(r, node, lp->dev) == PLACE_UNKNOWN) {
+		char have[16];
+		gbps(lp->port->rate_mbps, have, sizeof(have));
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_WARN, false, NULL,
+		                         "%s port %u runs at %s Gb/s while other %s (%s) ports on this node run at %s "
+		                         "Gb/s, and whether it is a GPU's rail or a host port (storage, front-end) "
+		                         "cannot be told (%s): not judged as a fault; `LinkRate=N` or `Hca=` says what "
+		                         "to expect",
+		                         pr->device, pr->port, have, lp->dev->hca_type, lp->dev->board_id, want,
+		                         lp->dev->gpu_near_read.why[0] ? lp->dev->gpu_near_read.why
+		                                                       : "its PCIe neighbourhood was not read");
+	}
+	unsigned role_best = fastest(r, node, lp->dev, keep_role);
+	role_name(r, node, lp->dev, role, sizeof(role));
+	if (lp->port->rate_mbps < role_best) {
+		gbps(role_best, want, sizeof(want));
+		snprintf(why, sizeof(why), "while other %s (%s) ports of its role on this node run at %s Gb/s (%s)",
+		         lp->dev->hca_type, lp->dev->board_id, want, role);
+		return slow(r, pr, lp, why);
+	}
+	snprintf(why, sizeof(why), " (%s: compared with its role's ports; other %s ports run at %s Gb/s)", role,
+	         lp->dev->hca_type, want);
+	return passed(r, node, pr, lp, why);
+}
+
 static int check_one(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
                      struct roce_port_result *pr)
 {
@@ -111,7 +230,7 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 		                         "check the mlx5_ib driver (dmesg)",
 		                         pr->device, pr->port, roce_status_name(lp.port->rate_read.status),
 		                         lp.port->rate_read.why);
-	char why[256], want[16];
+	char why[256];
 	if (pol->link_rate > 0 && lp.port->rate_mbps < (unsigned)pol->link_rate * 1000) {
 		snprintf(why, sizeof(why), "below LinkRate=%d", pol->link_rate);
 		return slow(r, pr, &lp, why);
@@ -120,13 +239,9 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 		return passed(r, node, pr, &lp, "");
 	if (!model_known(lp.dev))
 		return passed(r, node, pr, &lp, " (adapter model unknown: not compared)");
-	unsigned fastest = model_fastest(r, node, lp.dev);
-	if (lp.port->rate_mbps < fastest) {
-		gbps(fastest, want, sizeof(want));
-		snprintf(why, sizeof(why), "while other %s (%s) ports on this node run at %s Gb/s", lp.dev->hca_type,
-		         lp.dev->board_id, want);
-		return slow(r, pr, &lp, why);
-	}
+	unsigned model_best = fastest(r, node, lp.dev, keep_model);
+	if (lp.port->rate_mbps < model_best)
+		return judge_role(r, node, pr, &lp, model_best);
 	return passed(r, node, pr, &lp, "");
 }
 

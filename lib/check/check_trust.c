@@ -31,10 +31,11 @@ static enum roce_trust_mode trust_of(const struct roce_netdev *nd, const char **
 	return nd->dscp.n > 0 ? ROCE_TRUST_DSCP : ROCE_TRUST_PCP;
 }
 
-static int judge_pcp(struct roce_check_result *r, const struct roce_port_result *pr, const struct roce_netdev *nd,
-                     const char *from, int prio)
+/* q: the netdev whose trust was read (a bond's member); nd: the GID's. */
+static int judge_pcp(struct roce_check_result *r, const struct roce_port_result *pr, const struct roce_netdev *q,
+                     const struct roce_netdev *nd, const char *from, int prio)
 {
-	const char *ifn = nd->trust.from[0] ? nd->trust.from : nd->name;
+	const char *ifn = q->trust.from[0] ? q->trust.from : q->name;
 	if (!roce_reading_ok(&nd->link_read))
 		return roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
 		                         "%s trusts pcp (%s) but whether %s is a VLAN device is unknown (%s)", ifn,
@@ -99,28 +100,29 @@ static int judge_dscp(struct roce_check_result *r, const struct roce_policy *pol
 	                         nd->name, from, tc, dscp, map, prio);
 }
 
-static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
-                      struct roce_port_result *pr)
+/* The trust of q, where RoCE on the GID's netdev nd lands (q is nd, or a
+ * member of the bond nd). */
+static int check_netdev(struct roce_check_result *r, const struct roce_policy *pol, struct roce_port_result *pr,
+                        const struct roce_netdev *q, const struct roce_netdev *nd)
 {
-	const struct roce_netdev *nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
-	if (!nd || nd->trust.read.status == ROCE_NOT_READ)
+	if (q->trust.read.status == ROCE_NOT_READ)
 		return 0;
 	const char *from;
-	enum roce_trust_mode mode = trust_of(nd, &from);
+	enum roce_trust_mode mode = trust_of(q, &from);
 	int rc;
-	if (mode == ROCE_TRUST_UNKNOWN && nd->trust.read.status == ROCE_MISSING)
+	if (mode == ROCE_TRUST_UNKNOWN && q->trust.read.status == ROCE_MISSING)
 		return 0;
 	if (mode == ROCE_TRUST_UNKNOWN)
 		rc = roce_finding_addf(r, "trust", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
 		                       "the priority trust of %s is unknown (%s: %s): the priority RoCE lands on "
 		                       "cannot be "
 		                       "verified; `mlnx_qos -i %s` shows it",
-		                       nd->name, roce_status_name(nd->trust.read.status), nd->trust.read.why,
-		                       nd->trust.from[0] ? nd->trust.from : nd->name);
+		                       q->name, roce_status_name(q->trust.read.status), q->trust.read.why,
+		                       q->trust.from[0] ? q->trust.from : q->name);
 	else if (mode == ROCE_TRUST_PCP)
-		rc = judge_pcp(r, pr, nd, from, pol->pfc_priority);
+		rc = judge_pcp(r, pr, q, nd, from, pol->pfc_priority);
 	else
-		rc = judge_dscp(r, pol, pr, nd, from, pol->pfc_priority);
+		rc = judge_dscp(r, pol, pr, q, from, pol->pfc_priority);
 	if (rc < 0)
 		return -1;
 	if (r->trust == ROCE_TRUST_UNKNOWN)
@@ -129,6 +131,19 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	enum roce_verdict v = r->findings[r->n_findings - 1].status;
 	if (v == ROCE_FAIL || v == ROCE_UNKNOWN)
 		pr->healthy = false;
+	return 0;
+}
+
+/* The trust lives on each member of a bond (RoCE LAG), else on the port's netdev. */
+static int check_port(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
+                      struct roce_port_result *pr)
+{
+	const struct roce_netdev *nd = pr->netdev[0] ? roce_node_find_netdev(node, pr->netdev) : NULL;
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = nd ? roce_node_qos_netdevs(node, nd, qos) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (check_netdev(r, pol, pr, qos[i], nd) < 0)
+			return -1;
 	return 0;
 }
 

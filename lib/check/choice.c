@@ -72,9 +72,37 @@ static void acs_on_pair(const struct roce_locality *loc, unsigned g, const char 
 	     g, loc->gpus[g].pci_addr, bridge ? bridge : "(not named: too many)", hca, roce_locality_path_name(below));
 }
 
+/* The bandwidth NCCL ranks an HCA by (0 unknown), and its bit in the GPU's masks. */
+static unsigned hca_bw(const struct roce_locality *loc, const char *hca, uint64_t *bit)
+{
+	size_t j;
+	const struct roce_locality_hca *h = roce_locality_find_hca(loc, hca, &j);
+	*bit = h && j < 64 ? (uint64_t)1 << j : 0;
+	return h ? roce_locality_hca_bw(h) : 0;
+}
+
+/* The most bandwidth among the HCAs at path best from GPU g; 0 when one of
+ * them is unknown (then none is left out). */
+static unsigned top_bw(const struct roce_locality *loc, unsigned g, const char *const healthy[], size_t n,
+                       enum roce_sysfs_path best)
+{
+	unsigned top = 0;
+	uint64_t bit;
+	for (size_t i = 0; i < n; i++) {
+		if (gpu_to(loc, g, healthy[i]) != best)
+			continue;
+		unsigned bw = hca_bw(loc, healthy[i], &bit);
+		if (!bw)
+			return 0;
+		if (bw > top)
+			top = bw;
+	}
+	return top;
+}
+
 /* One GPU: record its best path; add its nearest HCAs when within the cap. */
 static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *const healthy[], size_t n,
-                       enum roce_gdr_level cap, struct roce_choice *c)
+                       enum roce_gdr_level cap, enum roce_hca_ties ties, struct roce_choice *c)
 {
 	struct roce_choice_gpu *gc = &c->gpus[c->n_gpus++];
 	enum roce_sysfs_path best = ROCE_PATH_UNKNOWN;
@@ -102,11 +130,21 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 		return false;
 	}
 	gc->gdr = true;
-	for (size_t i = 0; i < n; i++)
-		if (gpu_to(loc, g, healthy[i]) == best) {
-			add_hca(c, healthy[i]);
-			acs_on_pair(loc, g, healthy[i], c, gc);
+	unsigned top = top_bw(loc, g, healthy, n, best);
+	gc->bw_unknown = top == 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bit;
+		if (gpu_to(loc, g, healthy[i]) != best)
+			continue;
+		if (ties == ROCE_TIES_BANDWIDTH && top && hca_bw(loc, healthy[i], &bit) < top) {
+			gc->slower |= bit;
+			continue;
 		}
+		hca_bw(loc, healthy[i], &bit);
+		gc->chosen |= bit;
+		add_hca(c, healthy[i]);
+		acs_on_pair(loc, g, healthy[i], c, gc);
+	}
 	return true;
 }
 
@@ -115,7 +153,7 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
  * within the cap, or UNKNOWN when no GPU has an HCA within it. */
 static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const struct roce_gpuset *gpus,
                                         const char *const healthy[], size_t n, enum roce_gdr_level cap,
-                                        struct roce_choice *c, enum roce_sysfs_path *acs_limit)
+                                        enum roce_hca_ties ties, struct roce_choice *c, enum roce_sysfs_path *acs_limit)
 {
 	enum roce_sysfs_path worst = ROCE_PATH_LOC;
 	*acs_limit = ROCE_PATH_SYS;
@@ -126,7 +164,7 @@ static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const s
 			warn(c, "GPU %u is not among the %zu NVIDIA GPUs of the topology", g, loc->n_gpus);
 			continue;
 		}
-		if (choose_gpu(loc, g, healthy, n, cap, c)) {
+		if (choose_gpu(loc, g, healthy, n, cap, ties, c)) {
 			any = true;
 			const struct roce_choice_gpu *gc = &c->gpus[c->n_gpus - 1];
 			if (gc->best > worst)
@@ -139,7 +177,8 @@ static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const s
 }
 
 int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus, const char *const healthy[],
-                     size_t n_healthy, enum roce_gdr_level cap, struct roce_choice *out, struct roce_error *err)
+                     size_t n_healthy, enum roce_gdr_level cap, enum roce_hca_ties ties, struct roce_choice *out,
+                     struct roce_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (n_healthy > ROCE_HCA_MAX) {
@@ -160,7 +199,7 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
 	}
 	out->n_hca = 0;
 	enum roce_sysfs_path acs_limit;
-	enum roce_sysfs_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, out, &acs_limit);
+	enum roce_sysfs_path worst = choose_gpus(loc, gpus, healthy, n_healthy, cap, ties, out, &acs_limit);
 	if (worst == ROCE_PATH_UNKNOWN) {
 		all_hcas(out, healthy, n_healthy, cap);
 		return 0;
@@ -184,7 +223,7 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
 			continue;
 		healthy[n++] = pr->device;
 	}
-	if (roce_choice_make(loc, gpus, healthy, n, policy->gdr_level, out, err) < 0)
+	if (roce_choice_make(loc, gpus, healthy, n, policy->gdr_level, policy->hca_ties, out, err) < 0)
 		return -1;
 	for (size_t i = 0; i < out->n_warnings; i++)
 		if (roce_finding_addf(check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", out->warnings[i]) < 0) {
@@ -194,7 +233,17 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
 	return 0;
 }
 
-json_object *roce_choice_json(const struct roce_choice *c)
+/* The names of the HCAs of mask, as a JSON array. */
+static json_object *hca_names(const struct roce_locality *loc, uint64_t mask)
+{
+	json_object *a = json_object_new_array();
+	for (size_t j = 0; loc && j < loc->n_hcas && j < 64; j++)
+		if (mask & (uint64_t)1 << j)
+			json_object_array_add(a, json_object_new_string(loc->hcas[j].name));
+	return a;
+}
+
+json_object *roce_choice_json(const struct roce_choice *c, const struct roce_locality *loc)
 {
 	json_object *o = json_object_new_object(), *h = json_object_new_array(), *g = json_object_new_array();
 	json_object *w = json_object_new_array();
@@ -206,6 +255,8 @@ json_object *roce_choice_json(const struct roce_choice *c)
 		json_object_object_add(e, "best", json_object_new_string(roce_locality_path_name(c->gpus[i].best)));
 		json_object_object_add(e, "gdr", json_object_new_boolean(c->gpus[i].gdr));
 		json_object_object_add(e, "acs", json_object_new_boolean(c->gpus[i].acs));
+		json_object_object_add(e, "hcas", hca_names(loc, c->gpus[i].chosen));
+		json_object_object_add(e, "slower", hca_names(loc, c->gpus[i].slower));
 		json_object_array_add(g, e);
 	}
 	for (size_t i = 0; i < c->n_warnings; i++)
@@ -216,4 +267,67 @@ json_object *roce_choice_json(const struct roce_choice *c)
 	json_object_object_add(o, "gpus", g);
 	json_object_object_add(o, "warnings", w);
 	return o;
+}
+
+/* "400 Gb/s" (port 400 Gb/s, PCIe 384 Gb/s), "? Gb/s" unknown. */
+static void print_bw(const struct roce_locality_hca *h, FILE *out)
+{
+	unsigned bw = roce_locality_hca_bw(h);
+	if (!bw)
+		fprintf(out, "bandwidth unknown (port rate not read)");
+	else
+		fprintf(out, "%u Gb/s", bw / 1000);
+}
+
+/* "mlx5_0 (400 Gb/s), mlx5_8 (100 Gb/s)" for the HCAs of mask. */
+static void print_hcas(const struct roce_locality *loc, uint64_t mask, FILE *out)
+{
+	const char *sep = "";
+	for (size_t j = 0; j < loc->n_hcas && j < 64; j++)
+		if (mask & (uint64_t)1 << j) {
+			fprintf(out, "%s%s (", sep, loc->hcas[j].name);
+			print_bw(&loc->hcas[j], out);
+			fprintf(out, ")");
+			sep = ", ";
+		}
+}
+
+void roce_choice_print(const struct roce_choice *c, const struct roce_locality *loc, FILE *out)
+{
+	if (!loc || loc->n_hcas == 0)
+		return;
+	fprintf(out, "\nHCA bandwidth (the lower of the port's rate and its PCIe link's, as NCCL weighs NICs):\n");
+	for (size_t j = 0; j < loc->n_hcas; j++) {
+		const struct roce_locality_hca *h = &loc->hcas[j];
+		fprintf(out, "  %-10s ", h->name);
+		print_bw(h, out);
+		fprintf(out, " (port ");
+		if (h->rate_mbps)
+			fprintf(out, "%u Gb/s", h->rate_mbps / 1000);
+		else
+			fprintf(out, "unknown");
+		if (h->pcie_mbps)
+			fprintf(out, ", PCIe %u Gb/s%s)\n", h->pcie_mbps / 1000,
+			        h->pcie_from_topology ? " from the topology's link speed" : "");
+		else
+			fprintf(out, ", PCIe unknown)\n");
+	}
+	if (!c->by_locality || c->n_gpus == 0)
+		return;
+	fprintf(out, "\nNCCL_IB_HCA by GPU (its nearest HCAs; of those equally near, the ones with the most "
+	             "bandwidth, unless HcaTies=all):\n");
+	for (size_t i = 0; i < c->n_gpus; i++) {
+		const struct roce_choice_gpu *g = &c->gpus[i];
+		fprintf(out, "  GPU%u  %s: ", g->gpu, roce_locality_path_name(g->best));
+		if (!g->chosen)
+			fprintf(out, "none within the GDR level");
+		print_hcas(loc, g->chosen, out);
+		if (g->slower) {
+			fprintf(out, "; as near, less bandwidth, left out: ");
+			print_hcas(loc, g->slower, out);
+		} else if (g->bw_unknown && g->chosen & (g->chosen - 1)) {
+			fprintf(out, "; a bandwidth is unknown: every equally near HCA kept");
+		}
+		fprintf(out, "\n");
+	}
 }

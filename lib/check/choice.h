@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 #include "check/check.h"
@@ -29,6 +31,12 @@ struct roce_choice_gpu {
 	enum roce_sysfs_path best; /* best path to any healthy HCA (UNKNOWN if none known) */
 	bool gdr;                  /* best is within the cap: NCCL will use GPUDirect RDMA */
 	bool acs;                  /* ACS redirect on the path to a chosen HCA: the level is lowered below best */
+	/* Why: bits of loc->hcas (index < ROCE_LOCALITY_HCA_MAX): the HCAs it
+	 * got, and those as near with less bandwidth that it did not
+	 * (HcaTies=bandwidth); bw_unknown: a tied HCA's bandwidth is unknown,
+	 * so every tied one was kept. */
+	uint64_t chosen, slower;
+	bool bw_unknown;
 };
 
 struct roce_choice {
@@ -46,8 +54,12 @@ struct roce_choice {
  * The choice.  healthy: the healthy, policy-allowed RoCE HCAs (device
  * names, in the order NCCL_IB_HCA should list them when there is no
  * locality).  loc may be NULL (no topology), gpus too (no GPUs).  For each
- * GPU of gpus (in index order): its nearest healthy HCAs (all tied at its
- * best path type), no duplicates; the GDR level is the worst of those best
+ * GPU of gpus (in index order): its nearest healthy HCAs, no duplicates;
+ * among those tied at its best path type, as NCCL breaks the tie
+ * (ncclTopoGetLocal: the highest path bandwidth first), the ones with the
+ * most bandwidth (roce_locality_hca_bw: the lower of port rate and PCIe
+ * link), or all of them with ties ROCE_TIES_ALL or when one's bandwidth is
+ * unknown; the GDR level is the worst of those best
  * paths, capped at cap, and below the path of any GPU whose path to a chosen
  * HCA crosses ACS redirect (loc->gpu_hca_block; a warning names the
  * bridge).  A GPU with no HCA within the cap gets a warning;
@@ -56,7 +68,8 @@ struct roce_choice {
  * level cap.  Returns 0, or -1 when n_healthy > ROCE_HCA_MAX (err set).
  */
 int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *gpus, const char *const healthy[],
-                     size_t n_healthy, enum roce_gdr_level cap, struct roce_choice *out, struct roce_error *err);
+                     size_t n_healthy, enum roce_gdr_level cap, enum roce_hca_ties ties, struct roce_choice *out,
+                     struct roce_error *err);
 
 /*
  * The choice for a node's check: among the devices with a healthy port
@@ -68,7 +81,12 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
                           const struct roce_locality *loc, const struct roce_gpuset *gpus, struct roce_choice *out,
                           struct roce_error *err);
 
-/* {"hca":[...], "gdr_level", "by_locality", "gpus":[{gpu,best,gdr,acs}], "warnings":[...]} */
-json_object *roce_choice_json(const struct roce_choice *c);
+/* {"hca":[...], "gdr_level", "by_locality", "gpus":[{gpu,best,gdr,acs,hcas,slower}], "warnings":[...]};
+ * loc (may be NULL) names the HCAs of hcas and slower. */
+json_object *roce_choice_json(const struct roce_choice *c, const struct roce_locality *loc);
+
+/* Why each GPU got its HCAs, after roce-check --matrix's matrix: its path,
+ * each HCA's bandwidth, the equally near ones left out. */
+void roce_choice_print(const struct roce_choice *c, const struct roce_locality *loc, FILE *out);
 
 #endif

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                      enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+static int vadd(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                enum roce_verdict status, bool hardware, const char *reason, const char *fmt, va_list ap)
 {
 	if (r->n_findings == r->cap_findings) {
 		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
@@ -33,10 +33,7 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
 	f->status = status;
 	f->hardware = hardware && status == ROCE_FAIL;
 	snprintf(f->reason, sizeof(f->reason), "%s", reason ? reason : "");
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
 	switch (status) {
 	case ROCE_PASS: r->n_pass++; break;
 	case ROCE_WARN: r->n_warn++; break;
@@ -44,6 +41,29 @@ int roce_finding_addf(struct roce_check_result *r, const char *check, const char
 	case ROCE_FAIL: r->n_fail++; break;
 	}
 	return 0;
+}
+
+int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                      enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vadd(r, check, device, port, status, hardware, reason, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vadd(r, check, device, 0, ROCE_UNKNOWN, false, NULL, fmt, ap);
+	va_end(ap);
+	if (rc == 0) {
+		r->findings[r->n_findings - 1].aside = true;
+		r->n_unknown_aside++;
+	}
+	return rc;
 }
 
 const char *roce_finding_verdict_name(enum roce_verdict v)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * finding.h - what a check concludes: findings and the per-port result,
- * and roce_finding_addf, the one function that appends a finding: every
+ * and roce_finding_addf, the one function that appends a finding (and
+ * roce_finding_unknown_aside, the same for an unknown set aside): every
  * check (check.c's port checks, check_*.c, pciecheck.c) and every later
  * step (the pipeline's locality warnings, choice.c's) adds through it.
  * Its own file, below them all, so that no check calls back into check.c,
@@ -34,6 +35,7 @@ struct roce_finding {
 	bool hardware;     /* a node fault (drainable), not a configuration choice */
 	char message[512]; /* what is wrong and what to do */
 	char reason[64];   /* the short drain text of a hardware finding, "" = said from check */
+	bool aside;        /* an UNKNOWN said and set aside: it never fails the node (roce_finding_unknown_aside) */
 };
 
 /* What the check concluded about one port. */
@@ -58,8 +60,9 @@ struct roce_check_result {
 	enum roce_trust_mode trust; /* the RoCE ports' priority trust (check_trust.c); PCP: NCCL_IB_SL */
 	enum roce_mode mode;
 	bool failed; /* the node fails under the policy's mode (roce_check_decide) */
-	/* the tally, kept by roce_finding_addf */
-	size_t n_pass, n_warn, n_fail, n_unknown;
+	/* the tally, kept by roce_finding_addf; n_unknown_aside of the
+	 * n_unknown were set aside (counted, never failing the node) */
+	size_t n_pass, n_warn, n_fail, n_unknown, n_unknown_aside;
 };
 
 /* Append a finding to r and count it in r's tally; -1 on ENOMEM.  device
@@ -69,6 +72,14 @@ struct roce_check_result {
 int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
                       enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
         __attribute__((format(printf, 8, 9)));
+
+/* An UNKNOWN finding about device (NULL: the node) that is said once and
+ * set aside: what the node cannot show at all (no bus/pci/devices in a
+ * container's sysfs) is never a pass, and never a reason to fail a strict
+ * step or to drain either, so the exit status stays what the other findings
+ * make it.  Not about a port, never hardware.  -1 on ENOMEM. */
+int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
 
 /* "pass", "warn", "unknown", "fail" */
 const char *roce_finding_verdict_name(enum roce_verdict v);

@@ -205,6 +205,14 @@ static json_object *json_netdev(const struct roce_netdev *nd)
 	put_reading(&errors, "ecn", &nd->ecn.read);
 	json_trust(o, &errors, nd);
 	put_reading(&errors, "link", &nd->link_read);
+	if (roce_reading_ok(&nd->members_read)) {
+		json_object *m = json_object_new_array();
+		for (size_t i = 0; i < nd->n_members; i++)
+			json_object_array_add(m, json_object_new_string(nd->members[i]));
+		json_object_object_add(o, "members", m);
+	} else if (nd->members_read.status != ROCE_MISSING) {
+		put_reading(&errors, "members", &nd->members_read);
+	}
 	json_object *pfc = json_object_new_object();
 	put_str(pfc, "status", roce_status_name(nd->pfc.read.status));
 	if (roce_reading_ok(&nd->pfc.read)) {
@@ -260,6 +268,12 @@ static json_object *json_pcie_path(const struct roce_pcie_path *p)
 			char other[16];
 			put_str(o, "port_type", roce_pcicap_port_type_name(fn->port_type, other, sizeof(other)));
 		}
+		if (fn->target_known) {
+			roce_pciecheck_speed(fn->target_speed, speed, sizeof(speed));
+			put_str(o, "target_speed", speed);
+			if (fn->hasd)
+				put_bool(o, "hasd", true);
+		}
 		if (fn->acs_read.status == ROCE_OK && fn->acs_present) {
 			json_object *acs = json_object_new_object();
 			put_int(acs, "cap", fn->acs_cap);
@@ -293,6 +307,9 @@ json_object *roce_json_node(const struct roce_node *node)
 		json_object_object_add(jd, "ports", ports);
 		if (dev->pcie.read.status != ROCE_NOT_READ)
 			json_object_object_add(jd, "pcie", json_pcie_path(&dev->pcie));
+		if (roce_reading_ok(&dev->gpu_near_read))
+			put_str(jd, "gpu_near", dev->gpu_near);
+		put_reading(&derr, "gpu_near", &dev->gpu_near_read);
 		if (roce_reading_ok(&dev->dmabuf_read))
 			json_object_object_add(jd, "dmabuf_verbs", json_object_new_boolean(dev->dmabuf_verbs));
 		if (roce_reading_ok(&dev->pcie.read) && roce_reading_ok(&dev->pcie.iommu_read)) {
@@ -366,6 +383,8 @@ json_object *roce_json_check(const struct roce_check_result *r)
 			put_int(jf, "port", f->port);
 		put_str(jf, "status", roce_finding_verdict_name(f->status));
 		put_bool(jf, "hardware", f->hardware);
+		if (f->aside)
+			put_bool(jf, "aside", true);
 		put_str(jf, "message", f->message);
 		json_object_array_add(fs, jf);
 	}

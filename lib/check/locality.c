@@ -11,6 +11,7 @@
 #include "check/locality.h"
 #include "base/pciaddr.h"
 #include "base/printable.h"
+#include "collect/pcie.h"
 #include "collect/topo.h"
 
 #include <hwloc.h>
@@ -20,6 +21,7 @@
 
 #define CHAIN_MAX 32 /* PCI bridges between a device and its CPU */
 #define SHOWN_MAX 44 /* hostile text in messages: 40 bytes and "..." */
+#define PORT_ACTIVE 4
 
 const char *roce_locality_path_name(enum roce_sysfs_path p)
 {
@@ -227,11 +229,26 @@ static void describe_hca(hwloc_topology_t h, const struct roce_locality_hca_in *
 {
 	snprintf(hca->name, sizeof(hca->name), "%s", in->name ? in->name : "");
 	snprintf(hca->pci_addr, sizeof(hca->pci_addr), "%s", in->pci_addr ? in->pci_addr : "");
+	hca->rate_mbps = in->rate_mbps;
+	hca->pcie_mbps = in->pcie_mbps;
 	hwloc_obj_t o = hca_object(h, in->pci_addr, hca);
 	if (o) {
 		place_of(o, pl);
 		affinity(pl->cpu, hca->cpus, hca->numa);
+		/* hwloc's link speed (GB/s, from the link status) when sysfs gave none */
+		float gbs = o->attr->pcidev.linkspeed;
+		if (!hca->pcie_mbps && gbs > 0 && gbs < 4096) {
+			hca->pcie_mbps = (unsigned)(gbs * 8000.0f + 0.5f);
+			hca->pcie_from_topology = true;
+		}
 	}
+}
+
+unsigned roce_locality_hca_bw(const struct roce_locality_hca *h)
+{
+	if (!h->rate_mbps)
+		return 0;
+	return h->pcie_mbps && h->pcie_mbps < h->rate_mbps ? h->pcie_mbps : h->rate_mbps;
 }
 
 /* Every pair's path type; a pair with an HCA that was not found is UNKNOWN. */
@@ -299,6 +316,12 @@ int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *
 		}
 		in[n].name = d->name;
 		in[n].pci_addr = d->pci_addr;
+		in[n].rate_mbps = 0;
+		for (size_t p = 0; p < d->n_ports && !in[n].rate_mbps; p++)
+			if (roce_reading_ok(&d->ports[p].state_read) && d->ports[p].state == PORT_ACTIVE &&
+			    roce_reading_ok(&d->ports[p].rate_read))
+				in[n].rate_mbps = d->ports[p].rate_mbps;
+		in[n].pcie_mbps = roce_pcie_link_mbps(&d->pcie);
 		n++;
 	}
 	return roce_locality_build(t, in, n, loc, err);
@@ -456,6 +479,9 @@ static json_object *hca_json(const struct roce_locality_hca *hca)
 		json_object_object_add(h, "why", json_object_new_string(hca->found.why));
 	json_object_object_add(h, "cpus", json_object_new_string(hca->cpus));
 	json_object_object_add(h, "numa", json_object_new_string(hca->numa));
+	json_object_object_add(h, "rate_mbps", json_object_new_int64(hca->rate_mbps));
+	json_object_object_add(h, "pcie_mbps", json_object_new_int64(hca->pcie_mbps));
+	json_object_object_add(h, "bw_mbps", json_object_new_int64(roce_locality_hca_bw(hca)));
 	return h;
 }
 

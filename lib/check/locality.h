@@ -58,7 +58,16 @@ struct roce_locality_hca {
 	struct roce_reading found; /* OK, or why the PCI device is not in the topology */
 	char cpus[ROCE_LOCALITY_AFFINITY_MAX];
 	char numa[ROCE_LOCALITY_AFFINITY_MAX];
+	/* What NCCL weighs between equally near HCAs: the port's rate and the
+	 * PCIe link's bandwidth (Mb/s, 0 unknown; roce_locality_hca_bw). */
+	unsigned rate_mbps, pcie_mbps;
+	bool pcie_from_topology; /* pcie_mbps is the topology's link speed, not sysfs's maxima */
 };
+
+/* An HCA's bandwidth as NCCL ranks equally near NICs: the lower of its
+ * port rate and its PCIe link bandwidth (the rate alone when the link is
+ * unknown); 0 when the rate is unknown. */
+unsigned roce_locality_hca_bw(const struct roce_locality_hca *h);
 
 /*
  * The node's locality.  GPUs in Slurm index order (= array index = PCI bus
@@ -92,10 +101,13 @@ struct roce_locality {
 	char bridges[ROCE_LOCALITY_BRIDGE_MAX][ROCE_PCI_MAX];
 };
 
-/* Input to roce_locality_build(): an RDMA device and its PCI address (from the model). */
+/* Input to roce_locality_build(): an RDMA device and its PCI address (from
+ * the model), its port's rate and its PCIe link's bandwidth (Mb/s, 0
+ * unknown: the topology's link speed is used). */
 struct roce_locality_hca_in {
 	const char *name;
 	const char *pci_addr;
+	unsigned rate_mbps, pcie_mbps;
 };
 
 /*
@@ -107,7 +119,9 @@ struct roce_locality_hca_in {
  */
 int roce_locality_build(const struct roce_topo *t, const struct roce_locality_hca_in *hcas, size_t n,
                         struct roce_locality *loc, struct roce_error *err);
-/* The same for every device of the model that has a PCI address (pci_read OK). */
+/* The same for every device of the model that has a PCI address (pci_read
+ * OK), with its first ACTIVE port's rate and its PCIe link as sysfs gives
+ * them (pcie.h, roce_pcie_link_mbps). */
 int roce_locality_build_node(const struct roce_topo *t, const struct roce_node *node, struct roce_locality *loc,
                              struct roce_error *err);
 

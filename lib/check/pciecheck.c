@@ -30,6 +30,18 @@ void roce_pciecheck_speed(unsigned tenths, char *out, size_t len)
 static const char link_fix[] = "reseat the card, check its slot and riser and the BIOS PCIe speed setting (`lspci -vv "
                                "-s %s`: LnkSta against LnkCap)";
 
+/* Which PCIe checks the policy asks for. */
+struct policy_looks {
+	bool links, acs, iommu;
+};
+
+static struct policy_looks looks_of(const struct roce_policy *pol)
+{
+	return (struct policy_looks){ .links = pol->pcie_degraded != ROCE_ACTION_IGNORE,
+		                      .acs = pol->acs != ROCE_ACTION_IGNORE,
+		                      .iommu = pol->iommu != ROCE_ACTION_IGNORE };
+}
+
 /* The PcieDegraded= action taken on a device's ports: a failing link leaves
  * them out of NCCL_IB_HCA, as any failing port finding does. */
 static void mark_unhealthy(struct roce_check_result *r, const char *device)
@@ -49,6 +61,7 @@ struct subject {
 	const char *traffic; /* what a slow link limits */
 	const struct roce_pcie_path *path;
 	bool hca;
+	unsigned device_id; /* a GPU's PCI device id, 0 unknown */
 };
 
 static struct subject hca_subject(const struct roce_device *d)
@@ -147,6 +160,81 @@ unsigned roce_pciecheck_pair(const struct roce_pcie_path *gpu, const struct roce
 	return bits;
 }
 
+/*
+ * A GPU's own link (between it and its port) as an admin judges it:
+ *   - a width below both ends' maxima is a fault or a slot wired narrow
+ *     (power management never drops lanes on any capture we have): a
+ *     hardware finding, as for a NIC;
+ *   - a speed below both ends' maxima at full width is what an idle NVIDIA
+ *     GPU does in a power-saving state (P8: 2.5 GT/s, retrained within
+ *     milliseconds under load; NVIDIA/open-gpu-kernel-modules#731) and
+ *     sysfs cannot tell it from a fault, so it is not judged: said in a
+ *     pass, never a warning, never a drain;
+ *   - unless the port above has its Link Control 2 target below that
+ *     (a BIOS "PCIe generation" setting, setpci) or Hardware Autonomous
+ *     Speed Disable set: a configuration cap, PcieDegraded='s verdict
+ *     without a drain;
+ *   - a port whose maximum is below the GPU's is the platform's cap, said
+ *     in the pass (check_path_links).
+ * 1 a finding added, 0 the link is at both ends' maxima, -1 ENOMEM.
+ */
+static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s)
+{
+	const struct roce_pcie_fn *lo = &s->path->fn[0], *up = &s->path->fn[1];
+	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
+	bool narrow = lo->cur_width < width, slow = lo->cur_speed < speed;
+	char what[160], cur[24], cap[24], fix[200];
+	if (!narrow && !slow)
+		return 0;
+	link_name(s, 0, what, sizeof(what));
+	roce_pciecheck_speed(lo->cur_speed, cur, sizeof(cur));
+	roce_pciecheck_speed(speed, cap, sizeof(cap));
+	enum roce_verdict v = pol->pcie_degraded == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
+	if (narrow) {
+		snprintf(fix, sizeof(fix), link_fix, lo->bdf);
+		return roce_finding_addf(r, "pcie_link", s->device, 0, v, true, NULL,
+		                         "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): it runs on "
+		                         "%u of %u lanes, which a GPU's power management never does%s: %s is limited "
+		                         "to that rate; %s",
+		                         what, cur, lo->cur_width, cap, width, lo->cur_width, width,
+		                         slow ? " (its lower speed may be its idle power state; its width is not)" : "",
+		                         s->traffic, fix) < 0
+		               ? -1
+		               : 1;
+	}
+	if (up->target_known && (up->target_speed < speed || up->hasd)) {
+		char target[24];
+		roce_pciecheck_speed(up->target_speed, target, sizeof(target));
+		if (up->target_speed < speed)
+			return roce_finding_addf(
+			               r, "pcie_link", s->device, 0, v, false, NULL,
+			               "%s at %s x%u, capable of %s x%u: the target link speed of its port %s "
+			               "is %s (Link Control 2), so it cannot train faster: a configuration "
+			               "cap (the BIOS PCIe speed setting, or setpci), not a fault of the card; "
+			               "set the slot's PCIe speed to Auto in the BIOS (`lspci -vv -s %s`: "
+			               "LnkCtl2)",
+			               what, cur, lo->cur_width, cap, width, up->bdf, target, up->bdf) < 0
+			               ? -1
+			               : 1;
+		return roce_finding_addf(r, "pcie_link", s->device, 0, v, false, NULL,
+		                         "%s at %s x%u, capable of %s x%u: its port %s has Hardware Autonomous Speed "
+		                         "Disable set (Link Control 2), so the link stays at the speed it trained "
+		                         "to: a configuration cap, not a fault of the card; clear it (the BIOS, or "
+		                         "`setpci -s %s CAP_EXP+0x30.w=0:0020`)",
+		                         what, cur, lo->cur_width, cap, width, up->bdf, up->bdf) < 0
+		               ? -1
+		               : 1;
+	}
+	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
+	                         "%s at %s x%u, capable of %s x%u: full width at a lower speed, which is how an "
+	                         "idle NVIDIA GPU saves power (it retrains under load) and which sysfs cannot tell "
+	                         "from a fault: the speed is not judged, the width is (`nvidia-smi -q -d "
+	                         "PERFORMANCE,PCIE` under load shows the speed it trains to)",
+	                         what, cur, lo->cur_width, cap, width) < 0
+	               ? -1
+	               : 1;
+}
+
 /* One link's pcie_link finding: 1 degraded or unknown (a finding added), 0 fine, -1 ENOMEM. */
 static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s,
                            size_t i)
@@ -169,6 +257,8 @@ static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy
 		                         what) < 0
 		               ? -1
 		               : 1;
+	if (!s->hca && i == 0)
+		return judge_gpu_link(r, pol, s);
 	if (!link_below_ends_max(s->path, i))
 		return 0;
 	unsigned speed = lower(lo->max_speed, up->max_speed), width = lower(lo->max_width, up->max_width);
@@ -187,17 +277,27 @@ static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy
 	               : 1;
 }
 
+/* A device whose port cannot do what the device can: the platform's cap,
+ * said in its pass ("" when none). */
+static void platform_cap(const struct subject *s, char *out, size_t len)
+{
+	const struct roce_pcie_path *p = s->path;
+	out[0] = '\0';
+	if (p->n < 2 || !roce_pcie_link_above(p, 0))
+		return;
+	const struct roce_pcie_fn *lo = &p->fn[0], *up = &p->fn[1];
+	if (up->max_speed >= lo->max_speed && up->max_width >= lo->max_width)
+		return;
+	char gpu[24], port[24];
+	roce_pciecheck_speed(lo->max_speed, gpu, sizeof(gpu)); /* the device's, a GPU's or not */
+	roce_pciecheck_speed(up->max_speed, port, sizeof(port));
+	snprintf(out, len, "; its port %s can do %s x%u, the %s %s x%u: a cap of the platform, not a fault", up->bdf,
+	         port, up->max_width, s->hca ? "device" : "GPU", gpu, lo->max_width);
+}
+
 static int check_path_links(struct roce_check_result *r, const struct roce_policy *pol, const struct subject *s)
 {
 	const struct roce_pcie_path *p = s->path;
-	/* Not a PCI function (rxe, siw), or a sysfs view without bus/pci (a
-	 * container's, the test lab's, a TopologyFile's GPU this host does not
-	 * have): no PCIe path to check. */
-	if (p->read.status == ROCE_NOT_READ || p->read.status == ROCE_MISSING)
-		return 0;
-	if (!roce_reading_ok(&p->read))
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
-		                         "%s (%s): PCIe path unknown (%s)", s->name, s->bdf, p->read.why);
 	int bad = 0;
 	size_t links = 0;
 	for (size_t i = 0; i + 1 < p->n; i++) {
@@ -211,14 +311,37 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	}
 	if (bad)
 		return 0;
-	char cur[24];
+	char cur[24], cap[160];
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
+	platform_cap(s, cap, sizeof(cap));
 	if (links == 0)
 		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
 		                         "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
 	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
-	                         "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)", s->name,
-	                         p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width);
+	                         "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)%s",
+	                         s->name, p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width, cap);
+}
+
+/* A path that cannot be read (no bus/pci/devices in a container's sysfs, a
+ * topology's GPU this host does not show): said once per device as an
+ * unknown set aside (never a pass, never a drain, the exit status as the
+ * other findings make it); its links, ACS and IOMMU group are not looked
+ * at.  1 said, 0 the path is read or there is none (not a PCI function:
+ * rxe, siw), -1 ENOMEM. */
+static int path_unknown(struct roce_check_result *r, const struct policy_looks *looks, const struct subject *s)
+{
+	const struct roce_pcie_path *p = s->path;
+	if (p->read.status == ROCE_NOT_READ || roce_reading_ok(&p->read))
+		return 0;
+	if (!looks->links && !looks->acs && !looks->iommu)
+		return 1;
+	return roce_finding_unknown_aside(r, "pcie_link", s->device,
+	                                  "%s (%s): PCIe path unknown (%s): its PCIe links%s are not checked "
+	                                  "(a container's or partial sysfs shows no bus/pci/devices)",
+	                                  s->name, s->bdf, p->read.why,
+	                                  s->hca ? ", ACS and IOMMU group" : " and IOMMU group") < 0
+	               ? -1
+	               : 1;
 }
 
 /* One bridge: 1 ACS redirect or unknown (a finding added), 0 fine, -1 ENOMEM. */
@@ -379,23 +502,48 @@ static int check_gdr(struct roce_check_result *r, const struct roce_node *node, 
 
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
+	struct policy_looks looks = looks_of(pol);
 	if (check_gdr(r, node, pol) < 0)
 		return -1;
 	for (size_t d = 0; d < node->n_devices; d++) {
 		struct subject s = hca_subject(&node->devices[d]);
-		if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_path_links(r, pol, &s) < 0)
+		int unknown = path_unknown(r, &looks, &s);
+		if (unknown < 0)
 			return -1;
-		if (pol->acs != ROCE_ACTION_IGNORE && check_device_acs(r, pol, &node->devices[d]) < 0)
+		if (unknown)
+			continue;
+		if (looks.links && s.path->read.status != ROCE_NOT_READ && check_path_links(r, pol, &s) < 0)
 			return -1;
-		if (pol->iommu != ROCE_ACTION_IGNORE && check_path_iommu(r, pol, node->sysfs_root, &s) < 0)
+		if (looks.acs && check_device_acs(r, pol, &node->devices[d]) < 0)
+			return -1;
+		if (looks.iommu && check_path_iommu(r, pol, node->sysfs_root, &s) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
-                       const char *bdf, const struct roce_pcie_path *path)
+/* NVIDIA GPUs attached over NVLink-C2C: their PCIe function is a narrow side
+ * link (x1 on GH200), not the GPU's data path.  Known by device id (GH200
+ * 10de:2342, GB200 10de:2941, GB10 10de:2e12), or by their place: alone on
+ * a PCI domain of their own, right below an NVIDIA root port (Grace's),
+ * as the GB200 tray shows them.  The part's name, or NULL. */
+static const char *c2c_part(unsigned device_id, const struct roce_pcie_path *p)
 {
+	switch (device_id) {
+	case 0x2342: return "GH200, 10de:2342";
+	case 0x2941: return "GB200, 10de:2941";
+	case 0x2e12: return "GB10, 10de:2e12";
+	}
+	if (roce_reading_ok(&p->read) && p->n == 2 && p->fn[1].vendor_known &&
+	    p->fn[1].vendor == ROCE_PCIE_VENDOR_NVIDIA && p->host_fns == 1)
+		return "alone on its PCI domain below an NVIDIA root port";
+	return NULL;
+}
+
+int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
+                       const char *bdf, unsigned device_id, const struct roce_pcie_path *path)
+{
+	struct policy_looks looks = looks_of(pol);
 	char device[16], name[16];
 	snprintf(device, sizeof(device), "GPU%u", index);
 	snprintf(name, sizeof(name), "GPU %u", index);
@@ -404,10 +552,22 @@ int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *po
 		             .bdf = bdf,
 		             .path = path,
 		             .hca = false,
+		             .device_id = device_id,
 		             .traffic = "every transfer of the GPU (GPUDirect RDMA, peer and host copies)" };
-	if (pol->pcie_degraded != ROCE_ACTION_IGNORE && check_path_links(r, pol, &s) < 0)
+	looks.acs = false; /* a GPU's switch ports are judged on its HCAs' paths */
+	int unknown = path_unknown(r, &looks, &s);
+	if (unknown)
+		return unknown < 0 ? -1 : 0;
+	const char *part = c2c_part(device_id, path);
+	if (looks.links && part && path->read.status != ROCE_NOT_READ &&
+	    roce_finding_addf(r, "pcie_link", device, 0, ROCE_PASS, false, NULL,
+	                      "%s (%s) is attached over NVLink-C2C (%s): its PCIe function is not its data path, so "
+	                      "its PCIe link gets no verdict",
+	                      name, bdf, part) < 0)
 		return -1;
-	if (pol->iommu != ROCE_ACTION_IGNORE && check_path_iommu(r, pol, root, &s) < 0)
+	if (looks.links && !part && path->read.status != ROCE_NOT_READ && check_path_links(r, pol, &s) < 0)
+		return -1;
+	if (looks.iommu && check_path_iommu(r, pol, root, &s) < 0)
 		return -1;
 	return 0;
 }

@@ -28,13 +28,16 @@
 int roce_pciecheck(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
 
 /* pcie_link and iommu for GPU index (its Slurm index, = its CUDA index in
- * PCI bus order) at bdf whose path pcie.c read: findings with device
- * "GPU<index>", messages naming "GPU <index> (<bdf>)".  A path sysfs does
- * not have (MISSING: a TopologyFile from another host) adds nothing.  A
- * failing link may fail the node: the caller decides again
- * (roce_check_decide).  0, or -1 on ENOMEM. */
+ * PCI bus order) of PCI device id device_id (0 unknown) at bdf whose path
+ * pcie.c read: findings with device "GPU<index>", messages naming "GPU
+ * <index> (<bdf>)".  Its own link is judged as an admin would (pciecheck.c,
+ * judge_gpu_link: the width always, the speed not, an idle GPU lowers it);
+ * a GPU attached over NVLink-C2C gets no link verdict, a line says why; a
+ * path sysfs does not have (a TopologyFile from another host, no
+ * bus/pci/devices) is one unknown set aside.  A failing link may fail the
+ * node: the caller decides again (roce_check_decide).  0, or -1 on ENOMEM. */
 int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *pol, const char *root, unsigned index,
-                       const char *bdf, const struct roce_pcie_path *path);
+                       const char *bdf, unsigned device_id, const struct roce_pcie_path *path);
 
 /* What on the PCIe path between a GPU and an HCA keeps GPUDirect RDMA from
  * going peer to peer: ROCE_LOCALITY_BLOCK_ACS (ACS redirect on a bridge

@@ -16,12 +16,18 @@
 #include <stdio.h>
 #include <string.h>
 
-__attribute__((format(printf, 3, 4))) static int set_var(struct roce_plan *plan, const char *name, const char *fmt, ...)
+int roce_plan_setf(struct roce_plan *plan, const char *name, const char *fmt, ...)
 {
-	if (plan->n_vars >= ROCE_PLAN_VARS)
-		return -1;
-	struct roce_env_var *v = &plan->vars[plan->n_vars++];
-	snprintf(v->name, sizeof(v->name), "%s", name);
+	struct roce_env_var *v = NULL;
+	for (size_t i = 0; i < plan->n_vars && !v; i++)
+		if (strcmp(plan->vars[i].name, name) == 0)
+			v = &plan->vars[i];
+	if (!v) {
+		if (plan->n_vars >= ROCE_PLAN_VARS)
+			return -1;
+		v = &plan->vars[plan->n_vars++];
+		snprintf(v->name, sizeof(v->name), "%s", name);
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(v->value, sizeof(v->value), fmt, ap);
@@ -37,8 +43,7 @@ const char *roce_plan_get(const struct roce_plan *plan, const char *name)
 	return NULL;
 }
 
-/* Append ",item" (or "=item" first) unless already there. */
-static void append_unique(char *list, size_t len, const char *item)
+void roce_plan_list_add(char *list, size_t len, const char *item)
 {
 	/* list is "=a,b,c": compare against each entry */
 	const char *p = list[0] == '=' ? list + 1 : list;
@@ -62,9 +67,9 @@ static size_t add_device_ports(const struct roce_check_result *check, const char
 		if (!pr->healthy || (device && strcmp(pr->device, device) != 0))
 			continue;
 		snprintf(item, sizeof(item), "%s:%u", pr->device, pr->port);
-		append_unique(hcas, hlen, item);
+		roce_plan_list_add(hcas, hlen, item);
 		if (pr->netdev[0])
-			append_unique(ifnames, ilen, pr->netdev);
+			roce_plan_list_add(ifnames, ilen, pr->netdev);
 		n++;
 	}
 	return n;
@@ -92,16 +97,16 @@ int roce_plan_build(const struct roce_policy *policy, const struct roce_check_re
 		snprintf(out->why, sizeof(out->why), "no healthy RoCE port");
 		return 0;
 	}
-	if (set_var(out, "NCCL_IB_HCA", "%s", hcas) < 0 ||
-	    set_var(out, "NCCL_IB_GID_INDEX", "%d", check->gid_index) < 0 ||
-	    set_var(out, "NCCL_NET_GDR_LEVEL", "%s", roce_gdr_level_name(gdr)) < 0 ||
-	    set_var(out, "NCCL_SOCKET_IFNAME", "%s", ifnames) < 0)
+	if (roce_plan_setf(out, "NCCL_IB_HCA", "%s", hcas) < 0 ||
+	    roce_plan_setf(out, "NCCL_IB_GID_INDEX", "%d", check->gid_index) < 0 ||
+	    roce_plan_setf(out, "NCCL_NET_GDR_LEVEL", "%s", roce_gdr_level_name(gdr)) < 0 ||
+	    roce_plan_setf(out, "NCCL_SOCKET_IFNAME", "%s", ifnames) < 0)
 		goto overflow;
-	if (check->traffic_class >= 0 && set_var(out, "NCCL_IB_TC", "%d", check->traffic_class) < 0)
+	if (check->traffic_class >= 0 && roce_plan_setf(out, "NCCL_IB_TC", "%d", check->traffic_class) < 0)
 		goto overflow;
 	/* PCP trust: the VLAN tag's priority is the service level NCCL puts in its address handles. */
 	if (check->trust == ROCE_TRUST_PCP && policy->pfc_priority != ROCE_PFC_NONE &&
-	    set_var(out, "NCCL_IB_SL", "%d", policy->pfc_priority) < 0)
+	    roce_plan_setf(out, "NCCL_IB_SL", "%d", policy->pfc_priority) < 0)
 		goto overflow;
 	out->valid = true;
 	return 0;

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "collect/collect.h"
 #include "base/clock.h"
+#include "collect/bond.h"
 #include "collect/netlink/dcb.h"
 #include "collect/netclass.h"
 #include "collect/gdr.h"
@@ -21,6 +22,46 @@
 
 static int add_port_netdevs(struct roce_node *node);
 
+#define PORT_ACTIVE 4
+
+/* The rate of d's first ACTIVE RoCE port (Ethernet, allowed by Hca=), 0 none. */
+static unsigned roce_rate(const struct roce_policy *pol, const struct roce_device *d)
+{
+	if (!roce_policy_hca_allowed(pol, d->name))
+		return 0;
+	for (size_t p = 0; p < d->n_ports; p++) {
+		const struct roce_port *port = &d->ports[p];
+		if (port->link_layer == ROCE_LL_ETHERNET && roce_reading_ok(&port->state_read) &&
+		    port->state == PORT_ACTIVE && roce_reading_ok(&port->rate_read))
+			return port->rate_mbps;
+	}
+	return 0;
+}
+
+/* LinkRate=auto compares a port with its role's (check_link.c): the GPU
+ * neighbourhood that tells roles apart is read only when two ports of one
+ * adapter model run at different rates, the one case where roles matter. */
+static bool roles_needed(const struct roce_node *node, const struct roce_policy *pol)
+{
+	if (pol->link_rate != ROCE_LINK_RATE_AUTO)
+		return false;
+	for (size_t i = 0; i < node->n_devices; i++) {
+		const struct roce_device *a = &node->devices[i];
+		unsigned ra = roce_rate(pol, a);
+		if (!ra || !roce_reading_ok(&a->hca_type_read) || !roce_reading_ok(&a->board_id_read))
+			continue;
+		for (size_t j = i + 1; j < node->n_devices; j++) {
+			const struct roce_device *b = &node->devices[j];
+			unsigned rb = roce_rate(pol, b);
+			if (rb && rb != ra && roce_reading_ok(&b->hca_type_read) &&
+			    roce_reading_ok(&b->board_id_read) && !strcmp(a->hca_type, b->hca_type) &&
+			    !strcmp(a->board_id, b->board_id))
+				return true;
+		}
+	}
+	return false;
+}
+
 void roce_collect(struct roce_node *node, const struct roce_policy *policy, const struct roce_collect_opts *opts)
 {
 	const char *root = opts && opts->sysfs_root ? opts->sysfs_root : policy->sysfs_root;
@@ -35,10 +76,13 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	roce_rdma_collect(node, root, &want);
 	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
 	roce_pcie_collect_node(node, root);
+	if (roles_needed(node, policy))
+		roce_pcie_collect_gpu_near(node, root);
 	roce_rdma_collect_modules(node, root);
 	if (opts && opts->verbs)
 		roce_verbs_collect(node);
 	if (add_port_netdevs(node) == 0) {
+		roce_bond_collect(node, root);
 		roce_netclass_collect(node, root);
 		roce_trust_collect(node, root);
 	}

@@ -77,6 +77,25 @@ bool roce_pcie_link_above(const struct roce_pcie_path *path, size_t i)
 	return i + 1 < path->n && (path->n - 1 - i) % 2 == 1;
 }
 
+unsigned roce_pcie_link_mbps(const struct roce_pcie_path *path)
+{
+	if (!roce_reading_ok(&path->read) || !roce_pcie_link_above(path, 0))
+		return 0;
+	const struct roce_pcie_fn *lo = &path->fn[0], *up = &path->fn[1];
+	if (!roce_reading_ok(&lo->link_read) || !roce_reading_ok(&up->link_read))
+		return 0;
+	unsigned speed = lo->max_speed < up->max_speed ? lo->max_speed : up->max_speed;
+	unsigned width = lo->max_width < up->max_width ? lo->max_width : up->max_width;
+	/* NCCL's per-lane rates, in Mb/s, by tenths of GT/s */
+	static const struct {
+		unsigned tenths, mbps;
+	} lane[] = { { 25, 1500 }, { 50, 3000 }, { 80, 6000 }, { 160, 12000 }, { 320, 24000 }, { 640, 48000 } };
+	for (size_t i = 0; i < sizeof(lane) / sizeof(lane[0]); i++)
+		if (lane[i].tenths == speed)
+			return lane[i].mbps * width;
+	return 0;
+}
+
 /* One attribute of fn: 0, or -1 with fn->link_read set. */
 static int read_attr(const char *root, struct roce_pcie_fn *fn, const char *name, bool speed, unsigned *out)
 {
@@ -137,23 +156,29 @@ static void read_config(const char *root, struct roce_pcie_fn *fn)
 	if (fd < 0)
 		return;
 	/* The first 256 bytes (the standard list) first: a reader without root
-	 * gets 64, said as the count it got. */
+	 * gets 64, said as the count it got (the vendor is in them). */
 	struct roce_pcicap_src src = { pread_config, &fd };
 	size_t got = pread_config(&fd, 0, std, sizeof(std));
-	int rc = -1;
+	int rc = -1, type = 0;
+	if (got >= 2) {
+		fn->vendor_known = true;
+		fn->vendor = (uint16_t)(std[0] | std[1] << 8);
+	}
 	if (got < sizeof(std))
 		snprintf(why, sizeof(why), "only %zu of %d bytes of config space readable (the rest needs root)", got,
 		         ROCE_PCICAP_SPACE);
 	else if ((rc = roce_pcicap_acs_src(&src, &fn->acs_cap, &fn->acs_ctrl, why, sizeof(why))) >= 0) {
 		fn->acs_present = rc == 1;
-		rc = roce_pcicap_port_type(std, got, &fn->port_type, why, sizeof(why));
+		rc = type = roce_pcicap_port_type(std, got, &fn->port_type, why, sizeof(why));
 	}
 	close(fd);
 	if (rc < 0) {
 		roce_reading_set(&fn->acs_read, ROCE_MALFORMED, 0, "%s: %s", path, why);
 		return;
 	}
-	fn->port_type_known = rc == 1;
+	fn->port_type_known = type == 1;
+	/* A target that is not a speed is only not known: ACS stands. */
+	fn->target_known = roce_pcicap_link_target(std, got, &fn->target_speed, &fn->hasd, why, sizeof(why)) == 1;
 	roce_reading_set(&fn->acs_read, ROCE_OK, 0, NULL);
 }
 
@@ -194,16 +219,23 @@ static void read_iommu(const char *root, struct roce_pcie_path *path)
 	roce_reading_set(&path->iommu_read, ROCE_OK, 0, NULL);
 }
 
-/* The PCI addresses of the link text, top down, into path (bottom up). */
-static int parse_link(const char *root, const char *bdf, const char *target, struct roce_pcie_path *path)
+/* The PCI addresses of the link text, top down, into path (bottom up);
+ * the host bridge's directory name ("pci0008:00", the component before the
+ * first address) into host. */
+static int parse_link(const char *root, const char *bdf, const char *target, struct roce_pcie_path *path, char *host,
+                      size_t hostlen)
 {
 	char tmp[PATH_MAX], found[ROCE_PCIE_DEPTH_MAX][ROCE_PCI_MAX];
 	size_t n = 0;
 	snprintf(tmp, sizeof(tmp), "%s", target);
+	host[0] = '\0';
 	for (char *save = NULL, *c = strtok_r(tmp, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
 		struct roce_pciaddr a;
-		if (roce_pciaddr_parse(c, &a) < 0)
+		if (roce_pciaddr_parse(c, &a) < 0) {
+			if (n == 0 && !strncmp(c, "pci", 3) && strlen(c) < hostlen && !strpbrk(c, " ."))
+				snprintf(host, hostlen, "%s", c);
 			continue;
+		}
 		if (n == ROCE_PCIE_DEPTH_MAX) {
 			roce_reading_set(&path->read, ROCE_MALFORMED, 0,
 			                 "%s/" PCI_DEVICES "/%s: more than %d PCI functions deep", root, bdf,
@@ -241,10 +273,32 @@ void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_pat
 			seen->fn[seen->n++] = &path->fn[i];
 }
 
+/* The PCI functions directly under host bridge directory host
+ * (devices/pci0008:00), -1 when it cannot be listed. */
+static int host_functions(const char *root, const char *host)
+{
+	char rel[64], **names = NULL;
+	size_t n = 0;
+	struct roce_reading r = { 0 };
+	if (!host[0])
+		return -1;
+	snprintf(rel, sizeof(rel), "devices/%s", host);
+	if (roce_sysfs_list(root, rel, &names, &n, &r) < 0)
+		return -1;
+	int fns = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct roce_pciaddr a;
+		fns += roce_pciaddr_parse(names[i], &a) == 0;
+	}
+	roce_sysfs_names_free(names, n);
+	return fns;
+}
+
 void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path, struct roce_pcie_seen *seen)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	memset(path, 0, sizeof(*path));
+	path->host_fns = -1;
 	if (roce_sysfs_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s", root, bdf) < 0) {
 		roce_reading_set(&path->read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/" PCI_DEVICES "/%s",
 		                 root, bdf);
@@ -258,7 +312,8 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 		return;
 	}
 	target[n] = '\0';
-	if (parse_link(root, bdf, target, path) < 0)
+	char host[32];
+	if (parse_link(root, bdf, target, path, host, sizeof(host)) < 0)
 		return;
 	read_iommu(root, path);
 	read_link(root, &path->fn[0]);
@@ -274,6 +329,8 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 		read_config(root, &path->fn[i]);
 	}
 	roce_reading_set(&path->read, ROCE_OK, 0, NULL);
+	if (path->n == 2 && path->fn[1].vendor_known && path->fn[1].vendor == ROCE_PCIE_VENDOR_NVIDIA)
+		path->host_fns = host_functions(root, host);
 	if (seen)
 		roce_pcie_seen_path(seen, path);
 }
@@ -291,4 +348,101 @@ void roce_pcie_collect_node(struct roce_node *node, const char *root)
 		roce_pciaddr_format(&a, bdf, sizeof(bdf));
 		roce_pcie_collect_path(root, bdf, &dev->pcie, &seen);
 	}
+}
+
+/* ------------------------------------------------------------ GPU neighbourhood */
+
+/* Is the function at rel (bus/pci/devices/..., or a child directory of one)
+ * an NVIDIA GPU (vendor 0x10de, class 0x03xxxx)?  A file that cannot be
+ * read says no: the walk looks for one GPU, it does not judge. */
+static bool is_gpu_fn(const char *root, const char *rel)
+{
+	char path[PATH_MAX], val[32];
+	struct roce_reading r = { 0 };
+	if (roce_sysfs_path(path, sizeof(path), "%s/vendor", rel) < 0 ||
+	    roce_sysfs_read(root, path, val, sizeof(val), &r) < 0 || strcmp(val, "0x10de") != 0)
+		return false;
+	if (roce_sysfs_path(path, sizeof(path), "%s/class", rel) < 0 ||
+	    roce_sysfs_read(root, path, val, sizeof(val), &r) < 0)
+		return false;
+	return strncmp(val, "0x03", 4) == 0 && strlen(val) == 8;
+}
+
+/* Depth-first below the bridge at rel: the first NVIDIA GPU's address into
+ * gpu.  0 searched (gpu "" when none), -1 the first listing failed (r). */
+static int find_gpu_below(const char *root, const char *rel, unsigned depth, char *gpu, size_t len,
+                          struct roce_reading *r)
+{
+	char **names = NULL, child[PATH_MAX];
+	size_t n = 0;
+	struct roce_reading lr = { 0 };
+	if (roce_sysfs_list(root, rel, &names, &n, depth ? &lr : r) < 0)
+		return depth ? 0 : -1;
+	for (size_t i = 0; i < n && !gpu[0]; i++) {
+		struct roce_pciaddr a;
+		if (roce_pciaddr_parse(names[i], &a) < 0 ||
+		    roce_sysfs_path(child, sizeof(child), "%s/%s", rel, names[i]) < 0)
+			continue;
+		if (is_gpu_fn(root, child))
+			roce_pciaddr_format(&a, gpu, len);
+		else if (depth + 1 < ROCE_PCIE_DEPTH_MAX)
+			find_gpu_below(root, child, depth + 1, gpu, len, r);
+	}
+	roce_sysfs_names_free(names, n);
+	return 0;
+}
+
+/* One root port's answer, kept for the other devices under it. */
+struct near_seen {
+	char port[ROCE_PCI_MAX];
+	struct roce_reading read;
+	char gpu[ROCE_PCI_MAX];
+};
+
+static void gpu_near(const char *root, struct roce_device *dev, struct near_seen *seen, size_t *n_seen)
+{
+	const struct roce_pcie_path *p = &dev->pcie;
+	char rel[96];
+	if (p->read.status != ROCE_NOT_READ && !roce_reading_ok(&p->read)) {
+		roce_reading_set(&dev->gpu_near_read, p->read.status, p->read.err, "its PCIe path is unknown (%s)",
+		                 p->read.why);
+		return;
+	}
+	/* Not a PCI function (rxe, siw), on a root port of its own or on the
+	 * host bridge: it shares no switch with anything. */
+	if (p->read.status == ROCE_NOT_READ || p->n < 3) {
+		roce_reading_set(&dev->gpu_near_read, ROCE_OK, 0, NULL);
+		return;
+	}
+	const char *port = p->fn[p->n - 1].bdf;
+	for (size_t i = 0; i < *n_seen; i++)
+		if (!strcmp(seen[i].port, port)) {
+			dev->gpu_near_read = seen[i].read;
+			snprintf(dev->gpu_near, sizeof(dev->gpu_near), "%s", seen[i].gpu);
+			return;
+		}
+	snprintf(rel, sizeof(rel), PCI_DEVICES "/%s", port);
+	if (find_gpu_below(root, rel, 0, dev->gpu_near, sizeof(dev->gpu_near), &dev->gpu_near_read) == 0)
+		roce_reading_set(&dev->gpu_near_read, ROCE_OK, 0, NULL);
+	if (*n_seen < ROCE_PCIE_SEEN_MAX) {
+		struct near_seen *e = &seen[(*n_seen)++];
+		snprintf(e->port, sizeof(e->port), "%s", port);
+		e->read = dev->gpu_near_read;
+		snprintf(e->gpu, sizeof(e->gpu), "%s", dev->gpu_near);
+	}
+}
+
+void roce_pcie_collect_gpu_near(struct roce_node *node, const char *root)
+{
+	size_t n_seen = 0;
+	struct near_seen *seen = calloc(ROCE_PCIE_SEEN_MAX, sizeof(*seen));
+	for (size_t d = 0; d < node->n_devices; d++) {
+		struct roce_device *dev = &node->devices[d];
+		if (!seen) {
+			roce_reading_set(&dev->gpu_near_read, ROCE_UNREADABLE, ENOMEM, "out of memory");
+			continue;
+		}
+		gpu_near(root, dev, seen, &n_seen);
+	}
+	free(seen);
 }

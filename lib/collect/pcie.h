@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include "base/model.h"
 
+#define ROCE_PCIE_VENDOR_NVIDIA 0x10de
+
 /* The bridges already read in one run, so that a bridge on several paths
  * (a switch's ports, shared by its GPUs and HCAs; a root port) is read
  * once: pointers into paths the caller keeps while it uses this. */
@@ -37,6 +39,12 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
  * shared bridge read once. */
 void roce_pcie_collect_node(struct roce_node *node, const char *root);
 
+/* Each device's GPU neighbourhood (struct roce_device's gpu_near): an
+ * NVIDIA GPU below its root port when a PCIe switch is between them (the
+ * functions under that root port, their vendor and class files; each root
+ * port walked once).  A device whose path was not read gets its reading. */
+void roce_pcie_collect_gpu_near(struct roce_node *node, const char *root);
+
 /* sysfs link attribute formats.  Speed: "16.0 GT/s PCIe", older kernels
  * "8 GT/s" or "2.5 GT/s", in tenths of GT/s; "Unknown" and "Unknown speed"
  * give 0.  Width: a decimal lane count 0-32.  0, or -1 on anything else. */
@@ -48,5 +56,12 @@ int roce_pcie_parse_width(const char *s, unsigned *lanes);
  * the upstream port of a switch (or an endpoint) under it; the link between
  * a switch's upstream and downstream ports is inside the switch. */
 bool roce_pcie_link_above(const struct roce_pcie_path *path, size_t i);
+
+/* The bandwidth of fn[0]'s own link as NCCL counts it (src/graph/xml.cc,
+ * topo.cc: the lower of both ends' maximum speed and width, each lane at
+ * NCCL's kvDictPciGen rate: 1500 Mb/s at 2.5 GT/s, 3000, 6000, 12000,
+ * 24000, 48000 at 64 GT/s), in Mb/s; 0 when the path or a value is unknown
+ * or fn[0] has no link of its own. */
+unsigned roce_pcie_link_mbps(const struct roce_pcie_path *path);
 
 #endif

@@ -282,21 +282,56 @@ static void mark_sharing(int sfd, const char *job_id)
 	free(others.id);
 }
 
+/* StateDir/<jobid>.<node>.shared: the name of this node's entry in
+ * SharedDir (shareddir.h: it carries the fingerprint's digest and the
+ * prolog's time), so that the epilog removes it without listing SharedDir.
+ * (The node name too: tests run several nodes on one StateDir.) */
+#define SHARED_MARK_MAX (ROCE_JOBID_MAX + ROCE_FP_NODE_MAX + 8)
+static void shared_mark(char *buf, const char *job_id, const char *node)
+{
+	snprintf(buf, SHARED_MARK_MAX, "%s.%s.shared", job_id, node);
+}
+
+/* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
+static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
+{
+	char mark[SHARED_MARK_MAX], entry[ROCE_SHAREDDIR_ENTRY_MAX];
+	struct roce_reading r;
+	if (!node || !roce_slurmid_node_ok(node))
+		return;
+	shared_mark(mark, job_id, node);
+	if (roce_readfile_buf(sfd, NULL, mark, entry, sizeof(entry), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
+	                      &r) > 0)
+		roce_shareddir_remove(p, job_id, entry);
+	unlinkat(sfd, mark, 0);
+}
+
 /* For the job-wide agreement (agree.h), when SharedDir is set.  A node
  * without one is "unknown" to srun (warn: each node on its own; strict:
  * the step fails): say why in slurmd's log, and carry on with the report. */
-static int write_fingerprint(const struct job_ctx *c, const struct roce_fingerprint *fp, struct roce_error *err)
+static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce_fingerprint *fp,
+                             struct roce_error *err)
 {
+	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX];
 	struct roce_error e;
 	if (!c->pol.shared_dir[0])
 		return 0;
-	if (!fp->node[0])
+	if (!fp->node[0]) {
 		roce_error_set(err, "no fingerprint in SharedDir: the check did not run");
-	else if (roce_shareddir_write(&c->pol, fp, c->uid, &e) < 0)
+		return -1;
+	}
+	if (roce_shareddir_write(&c->pol, fp, c->uid, time(NULL), entry, sizeof(entry), &e) < 0) {
 		roce_error_set(err, "no fingerprint in SharedDir: %.*s", ROCE_ERR_MAX - 40, e.msg);
-	else
-		return 0;
-	return -1;
+		return -1;
+	}
+	shared_mark(mark, c->job_id, c->node);
+	if (roce_safefile_write(sfd, mark, entry, strlen(entry), geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
+		/* the entry stays until the sweep (shareddir.h): srun may still use it */
+		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
+		               ROCE_ERR_MAX - 80, e.msg);
+		return -1;
+	}
+	return 0;
 }
 
 bool roce_job_gates(enum roce_mode mode, const struct roce_policy *p) { return p->gate || mode == ROCE_MODE_STRICT; }
@@ -320,7 +355,7 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 		roce_fingerprint_from_check(&c->pol, node, result, c->job_id, c->node, &fp);
 	if (snapshot_node(c, node, result, &s, err) < 0)
 		goto out;
-	fp_rc = write_fingerprint(c, &fp, &fp_err);
+	fp_rc = write_fingerprint(c, sfd, &fp, &fp_err);
 	json_object *o = state_json(c, &s);
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	state_name(name, c->job_id);
@@ -522,7 +557,8 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	/* what the steps ran with (none: no step was checked here, or an older plugin) */
 	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &rw, &serr) < 0)
 		memset(&rw, 0, sizeof(rw));
-	roce_shareddir_remove(&c.pol, job_id, c.node);
+	if (sfd >= 0)
+		drop_fingerprint(sfd, &c.pol, job_id, c.node);
 	if (take_snapshot(&c, &end, err) < 0)
 		goto out;
 	if (!have_start && start_from_end(&start, &end, note) < 0) {
@@ -571,9 +607,10 @@ static void job_worker(const void *arg, void *res)
 }
 
 /* An epilog that did not run (an earlier check stuck) or was abandoned at its
- * deadline still owes the job's snapshot its removal: a stale one would flag
- * every later job on the node as sharing it.  No sysfs read needed. */
-static void drop_snapshot(const struct roce_policy *p, const char *job_id)
+ * deadline still owes the job's snapshot its removal (a stale one would flag
+ * every later job on the node as sharing it), and its fingerprint (srun must
+ * not find this job's after the job).  No sysfs read needed. */
+static void drop_snapshot(const struct roce_policy *p, const char *job_id, const char *node)
 {
 	struct roce_error e = { "" };
 	if (!roce_slurmid_job_ok(job_id))
@@ -582,6 +619,7 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id)
 	if (sfd < 0)
 		return;
 	remove_state(sfd, job_id);
+	drop_fingerprint(sfd, p, job_id, node);
 	close(sfd);
 }
 
@@ -597,12 +635,8 @@ int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const
 	if (roce_worker_run_guarded(p, sysfs_root, "the counter snapshot", job_worker, &call, &res, sizeof(res),
 	                            p->timeout_ms + margin, &why) < 0) {
 		roce_error_set(err, "%s", why.msg);
-		if (!prolog) {
-			drop_snapshot(p, job_id);
-			/* nor may srun find this job's fingerprint after the job (no sysfs read needed) */
-			if (node_name && *node_name)
-				roce_shareddir_remove(p, job_id, node_name);
-		}
+		if (!prolog)
+			drop_snapshot(p, job_id, node_name);
 		return ROCE_JOB_NONFATAL;
 	}
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */

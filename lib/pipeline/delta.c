@@ -97,6 +97,21 @@ static void all_unread(struct roce_port_delta *pd, const char *why)
 	snprintf(pd->pfc_why, sizeof(pd->pfc_why), "%s", why);
 }
 
+/* "at job start: WHY" into why (ROCE_WHY_MAX bytes); a WHY too long for it
+ * is cut after its last whole word, and "..." says so. */
+static void when_why(char *why, bool end, const char *what)
+{
+	const char *prefix = end ? "at job end: " : "at job start: ";
+	size_t cut = ROCE_WHY_MAX - 4;
+	if (snprintf(why, ROCE_WHY_MAX, "%s%s", prefix, what) < ROCE_WHY_MAX)
+		return;
+	while (cut > strlen(prefix) && why[cut] != ' ')
+		cut--;
+	if (cut == strlen(prefix)) /* one word longer than the room: cut inside it */
+		cut = ROCE_WHY_MAX - 4;
+	memcpy(why + cut, "...", 4);
+}
+
 /* The worse of the prolog's (a) and the epilog's (b) check, with when; the
  * prolog's on a tie: it is what the job started with. */
 static void worse_check(int a, const char *a_why, int b, const char *b_why, int *check, char *why)
@@ -105,7 +120,7 @@ static void worse_check(int a, const char *a_why, int b, const char *b_why, int 
 	*check = end ? b : a;
 	why[0] = '\0';
 	if (*check > 0) /* not pass, not unchecked */
-		snprintf(why, ROCE_WHY_MAX, "at job %s: %.170s", end ? "end" : "start", end ? b_why : a_why);
+		when_why(why, end, end ? b_why : a_why);
 }
 
 static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample *a, const struct roce_port_sample *b)

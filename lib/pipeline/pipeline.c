@@ -117,8 +117,8 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 			if (bits)
 				roce_locality_block(loc, g, h, bits, bridge);
 		}
-		if (judged_gpu(gpus, g) &&
-		    roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr, gp) < 0)
+		if (judged_gpu(gpus, g) && roce_pciecheck_gpu(&out->check, p, root, (unsigned)g, loc->gpus[g].pci_addr,
+		                                              loc->gpus[g].device_id, gp) < 0)
 			goto nomem;
 	}
 	roce_check_decide(&out->check, p);

@@ -77,6 +77,33 @@ static void gid_addr(const struct roce_port *mp, int index, char *out, size_t le
 			roce_gid_format_addr(mp->gids[i].raw, out, len);
 }
 
+/* The port's PFC state and pause counters, from its netdev, or for a bond
+ * (RoCE LAG) from its members, where the kernel keeps them: the frames of
+ * every member added up, a priority enabled when it is on every member; a
+ * member that could not be read makes the whole unknown. */
+static void pfc_sample(struct roce_port_sample *ps, const struct roce_node *node, const struct roce_netdev *nd)
+{
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = roce_node_qos_netdevs(node, nd, qos);
+	ps->pfc.enabled = 0xff;
+	for (size_t m = 0; m < n; m++) {
+		const struct roce_pfc *p = &qos[m]->pfc;
+		if (!roce_reading_ok(&p->read)) {
+			ps->pfc.read = p->read;
+			ps->pfc.enabled = 0;
+			memset(ps->pfc.requests, 0, sizeof(ps->pfc.requests));
+			memset(ps->pfc.indications, 0, sizeof(ps->pfc.indications));
+			return;
+		}
+		ps->pfc.enabled &= p->enabled;
+		for (int i = 0; i < ROCE_PRIOS; i++) {
+			ps->pfc.requests[i] += p->requests[i];
+			ps->pfc.indications[i] += p->indications[i];
+		}
+	}
+	ps->pfc.read = qos[0]->pfc.read;
+}
+
 /* Fill netdev, PFC and the summary from the model and the check result. */
 static void sample_from_model(struct roce_port_sample *ps, const struct roce_node *node,
                               const struct roce_check_result *check)
@@ -104,12 +131,7 @@ static void sample_from_model(struct roce_port_sample *ps, const struct roce_nod
 		roce_reading_set(&ps->pfc.read, ROCE_MISSING, 0, "%s:%u: netdev unknown, no PFC counters", ps->device,
 		                 ps->port);
 	else {
-		ps->pfc.read = nd->pfc.read;
-		if (roce_reading_ok(&nd->pfc.read)) {
-			ps->pfc.enabled = nd->pfc.enabled;
-			memcpy(ps->pfc.requests, nd->pfc.requests, sizeof(ps->pfc.requests));
-			memcpy(ps->pfc.indications, nd->pfc.indications, sizeof(ps->pfc.indications));
-		}
+		pfc_sample(ps, node, nd);
 		if (roce_reading_ok(&nd->link_read))
 			ps->netdev_mtu = nd->mtu;
 	}

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jsonin.h - strict readers for our own JSON files: counter snapshots and
- * state files in StateDir, report fragments in ReportDir.
+ * jsonin.h - strict readers, through a json-c tree, for the small JSON files
+ * we read back: the prolog's counter snapshot and the steps' ran-with
+ * record in StateDir (job.c, snapshot_json.c, ranwith.c) and the
+ * fingerprints in SharedDir (fingerprint.c).  Report fragments, read by the
+ * thousand, go through jsonpull.h instead; only a fragment's "ran_with"
+ * member comes here.
  *
  * A file may be truncated, edited or planted: every reader checks the type
  * and range and, on failure, returns -1 with err naming the key and the
@@ -55,7 +59,7 @@ bool roce_jin_u64_value(json_object *m, uint64_t *v);
 /* An array of exactly n counter values. */
 int roce_jin_u64s(json_object *o, const char *key, uint64_t *v, size_t n, struct roce_error *err);
 
-/* A struct roce_reading as roce_json_reading() (json.h) writes it:
+/* A struct roce_reading as roce_json_reading() (check/json.h) writes it:
  * {"status": "...", "why": "..."}; an "errno" member is accepted. */
 int roce_jin_reading(json_object *o, struct roce_reading *r, struct roce_error *err);
 

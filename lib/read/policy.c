@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy.c - roce.conf and plugstack arguments -> struct roce_policy.
+ * policy.c - the keys of roce.conf and plugstack arguments -> struct roce_policy.
  *
- * The file is slurm.conf style: Key=Value pairs separated by white space,
- * '#' starts a comment, keys are case-insensitive.  Every value must be a
- * simple token (roce_token_ok); anything else is an error naming the file,
- * the line and the key, never a silent default.
+ * Keys are case-insensitive.  Every value must be a simple token
+ * (roce_token_ok); anything else is an error naming where it was found and
+ * the key, never a silent default.  Reading the file (its lines and
+ * NodeName= sections) is policyfile.c's.
  */
 #include "config.h"
 #include "read/policy.h"
@@ -13,18 +13,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <fcntl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
-
-#define LINE_MAX_LEN 1024
 
 void roce_policy_defaults(struct roce_policy *p)
 {
@@ -36,6 +29,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
 	p->traffic_class = ROCE_TC_AUTO;
 	p->gdr_level = ROCE_GDR_PXB;
+	p->hca_ties = ROCE_TIES_BANDWIDTH;
 	p->mode = ROCE_MODE_WARN;
 	p->require_gdr = false;
 	p->pcie_degraded = ROCE_ACTION_WARN;
@@ -47,7 +41,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->gate = false;
 	p->resume_after = ROCE_RESUME_AFTER_DEFAULT;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
-	p->ecn = ROCE_ECN_REQUIRE;
+	/* warn since 0.2.0: a check new in a release is first released at warn (NEWS) */
+	p->ecn = ROCE_ECN_WARN;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
@@ -170,17 +165,23 @@ static int parse_hca_list(struct roce_policy *p, const char *v)
 
 typedef int (*setter_fn)(struct roce_policy *p, const char *v);
 
-static int set_gid_index(struct roce_policy *p, const char *v)
+/* word (any case: *field = word_value) or a number lo-hi into *field. */
+static int parse_word_or_int(const char *v, const char *word, int word_value, long lo, long hi, int *field)
 {
 	long n;
-	if (!strcasecmp(v, "auto")) {
-		p->gid_index = ROCE_GID_AUTO;
+	if (!strcasecmp(v, word)) {
+		*field = word_value;
 		return 0;
 	}
-	if (parse_int(v, 0, 255, &n) < 0)
+	if (parse_int(v, lo, hi, &n) < 0)
 		return -1;
-	p->gid_index = (int)n;
+	*field = (int)n;
 	return 0;
+}
+
+static int set_gid_index(struct roce_policy *p, const char *v)
+{
+	return parse_word_or_int(v, "auto", ROCE_GID_AUTO, 0, 255, &p->gid_index);
 }
 
 static int set_addr_family(struct roce_policy *p, const char *v)
@@ -205,15 +206,7 @@ static int set_mtu(struct roce_policy *p, const char *v)
 
 static int set_pfc_priority(struct roce_policy *p, const char *v)
 {
-	long n;
-	if (!strcasecmp(v, "none")) {
-		p->pfc_priority = ROCE_PFC_NONE;
-		return 0;
-	}
-	if (parse_int(v, 0, 7, &n) < 0)
-		return -1;
-	p->pfc_priority = (int)n;
-	return 0;
+	return parse_word_or_int(v, "none", ROCE_PFC_NONE, 0, 7, &p->pfc_priority);
 }
 
 static int set_pfc_unknown(struct roce_policy *p, const char *v)
@@ -247,15 +240,7 @@ static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
-	long n;
-	if (!strcasecmp(v, "auto")) {
-		p->traffic_class = ROCE_TC_AUTO;
-		return 0;
-	}
-	if (parse_int(v, 0, 255, &n) < 0)
-		return -1;
-	p->traffic_class = (int)n;
-	return 0;
+	return parse_word_or_int(v, "auto", ROCE_TC_AUTO, 0, 255, &p->traffic_class);
 }
 
 static int set_ecn(struct roce_policy *p, const char *v)
@@ -285,6 +270,17 @@ static int set_link_rate(struct roce_policy *p, const char *v)
 }
 
 static int set_hca(struct roce_policy *p, const char *v) { return parse_hca_list(p, v); }
+
+static int set_hca_ties(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "bandwidth"))
+		p->hca_ties = ROCE_TIES_BANDWIDTH;
+	else if (!strcasecmp(v, "all"))
+		p->hca_ties = ROCE_TIES_ALL;
+	else
+		return -1;
+	return 0;
+}
 static int set_gdr_level(struct roce_policy *p, const char *v) { return roce_gdr_level_parse(v, &p->gdr_level); }
 
 static int set_mode(struct roce_policy *p, const char *v)
@@ -359,6 +355,7 @@ static const struct {
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
+	{ "HcaTies", set_hca_ties, "bandwidth or all" },
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
@@ -376,6 +373,14 @@ static const struct {
 	{ "SysfsRoot", set_sysfs_root, "an absolute path" },
 };
 
+const char *roce_policy_key_name(const char *key)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcasecmp(key, keys[i].key) == 0)
+			return keys[i].key;
+	return NULL;
+}
+
 int roce_policy_set(struct roce_policy *p, const char *key, const char *value, const char *where,
                     struct roce_error *err)
 {
@@ -391,7 +396,13 @@ int roce_policy_set(struct roce_policy *p, const char *key, const char *value, c
 		}
 		return 0;
 	}
-	roce_error_set(err, "%s: unknown key \"%s\"", w, roce_printable(key, sv, sizeof(sv)));
+	if (strcasecmp(key, ROCE_POLICY_NODENAME) == 0)
+		roce_error_set(err,
+		               "%s: NodeName= is no key: in roce.conf it starts a line, and a section for the nodes it "
+		               "names",
+		               w);
+	else
+		roce_error_set(err, "%s: unknown key \"%s\"", w, roce_printable(key, sv, sizeof(sv)));
 	return -1;
 }
 
@@ -407,75 +418,6 @@ int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where,
 	memcpy(key, kv, (size_t)(eq - kv));
 	key[eq - kv] = '\0';
 	return roce_policy_set(p, key, eq + 1, where, err);
-}
-
-static int parse_line(struct roce_policy *p, char *line, const char *where, struct roce_error *err)
-{
-	char *hash = strchr(line, '#');
-	if (hash)
-		*hash = '\0';
-	char *save = NULL;
-	for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save))
-		if (roce_policy_set_kv(p, tok, where, err) < 0)
-			return -1;
-	return 0;
-}
-
-int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, struct roce_error *err)
-{
-	/* O_NONBLOCK + S_ISREG: a FIFO or device in place of the file must not hang us. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	struct stat st;
-	if (fd < 0) {
-		if (errno == ENOENT && missing_ok)
-			return 0;
-		roce_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	/* /dev/null (1:3) is the documented way to say "no file, defaults only". */
-	if (fstat(fd, &st) < 0 ||
-	    !(S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))) {
-		roce_error_set(err, "%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	FILE *f = fdopen(fd, "r");
-	if (!f) {
-		roce_error_set(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	char where[PATH_MAX + 32];
-	int lineno = 0, rc = 0;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (len > LINE_MAX_LEN) {
-			roce_error_set(err, "%s: line longer than %d bytes", where, LINE_MAX_LEN);
-			rc = -1;
-			break;
-		}
-		if ((size_t)len != strlen(line)) {
-			roce_error_set(err, "%s: NUL byte in line", where);
-			rc = -1;
-			break;
-		}
-		if (parse_line(p, line, where, err) < 0) {
-			rc = -1;
-			break;
-		}
-	}
-	free(line);
-	if (rc == 0 && ferror(f)) {
-		roce_error_set(err, "%s: read error: %s", path, strerror(errno));
-		rc = -1;
-	}
-	fclose(f);
-	return rc;
 }
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy.h - the site's RoCE policy: roce.conf (slurm.conf style Key=Value)
- * and plugstack arguments (key=value words) both end up here.
+ * policy.h - the site's RoCE policy: roce.conf (slurm.conf style Key=Value,
+ * read by policyfile.h) and plugstack arguments (key=value words) both end
+ * up here.
  */
 #ifndef ROCE_POLICY_H
 #define ROCE_POLICY_H
@@ -19,6 +20,8 @@ enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
 /* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
+/* Among HCAs equally near a GPU (HcaTies=): those with the most bandwidth, as NCCL, or all. */
+enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 
 #define ROCE_GID_AUTO (-1)
 #define ROCE_TC_AUTO (-1)
@@ -38,6 +41,7 @@ struct roce_policy {
 	char hca[ROCE_HCA_MAX][64]; /* allow-list; n_hca == 0 = every Ethernet port */
 	size_t n_hca;
 	enum roce_gdr_level gdr_level;
+	enum roce_hca_ties hca_ties;    /* HcaTies=: which of a GPU's equally near HCAs it gets */
 	enum roce_mode mode;            /* warn or strict (off only from the plugin) */
 	bool require_gdr;               /* RequireGdr=yes: missing peer-memory module fails */
 	enum roce_action pcie_degraded; /* a PCIe link below what both ends can do */
@@ -61,18 +65,19 @@ struct roce_policy {
 
 void roce_policy_defaults(struct roce_policy *p);
 
-/*
- * Read a roce.conf.  A missing file is not an error when missing_ok (the
- * defaults stand); any other problem names the file, the line and the key.
- */
-int roce_policy_load(struct roce_policy *p, const char *path, bool missing_ok, struct roce_error *err);
-
-/* Set one key (case-insensitive) from a string; `where` prefixes errors ("roce.conf:12"). */
+/* Set one key (case-insensitive) from a string; `where` prefixes errors
+ * ("roce.conf:12").  Reading a whole roce.conf is policyfile.h's. */
 int roce_policy_set(struct roce_policy *p, const char *key, const char *value, const char *where,
                     struct roce_error *err);
 
 /* Split "Key=Value" (as in plugstack args) and set it. */
 int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where, struct roce_error *err);
+
+/* key's spelling in the key table (case-insensitive lookup), NULL for no key
+ * of ours: a problem is then said to be about that key (policyfile.h). */
+const char *roce_policy_key_name(const char *key);
+/* The word that starts a roce.conf section (policyfile.h), never a key. */
+#define ROCE_POLICY_NODENAME "NodeName"
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 

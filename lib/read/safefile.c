@@ -50,25 +50,34 @@ static void temp_name(char *buf, size_t len, const char *name)
 	snprintf(buf, len, ".%s.%016llx", name, (unsigned long long)r);
 }
 
+#define ACL_XATTR "system.posix_acl_access"
+#define ACL_LEN (4 + 5 * 8)
+
 /* POSIX access ACL as the kernel's xattr format (linux/posix_acl_xattr.h):
- * owner r, user:<reader> r, group r, mask r, other none. */
-static int set_reader_acl(int fd, uid_t reader)
+ * owner own_perm, user:<reader> perm, group perm, mask perm, other none. */
+static void reader_acl(char buf[ACL_LEN], uid_t reader, uint16_t own_perm, uint16_t perm)
 {
 	struct {
 		uint16_t tag, perm;
 		uint32_t id;
 	} __attribute__((packed)) e[5] = {
-		{ 0x01, 4, UINT32_MAX }, /* ACL_USER_OBJ */
-		{ 0x02, 4, reader },     /* ACL_USER */
-		{ 0x04, 4, UINT32_MAX }, /* ACL_GROUP_OBJ */
-		{ 0x10, 4, UINT32_MAX }, /* ACL_MASK */
-		{ 0x20, 0, UINT32_MAX }, /* ACL_OTHER */
+		{ 0x01, own_perm, UINT32_MAX }, /* ACL_USER_OBJ */
+		{ 0x02, perm, reader },         /* ACL_USER */
+		{ 0x04, 0, UINT32_MAX },        /* ACL_GROUP_OBJ */
+		{ 0x10, perm, UINT32_MAX },     /* ACL_MASK */
+		{ 0x20, 0, UINT32_MAX },        /* ACL_OTHER */
 	};
-	char buf[4 + sizeof(e)];
-	uint32_t version = 2; /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
+	uint32_t version = 2;          /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
+	e[2].perm = perm == 5 ? 0 : 4; /* a file's group reads it (0440); a job directory's does not */
 	memcpy(buf, &version, 4);
 	memcpy(buf + 4, e, sizeof(e));
-	return fsetxattr(fd, "system.posix_acl_access", buf, sizeof(buf), 0);
+}
+
+static int set_reader_acl(int fd, uid_t reader)
+{
+	char buf[ACL_LEN];
+	reader_acl(buf, reader, 4, 4);
+	return fsetxattr(fd, ACL_XATTR, buf, sizeof(buf), 0);
 }
 
 static int set_owner_mode(int fd, uid_t owner, gid_t group, mode_t mode, long reader_uid, struct roce_error *err)
@@ -88,6 +97,35 @@ static int set_owner_mode(int fd, uid_t owner, gid_t group, mode_t mode, long re
 	/* No ACLs on this file system: the reader owns the file instead. */
 	if (fchown(fd, (uid_t)reader_uid, group) < 0 || fchmod(fd, mode) < 0) {
 		roce_error_set(err, "cannot give the file to uid %ld: %s", reader_uid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int roce_safefile_share_dir(int dfd, uid_t reader, struct roce_error *err)
+{
+	char want[ACL_LEN], have[ACL_LEN + 1];
+	struct stat st;
+	if (fstat(dfd, &st) < 0) {
+		roce_error_set(err, "cannot be examined: %s", strerror(errno));
+		return -1;
+	}
+	if (st.st_uid == reader && (st.st_mode & 07777) == 0500)
+		return 0; /* shared as below, on a file system without ACLs */
+	reader_acl(want, reader, 7, 5);
+	/* Every node of a job comes here: read before writing (one MDS update, not thousands). */
+	if (st.st_uid == geteuid() && fgetxattr(dfd, ACL_XATTR, have, sizeof(have)) == ACL_LEN &&
+	    memcmp(have, want, ACL_LEN) == 0)
+		return 0;
+	if (st.st_uid == geteuid() && fsetxattr(dfd, ACL_XATTR, want, sizeof(want), 0) == 0)
+		return 0;
+	if (st.st_uid == geteuid() && errno != EOPNOTSUPP && errno != ENOTSUP) {
+		roce_error_set(err, "cannot set the reader ACL: %s", strerror(errno));
+		return -1;
+	}
+	/* No ACLs here (or an earlier job's user owns it): the reader owns it, read-only. */
+	if (fchown(dfd, reader, (gid_t)-1) < 0 || fchmod(dfd, 0500) < 0) {
+		roce_error_set(err, "cannot give it to uid %u: %s", (unsigned)reader, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -339,6 +377,8 @@ int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t
 	}
 	if (walk_trusted(&w, fd, true) < 0)
 		goto fail;
+	if (flags & ROCE_SAFEFILE_SEARCH)
+		return fd; /* O_PATH: enough to open what is in it by name */
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		walk_fail(&w, "cannot be opened: %s", strerror(errno));

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * safefile.h - files root writes into directories that others may share:
- * StateDir (counter snapshots, stuck markers: root's alone), ReportDir
- * (report fragments, read by admins and the job's user), the topology cache.
+ * StateDir (counter snapshots, ran-with records, stuck markers: root's
+ * alone), ReportDir (report fragments, read by admins and the job's user),
+ * SharedDir (fingerprints, read by the job's srun), the topology cache.
+ * roce-report also writes its --output file with roce_safefile_write (as
+ * the user running it, into a directory it opens itself).
  *
  *  - Every file is written under a directory fd, never through a symlink:
  *    temporaries are O_TMPFILE (or O_EXCL random dot-names ".<name>.<hex>"
@@ -13,19 +16,20 @@
  *    system without ACLs the file is chowned to reader_uid instead.
  *  - Configured directories are resolved from "/" one component at a time,
  *    never through a symlink (O_NOFOLLOW at every step: a link planted by
- *    whoever can write a parent is refused, not followed), each component
- *    owned by root (or this euid) and writable by nobody else; a sticky
- *    directory (/tmp) may be crossed but not used.  What is missing is
- *    created in its verified parent (parents 0755); an existing directory is
- *    never chmod'ed: refused, the error naming the component and why.  A
- *    directory on a kernel file system (proc, sysfs, cgroup, tracefs,
- *    configfs...) is refused, and nothing is created there.
+ *    whoever can write a parent is refused, not followed; ".." is refused
+ *    too), and for writing (ROCE_SAFEFILE_TRUSTED) each component owned by
+ *    root (or this euid) and writable by nobody else; a sticky directory
+ *    (/tmp) may be crossed but not used.  What is missing is created in
+ *    its verified parent (parents 0755); an existing directory is never
+ *    chmod'ed: refused, the error naming the component and why.  A directory
+ *    on a kernel file system (proc, sysfs, cgroup, tracefs, configfs...) is
+ *    refused, and nothing is created there.
  *  - StateDir is 0700 when created; ReportDir/<jobid>/ is root's 0755 and
  *    holds one instance of the job id: a directory left by an earlier job
  *    with the same id (fragments owned by another user, or written well
  *    before this node's prolog) is renamed "<jobid>.earlier-<inode>" first.
- *    roce_safefile_open_dir() is the one place that resolves directory
- *    paths (roce-report's job directory included).
+ *    roce_safefile_open_dir() is the one place that resolves configured
+ *    directory paths (ReportDir as roce-report reads it included).
  * Errors name the file or directory and the reason.
  */
 #ifndef ROCE_SAFEFILE_H
@@ -45,6 +49,14 @@
 int roce_safefile_write(int dir_fd, const char *name, const void *data, size_t len, uid_t owner, gid_t group,
                         mode_t mode, long reader_uid, int flags, struct roce_error *err);
 
+/* The directory dfd (root's, just made or checked) listable and enterable
+ * by reader and root alone: an ACL entry for reader on a 0700 directory;
+ * where the file system has no ACLs (ceph-fuse by default), reader owns it,
+ * 0500 (then reader can change what is in it: only for data that is the
+ * reader's own business).  Idempotent and cheap when nothing is to change.
+ * 0, or -1 with err saying why. */
+int roce_safefile_share_dir(int dfd, uid_t reader, struct roce_error *err);
+
 /* Remove ".<name>.*" temporaries of an earlier writer of name that was
  * killed; only for names that no other process writes at the same time. */
 void roce_safefile_remove_temps(int dir_fd, const char *name);
@@ -53,6 +65,9 @@ void roce_safefile_remove_temps(int dir_fd, const char *name);
  * with mode); every component root's and writable by nobody else. */
 #define ROCE_SAFEFILE_CREATE 0x2
 #define ROCE_SAFEFILE_TRUSTED 0x4
+/* ... and only to open what is in it by name (an O_PATH fd): a directory
+ * the caller may enter but not list (SharedDir, 0711) */
+#define ROCE_SAFEFILE_SEARCH 0x8
 
 /* path, resolved as described above, as an O_DIRECTORY fd; -1 with err set
  * ("<what> <path>: <component> is a symbolic link ...").  Without
@@ -60,8 +75,10 @@ void roce_safefile_remove_temps(int dir_fd, const char *name);
  * (a reader such as roce-report; err may be NULL). */
 int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t mode, struct roce_error *err);
 
-/* O_DIRECTORY fds of the configured directories, or -1 with err set (then
- * nothing of ours goes there). */
+/* O_DIRECTORY fds of the configured directories (created when missing,
+ * trusted as above), or -1 with err set (then nothing of ours goes there).
+ * SharedDir's writer and reader (shareddir.c) call roce_safefile_open_dir
+ * themselves. */
 int roce_safefile_state_dir(const char *path, struct roce_error *err);
 /* An existing StateDir of ours, as it is (nothing created: a cheap lookup);
  * -1 when there is none or it is not ours. */

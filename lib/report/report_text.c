@@ -150,6 +150,17 @@ static int print_job_verdicts(FILE *out, const struct roce_job_report *r, roce_n
 	return rc;
 }
 
+/* " v1 on nodes; v2 on nodes" and the line's end. */
+static void print_groups(FILE *out, const struct roce_report_groups *gs, roce_nodelist_fn nodelist)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		char *nl = roce_report_group_nodelist(&gs->g[i], nodelist);
+		fprintf(out, "%s %s on %s", i ? ";" : "", gs->g[i].key, nl ? nl : "");
+		free(nl);
+	}
+	fprintf(out, "\n");
+}
+
 static int print_consistency(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
 	int rc = 0;
@@ -163,12 +174,7 @@ static int print_consistency(FILE *out, const struct roce_job_report *r, roce_no
 			fprintf(out, "  %-18s %s on every node\n", title, gs.g[0].key);
 		} else if (gs.n > 1) {
 			fprintf(out, "  %-18s DIFFERS:", title);
-			for (size_t i = 0; i < gs.n; i++) {
-				char *nl = roce_report_group_nodelist(&gs.g[i], nodelist);
-				fprintf(out, "%s %s on %s", i ? ";" : "", gs.g[i].key, nl ? nl : "");
-				free(nl);
-			}
-			fprintf(out, "\n");
+			print_groups(out, &gs, nodelist);
 		}
 		roce_report_groups_free(&gs);
 	}
@@ -188,21 +194,21 @@ static int print_ran_with(FILE *out, const struct roce_job_report *r, roce_nodel
 		if (roce_report_ranwith_groups(r, names[i], &gs) < 0)
 			rc = -1;
 		fprintf(out, "  %-18s", names[i]);
-		for (size_t k = 0; k < gs.n; k++) {
-			char *nl = roce_report_group_nodelist(&gs.g[k], nodelist);
-			fprintf(out, "%s %s on %s", k ? ";" : "", gs.g[k].key, nl ? nl : "");
-			free(nl);
-		}
-		fprintf(out, "\n");
+		print_groups(out, &gs, nodelist);
 		roce_report_groups_free(&gs);
 	}
 	return rc;
 }
 
-/* Every node's verdicts with their fixes, then notes and unusable fragments. */
+/* Every node's verdicts with their fixes (no header on a clean job), then
+ * notes and unusable fragments. */
 static void print_nodes(FILE *out, const struct roce_job_report *r)
 {
-	fprintf(out, "\nNode verdicts:\n");
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		n += r->nodes[i].n_verdicts;
+	if (n)
+		fprintf(out, "\nNode verdicts:\n");
 	for (size_t i = 0; i < r->n_nodes; i++)
 		for (size_t j = 0; j < r->nodes[i].n_verdicts; j++) {
 			const struct roce_fragment_verdict *v = &r->nodes[i].verdicts[j];

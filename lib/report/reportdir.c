@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #define FRAGMENT_MAX (16u << 20) /* a node with 4096 ports is < 16 MiB */
@@ -136,12 +138,18 @@ static int list_fragments(DIR *d, const char *dir, struct names *ns, struct roce
 #define THREADS_MAX 8
 #define FILES_PER_THREAD 256 /* fewer files than this are not worth a thread */
 #define POOL_FILES_MIN 512   /* from here on, fragments are kept in pools (arena.h) */
-
+/* On a network file system a file costs round trips (CephFS: the MDS for
+ * the open, an OSD for the data, ~1-2 ms each cold), not CPU: threads that
+ * wait overlap their waits, so their number is not bound by the CPUs. */
+#define NET_THREADS_MAX 32
+#define NET_FILES_PER_THREAD 64
+#define NET_BATCH 4
 /* One loading thread: its own report part and read buffer, so that threads
  * share nothing but the next file's index. */
 struct part {
 	const struct names *ns;
 	int dfd;
+	size_t batch;
 	atomic_size_t *next;
 	struct roce_job_report r;
 	pthread_t tid;
@@ -152,23 +160,41 @@ static void *load_part(void *arg)
 	struct part *p = arg;
 	struct text t = { NULL, 0 };
 	size_t i;
-	while ((i = atomic_fetch_add(p->next, BATCH)) < p->ns->n)
-		for (size_t k = i; k < i + BATCH && k < p->ns->n; k++)
+	while ((i = atomic_fetch_add(p->next, p->batch)) < p->ns->n)
+		for (size_t k = i; k < i + p->batch && k < p->ns->n; k++)
 			load_one(&p->r, p->dfd, p->ns->text + p->ns->at[k], &t);
 	free(t.buf);
 	return NULL;
 }
 
-/* The CPUs this process may run on (taskset, a cgroup's cpuset), at most
- * THREADS_MAX, and one thread per FILES_PER_THREAD files. */
-static size_t threads_for(size_t files)
+/* Whether a file of dfd's file system costs network round trips. */
+static bool network_fs(int dfd)
 {
-	size_t cpus = roce_cpus_usable();
-	size_t n = files / FILES_PER_THREAD;
+	static const unsigned long magic[] = {
+		CEPH_SUPER_MAGIC,        NFS_SUPER_MAGIC,       FUSE_SUPER_MAGIC /* ceph-fuse */,
+		0x0bd00bd0 /* Lustre */, 0x47504653 /* GPFS */, 0xfe534d42 /* SMB2 */,
+		0xff534d42 /* CIFS */,
+	};
+	struct statfs sfs;
+	if (fstatfs(dfd, &sfs) < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sfs.f_type == magic[i])
+			return true;
+	return false;
+}
+
+/* Locally: the CPUs this process may run on (taskset, a cgroup's cpuset),
+ * at most THREADS_MAX, and one thread per FILES_PER_THREAD files.  On a
+ * network file system: one per NET_FILES_PER_THREAD, at most NET_THREADS_MAX. */
+static size_t threads_for(size_t files, bool net)
+{
+	size_t cpus = net ? NET_THREADS_MAX : roce_cpus_usable();
+	size_t n = files / (net ? NET_FILES_PER_THREAD : FILES_PER_THREAD);
 	if (n > cpus)
 		n = cpus;
-	if (n > THREADS_MAX)
-		n = THREADS_MAX;
+	if (n > (net ? NET_THREADS_MAX : THREADS_MAX))
+		n = net ? NET_THREADS_MAX : THREADS_MAX;
 	return n ? n : 1;
 }
 
@@ -182,11 +208,12 @@ static int error_cmp(const void *a, const void *b) { return strcmp(*(char *const
  * calling thread is always one of them. */
 static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, struct roce_error *err)
 {
-	struct part parts[THREADS_MAX];
+	struct part parts[NET_THREADS_MAX];
 	atomic_size_t next = 0;
-	size_t n = threads_for(ns->n), started = 1, first_error = r->n_errors;
+	bool net = network_fs(dfd);
+	size_t n = threads_for(ns->n, net), started = 1, first_error = r->n_errors;
 	for (size_t i = 0; i < n; i++) {
-		parts[i] = (struct part){ .ns = ns, .dfd = dfd, .next = &next };
+		parts[i] = (struct part){ .ns = ns, .dfd = dfd, .batch = net ? NET_BATCH : BATCH, .next = &next };
 		roce_report_init(&parts[i].r, r->job_id);
 		/* one per thread; without one (ENOMEM), malloc */
 		if (ns->n >= POOL_FILES_MIN)
@@ -210,17 +237,25 @@ static int load_all(struct roce_job_report *r, int dfd, const struct names *ns, 
 	return rc;
 }
 
-int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+/* dir, opened by roce_safefile_open_dir (no symbolic link followed), for listing; NULL with err set. */
+static DIR *open_listing(const char *dir, struct roce_error *err)
 {
 	int dfd = roce_safefile_open_dir(NULL, dir, 0, 0, err);
 	if (dfd < 0)
-		return -1;
+		return NULL;
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		roce_error_set(err, "cannot list %s: %s", dir, strerror(errno));
 		close(dfd);
-		return -1;
 	}
+	return d;
+}
+
+int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_error *err)
+{
+	DIR *d = open_listing(dir, err);
+	if (!d)
+		return -1;
 	struct names ns = { 0 };
 	int rc = list_fragments(d, dir, &ns, err);
 	if (rc == 0)
@@ -233,15 +268,9 @@ int roce_reportdir_load(struct roce_job_report *r, const char *dir, struct roce_
 
 int roce_reportdir_jobs(const char *report_dir, roce_reportdir_job_fn fn, void *arg, struct roce_error *err)
 {
-	int dfd = roce_safefile_open_dir(NULL, report_dir, 0, 0, err);
-	if (dfd < 0)
+	DIR *d = open_listing(report_dir, err);
+	if (!d)
 		return -1;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		roce_error_set(err, "cannot list %s: %s", report_dir, strerror(errno));
-		close(dfd);
-		return -1;
-	}
 	struct dirent *e;
 	struct stat st;
 	int rc = 0;

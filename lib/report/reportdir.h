@@ -11,7 +11,10 @@
  * is owned by neither root nor its job_uid is not used.  A file that fails any of that is recorded in r->errors by name
  * and skipped; nothing else is read (dot files are the epilog's
  * temporaries).  Many files are read on several threads (up to the CPUs
- * the process may use); the errors are then listed in name order.  From
+ * the process may use; on a network file system, CephFS, NFS, FUSE..., up
+ * to 32 whatever the CPUs: there a file costs round trips, not CPU); the
+ * errors are then listed in name order, and the report is the same bytes
+ * whatever the number of threads.  From
  * 512 files on, the fragments' memory is in pools (arena.h) that r owns.
  */
 #ifndef ROCE_REPORTDIR_H

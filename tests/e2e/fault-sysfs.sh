@@ -103,15 +103,12 @@ ok "FIFO state: no hang (${ms} ms)" test "$ms" -lt 10000
 
 # 11. EACCES: roce-check as nobody, a file only root may read
 fixture eacces; chmod -R a+rX "$R"; chmod 0400 "$D0/ports/1/state"
-as_nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
-if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
-	skip "EACCES: no setpriv or no user nobody"
-elif ! as_nobody test -r "$R/class/infiniband/mlx5_1/ports/1/state"; then
-	skip "EACCES: nobody cannot reach $T (TMPDIR not world-searchable)"
+why=$(netns_nobody_why "$R/class/infiniband/mlx5_1/ports/1/state")
+if [ -n "$why" ]; then
+	skip "EACCES: $why"
 else
 	t0=$(date +%s%N)
-	out=$(ip netns exec "$NS" setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$CHECK" --config /dev/null --sysfs-root "$R" 2>&1); rc=$?
+	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" 2>&1); rc=$?
 	n_runs=$((n_runs + 1)); [ "$rc" -gt 2 ] && crashes="$crashes
 --- eacces (exit $rc)
 $out"

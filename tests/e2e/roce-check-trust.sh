@@ -105,14 +105,11 @@ unlike "$out" "NCCL_IB_HCA=" "garbage: ports of unknown trust are left out"
 R=$(fixture eacces); fab_example "$R" 2
 for i in 0 1; do fab_netdev_file "$R" "mlx5_$i" "eth$i" qos/trust dscp; dscp2prio "$R" "mlx5_$i" "eth$i"; done
 chmod -R a+rX "$R"; chmod 0400 "$(cd "$R/class/net/eth0" && pwd -P)/qos/trust"
-as_nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
-if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
-	skip "EACCES: no setpriv or no user nobody"
-elif ! as_nobody test -r "$R/class/net/eth1/qos/trust"; then
-	skip "EACCES: nobody cannot reach $T (TMPDIR not world-searchable)"
+why=$(netns_nobody_why "$R/class/net/eth1/qos/trust")
+if [ -n "$why" ]; then
+	skip "EACCES: $why"
 else
-	out=$(ip netns exec "$NS" setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$CHECK" --config /dev/null --sysfs-root "$R" 2>&1)
+	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" 2>&1)
 	like "$out" "UNKNOWN +trust +mlx5_0:1 +the priority trust of eth0 is unknown \(unreadable: cannot open .*/qos/trust: Permission denied\)" \
 		"EACCES (as nobody): unknown naming the file"
 	like "$out" "PASS +trust +mlx5_1:1" "EACCES: the other port is judged"

@@ -405,6 +405,42 @@ like "$out" "UNKNOWN +link_rate +mlx5_2:1 +mlx5_2 port 1 link rate is unknown \(
 run "$R" --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "garbage rate: the port is not left out for it (warn mode)"
 
+# --- link rate by role (issue 25): a rail-optimised node, eight 400G compute
+# ports each behind a PCIe switch shared with a GPU, two 100G storage ports
+# on root ports of their own, all of one adapter model
+R=$(fixture rails); mkdir -p "$R"
+for i in 0 1 2 3 4 5 6 7; do
+	b=$((0x10 + 0x10 * i))
+	sw=$(printf 'pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0' $b $b $((b + 1)))
+	fab_pci_fn "$R" "$(printf '%s/0000:%02x:01.0/0000:%02x:00.0' "$sw" $((b + 2)) $((b + 3)))"
+	gpu=$(printf '0000:%02x:00.0' $((b + 3)))
+	printf '0x10de\n' >"$R/bus/pci/devices/$gpu/vendor"
+	printf '0x030200\n' >"$R/bus/pci/devices/$gpu/class"
+	fab_hca "$R" mlx5_$i "$(printf '0000:%02x:00.0' $((b + 4)))" 1 "$(printf '%s/0000:%02x:02.0' "$sw" $((b + 2)))"
+	fab_roce_ipv4 "$R" mlx5_$i 1 eth$i 192.0.2.$((30 + i))
+	fab_port "$R" mlx5_$i 1 rate="400 Gb/sec (4X NDR)"
+done
+for i in 8 9; do
+	fab_hca "$R" mlx5_$i "$(printf '0000:%02x:00.0' $((0x11 + 0x10 * i)))" 1
+	fab_roce_ipv4 "$R" mlx5_$i 1 eth$i 192.0.2.$((30 + i))
+	fab_port "$R" mlx5_$i 1 rate="100 Gb/sec (4X EDR)"
+done
+fab_gdr "$R"
+run "$R" --format json
+is "$(jq -r '.check.summary.drain_reason // "none"' <<<"$out")" none "rails: 8x400G compute + 2x100G storage of one model, no Hca=: no drain"
+is "$(jq '[.check.findings[]|select(.check=="link_rate" and .status=="pass")]|length' <<<"$out")" 10 "rails: every rate passes within its role"
+is "$(jq -r '.check.findings[]|select(.check=="link_rate" and .subject=="mlx5_9:1")|.message' <<<"$out")" \
+	"mlx5_9 port 1 at 100 Gb/s (a host port, no GPU behind its PCIe switch: compared with its role's ports; other MT28908 ports run at 400 Gb/s)" \
+	"rails: the storage port's role said"
+is "$(jq -r '.node.devices[]|select(.name=="mlx5_2")|.gpu_near' <<<"$out")" "0000:33:00.0" "rails: the GPU behind mlx5_2's switch, from sysfs"
+run "$R" --health --mode strict
+is "$rc" 0 "rails: --health and strict: exit 0"
+fab_port "$R" mlx5_2 1 rate="100 Gb/sec (4X EDR)"
+run "$R" --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_2 port 1 at 100 Gb/s" "rails: a 100G compute port among 400G ones drains"
+run "$R" --set Hca=mlx5_8,mlx5_9 --health
+is "$rc" 0 "rails: Hca= the storage ports: only they are compared"
+
 # --- firmware and driver inventory: mixed firmware on one model, module versions
 R=$(fixture firmware); fab_example "$R" 2
 printf '20.35.1012\n' >"$(fab_devdir "$R" mlx5_1)/fw_ver"
@@ -431,10 +467,15 @@ fab_ecn "$R" mlx5_0 eth0; fab_ecn "$R" mlx5_1 eth1
 run "$R" --set PfcPriority=3
 like "$out" "PASS +ecn +mlx5_0:1 +ECN notification and reaction points on for priority 3 on eth0" "ecn: on for the PFC priority: pass"
 fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 0
-run "$R" --format env
+run "$R" --set Ecn=require --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
-run "$R"
+run "$R" --set Ecn=require
 like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+# new in 0.2.0, so released at warn (NEWS): a PFC-only fabric keeps its ports on upgrade
+run "$R" --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "ecn: the default (Ecn=warn) keeps the port"
+run "$R"
+like "$out" "WARN +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: the default warns, naming the netdev and priority"
 run "$R" --set Ecn=warn --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Ecn=warn: the port stays"
 run "$R" --set Ecn=ignore

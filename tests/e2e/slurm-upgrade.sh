@@ -46,7 +46,6 @@ spank_lab_init
 lab_node node1 "$FAB" eth0=9000 eth1=9000
 lab_plugstack "optional $OLD config=$W/roce.conf"
 lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 
 # --- optional
 run srun sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'

@@ -27,7 +27,6 @@ lab_node node2 "$W/fab2" eth0=9000
 lab_node node3 "$W/fab3" eth0=9000 eth1=9000 eth2=9000
 spank_lab_start
 
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 # every task prints "RAN <node> <NCCL_IB_HCA>"
 srun3() { run srun -N3 "$@" sh -c 'echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"'; }
 settled() { local n; for n in node1 node2 node3; do echo "$n $(lab_node_settled $n)"; done | tr '\n' ' '; }

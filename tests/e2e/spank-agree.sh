@@ -33,7 +33,6 @@ spank_lab_start
 lab_user_add || { echo "Bail out! no test user"; exit 1; }
 
 TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none} ${NCCL_SOCKET_IFNAME:-none}"'
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 srun3() { run srun -N3 "$@" sh -c "$TASK"; }
 # sbatch3 MODE [SCRIPT]: a 3-node batch job whose inner srun -N3 runs TASK; output in $W/out
 sbatch3() {
@@ -61,7 +60,7 @@ check "node3 mlx5_1 down, warn: all three tasks get =mlx5_0:1 (and eth0 only)" \
 	'all3 =mlx5_0:1 && [ $(grep -c "^RAN node.* =mlx5_0:1 =eth0$" $W/out) = 3 ]'
 check "one warning names node3 and the missing rail" \
 	'[ $(grep -c "roce: warning: node3: mlx5_1:1 missing; every node of the step uses =mlx5_0:1" $W/out) = 1 ]'
-check "the job's fingerprints are gone after it" '[ -z "$(ls -A $W/shared)" ]'
+check "the job's fingerprints are gone after it" '[ -z "$(ls $W/shared)" ]'
 
 # --- 6-7: the same under strict: the step fails on every node, naming node3
 srun3 --roce=strict
@@ -116,17 +115,27 @@ gated() { # gated MODE: a batch job whose inner srun waits for $W/go; sets GATED
 	# every node's: a test copies node1's over node2's (at load 10 node1's
 	# prolog came after node2's, the copy failed and nothing was refused)
 	local n
-	for n in node1 node2 node3; do lab_wait_file "$W/shared/$GATED.$n.json"; done
+	for n in node1 node2 node3; do lab_poll 120 entry "$GATED" "$n" >/dev/null; done
+}
+# entry JOB NODE: the node's fingerprint file (SharedDir/JOB/TIME.DIGEST.NODE: docs/agreement.md)
+entry() { ls "$W/shared/$1/"*".$2" 2>/dev/null; }
+# replace JOB NODE FILE: the node's fingerprint replaced by FILE's bytes, named after their digest
+replace() {
+	local e t
+	e=$(entry "$1" "$2") && t=$(basename "$e" | cut -d. -f1) || return 1
+	rm -f "$e"
+	cp "$3" "$W/shared/$1/$t.$(sha256sum <"$3" | cut -c1-32).$2"
 }
 release() { touch "$W/go"; lab_wait_job "$GATED"; cp "$W/batch.out" "$W/out"; : >"$W/err"; }
 
+echo 'garbage {' >"$W/garbage"
 gated warn
-echo 'garbage {' >"$W/shared/$GATED.node2.json"
+replace "$GATED" node2 "$W/garbage"
 release
 check "warn, node2's fingerprint is garbage: refused, named, every node its own rails" \
-	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: SharedDir: 1 fingerprint(s) refused.*$GATED.node2.json: not valid JSON" $W/out && grep -q "no fingerprint from node2 in SharedDir" $W/out'
+	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: SharedDir: 1 fingerprint(s) refused.*\.node2: not valid JSON" $W/out && grep -q "no fingerprint from node2 in SharedDir" $W/out'
 gated strict
-echo 'garbage {' >"$W/shared/$GATED.node2.json"
+replace "$GATED" node2 "$W/garbage"
 release
 check "strict, node2's fingerprint is garbage: the step fails naming node2" \
 	'! grep -q "^RAN" $W/out && grep -q "roce: no fingerprint from node2 in SharedDir" $W/out && grep -q "the step does not run" $W/out'
@@ -136,14 +145,14 @@ gated warn
 first=$GATED
 touch "$W/go"; lab_wait_job "$first"
 gated warn
-sed "s/\"job_id\":\"$GATED\"/\"job_id\":\"$first\"/" "$W/shared/$GATED.node1.json" >"$W/x" && cat "$W/x" >"$W/shared/$GATED.node2.json"
+sed "s/\"job_id\":\"$GATED\"/\"job_id\":\"$first\"/" "$(entry "$GATED" node1)" >"$W/x" && replace "$GATED" node2 "$W/x"
 release
 check "another job's fingerprint is refused, naming the job id" \
-	'grep -q "refused.*$GATED.node2.json: \\\\\?\"job_id\\\\\?\" is \\\\\?\"$first" $W/out || grep -q "refused.*$GATED.node2.json.*job_id.*$first.*not this job" $W/out'
+	'grep -q "refused.*\.node2: .*job_id.*$first.*not this job" $W/out'
 check "and the step still runs, each node its own rails" 'all3 =mlx5_0:1,mlx5_1:1'
 
 gated warn
-rm -f "$W/shared/$GATED.node2.json"
+rm -f "$(entry "$GATED" node2)"
 release
 check "a fingerprint deleted mid-job: unknown after TimeoutMs, the step runs with each node's own rails" \
 	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: no fingerprint from node2 in SharedDir after 2000 ms (TimeoutMs): the step.s nodes were not compared" $W/out'

@@ -27,7 +27,6 @@ spank_lab_start
 # slurmd's mount namespace is private to the node: its steps see this /proc/driver
 lab_node_exec node1 mount --bind "$W/procdrv" /proc/driver || { echo "Bail out! cannot mount /proc/driver in the node"; exit 1; }
 
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 nccl() { run srun "$@" sh -c 'echo "HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'; }
 ALL="HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 GDR=PXB"
 unset SLURM_STEP_GPUS SLURM_JOB_GPUS CUDA_VISIBLE_DEVICES

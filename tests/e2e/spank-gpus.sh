@@ -16,7 +16,6 @@ spank_lab_init
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
 spank_lab_start
 
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 nccl() { run srun "$@" sh -c 'echo "HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'; }
 
 nccl --roce

@@ -7,36 +7,23 @@
 # GPU 1 from Slurm, and must get GPU 1's nearest NICs (mlx5_0, mlx5_1 through
 # the host bridge: GdrLevel=PHB lets them count).
 set -u
-top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
-top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
-. "$top_srcdir/tests/lib/tap.sh"
-. "$top_srcdir/tests/lib/fabric.sh"
-. "$top_srcdir/tests/lib/slurmlab.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/spanktest.sh"
 
-plugin=$top_builddir/spank/.libs/spank_roce.so
-XML=$top_srcdir/tests/fixtures/topo/two-socket.xml
-why=$(lab_can_run) || skip_all "$why"
-[ -f "$plugin" ] || skip_all "$plugin not built"
-why=$(fab_two_socket_clash); [ -z "$why" ] || skip_all "$why"
+spank_need_lab
+spank_need_two_socket
+spank_workdir spank-gres
+spank_two_socket_fabric
+echo GdrLevel=PHB >>"$W/roce.conf"
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/spank-gres.XXXXXX") && chmod 755 "$W"
-trap 'lab_stop; [ "${KEEP:-0}" = 1 ] || rm -rf "$W"' EXIT
-trap 'exit 1' INT TERM
-FAB=$W/fab
-fab_two_socket "$FAB"
-printf 'PfcPriority=none\nGdrLevel=PHB\nTopologyFile=%s\nReportDir=%s/reports\nStateDir=%s/state\n' "$XML" "$W" "$W" >"$W/roce.conf"
-
-lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
+spank_lab_init
 # Slurm 22.05 wants character devices ("is not a valid character or block
 # device"); nodes with NVIDIA's major 195 that nothing ever opens will do.
 for i in 0 1 2 3; do mknod "$LAB/gpu$i" c 195 "$i" || skip_all "cannot mknod in $LAB"; done
 printf 'Name=gpu File=%s/gpu[0-3]\n' "$LAB" >"$LAB/gres.conf"
 LAB_EXTRA_CONF="GresTypes=gpu"
 LAB_NODE_EXTRA="Gres=gpu:4"
-lab_sanitize "$plugin"
 lab_node node1 "$FAB" eth0=9000 eth1=9000 eth2=9000 eth3=9000
-lab_plugstack "optional $plugin default=off config=$W/roce.conf"
-lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
+spank_lab_start
 
 show='echo "GPUS=${SLURM_STEP_GPUS:-none} HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'
 out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:1 --roce sh -c "$show" 2>>"$W/err")
@@ -55,7 +42,6 @@ out=$(lab_run_timeout "$LAB_STEP_TIMEOUT" srun --gres=gpu:1 --roce=off sh -c "$s
 is "$out" "GPUS=1 HCA=none GDR=none" "--roce=off with a GPU: nothing exported"
 lab_run scancel "$jobA"
 lab_wait_job "$jobA"   # its slurmstepd has exited: its sanitizer reports are written
-report=$(lab_sanitizer_reports)
-is "$report" "" "no sanitizer reports"
+spank_sanitizer_check
 [ "$_tap_failed" = 0 ] || { echo "# stderr of the steps:"; sed 's/^/# /' "$W/err"; }
 done_testing

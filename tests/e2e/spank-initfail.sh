@@ -35,7 +35,6 @@ lab_node node1 "$FAB" eth0=9000 eth1=9000
 # required: under optional (README's line) Slurm ignores a failing init and
 # runs the job unchecked; what follows is the required line's behaviour
 spank_lab_start "required $plugin default=off config=$W/roce.conf"
-run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 
 # --- 1: without the trigger the shim changes nothing
 run srun --roce=warn sh -c 'echo "TASK_RAN ${NCCL_IB_HCA:-none}"'

@@ -77,7 +77,8 @@ HOSTILE_ENV=$HOSTILE_ENV,SLURM_JOB_GPUS=../../PWNED,CUDA_VISIBLE_DEVICES=../PWNE
 HOSTILE_ENV=$HOSTILE_ENV,ROCE_EXPORTED=NCCL_IB_HCA:../../PWNED,NCCL_TOPO_FILE=../PWNED
 touch "$W/stamp"
 log=$W/lab/log/slurmd.node1.log
-state_names() { lab_node_exec node1 ls -A "$W/state"; }
+# The last good copy of roce.conf (policy-HASH.conf, HASH of its path: the admin's) is node state, not a job's.
+state_names() { lab_node_exec node1 ls -A "$W/state" | grep -v '^policy-[0-9a-f]\{8\}\.conf$'; }
 
 # --- 1. an srun job of that user with an odd --chdir, name and comment; the task saves its environment
 lab_run_timeout "$LAB_STEP_TIMEOUT" "${LAB_AS_USER[@]}" srun --roce=warn --chdir="$ODD" -J "$NAME" --comment="$COMMENT" \
@@ -100,7 +101,7 @@ running=""
 batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.json" <<<"$running"; }
 lab_poll 120 batch_snapshot_listed
 like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
-is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$' <<<"$running")" "" "and nothing not named by job ids"
+is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$|^[0-9]+\.ranwith\.json$|^[0-9]+\.[A-Za-z0-9._-]+\.shared$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job"
 # the output file is the job's: give a slow node a moment to have written it
 batch_step_ran() { grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; }

@@ -46,3 +46,18 @@ netns_setup() {
 		netns_veth "$NS" "eth$i" "${3:-9000}" || skip_all "cannot create veth eth$i in $NS"
 	done
 }
+
+# For a check of what an unprivileged reader gets (after netns_setup):
+#   netns_nobody_why PATH   why user nobody cannot be tested here ("" when
+#                           it can): no setpriv, no user nobody, or PATH not
+#                           readable by nobody ($T under a TMPDIR that is not
+#                           world-searchable); a test skips with it
+#   netns_as_nobody CMD...  CMD in $NS as user nobody
+netns_nobody_why() {
+	if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
+		echo "no setpriv or no user nobody"
+	elif ! netns_as_nobody test -r "$1"; then
+		echo "nobody cannot reach $T (TMPDIR not world-searchable)"
+	fi
+}
+netns_as_nobody() { ip netns exec "$NS" setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }

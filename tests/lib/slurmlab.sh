@@ -13,6 +13,10 @@
 #   LAB_AUTHINFO: more AuthInfo= options, e.g. cred_expire=10: how long a requeued job waits)
 #   lab_node_extra NAME WORDS...      more words on NAME's NodeName line only (e.g. Weight=1),
 #                                     after LAB_NODE_EXTRA's; call after lab_node, before lab_start
+#   (LAB_CEPH_MNT=PATH, after tests/lib/ceph.sh's ceph_start: every node's slurmd gets its
+#   own ceph-fuse client of that CephFS, mounted at PATH in the node's mount namespace, as
+#   a real node has its own client and cache; mount the test's own one there after
+#   lab_start, and ceph_stop after lab_stop)
 #   lab_start                         write slurm.conf, start slurmctld and every slurmd,
 #                                     wait until all nodes are idle
 #   lab_run CMD...                    run a Slurm client (srun, sbatch, sinfo...) against the lab
@@ -272,7 +276,21 @@ lab__node_exec() {
 	fi
 	mount --rbind "$LAB/$name/cgroup" /sys/fs/cgroup || return 1
 	[ -z "${LAB_PRELOAD:-}" ] || lab__preload_stepd "$name" || return 1
+	[ -z "${LAB_CEPH_MNT:-}" ] || lab__ceph_client "$name" || return 1
 	exec slurmd -N "$name"
+}
+
+# The node's own ceph-fuse client, in this (the node's) mount namespace but
+# the host's network namespace, where the Ceph daemons listen on loopback.
+# A slurmd restarted gets a new namespace: the client of the old one goes.
+lab__ceph_client() {
+	local name=lab-$1 old
+	old=$(cat "$LAB_CEPH_DIR/run/fuse.$name.pid" 2>/dev/null) && kill -9 "$old" 2>/dev/null && lab_poll 10 lab_gone "$old"
+	mkdir -p "$LAB_CEPH_MNT" || return 1
+	nsenter --net="$LAB_HOST_NET" ceph-fuse -c "$LAB_CEPH_CONF" --id admin \
+		--pid-file "$LAB_CEPH_DIR/run/fuse.$name.pid" --admin-socket "$LAB_CEPH_DIR/run/fuse.$name.asok" \
+		--log-file "$LAB_CEPH_DIR/log/fuse.$name.log" "$LAB_CEPH_MNT" || return 1
+	findmnt -n -M "$LAB_CEPH_MNT" -t fuse.ceph-fuse >/dev/null || { lab_die "$1: CephFS not mounted at $LAB_CEPH_MNT"; return 1; }
 }
 
 # slurmd runs `slurmstepd spank prolog|epilog` with a clean environment: in
@@ -299,7 +317,8 @@ WRAP
 
 lab_start_slurmd() {
 	local n=$1
-	lab_env nsenter --net="/run/netns/$(lab_ns_node "$n")" unshare --mount --propagation private \
+	LAB_CEPH_MNT=${LAB_CEPH_MNT:-} LAB_CEPH_CONF=${CEPH_CONF:-} LAB_CEPH_DIR=${CEPH_DIR:-} LAB_HOST_NET=/proc/$$/ns/net \
+		lab_env nsenter --net="/run/netns/$(lab_ns_node "$n")" unshare --mount --propagation private \
 		bash -c '. "$1"; LAB=$2; LAB_PRELOAD=$5; lab__node_exec "$3" "$4"' slurmlab "$LAB_LIB" "$LAB" "$n" \
 		"$(cat "$LAB/fixture.$n")" "${LAB_PRELOAD:-}" \
 		>>"$LAB/log/start.$n.log" 2>&1 || { lab_die "slurmd on $n failed to start (see $LAB/log/start.$n.log)"; return 1; }

@@ -19,6 +19,10 @@
 #   spank_lab_start [LINE]   plugstack LINE (default README's "optional $plugin
 #                            default=off config=$W/roce.conf"),
 #                            lab_start; "Bail out!" if it fails
+#   run CMD...               CMD (srun, sbatch...) under lab_run_timeout
+#                            $LAB_STEP_TIMEOUT: its stdout in $W/out, stderr
+#                            in $W/err, exit status in $RC (a test may define
+#                            its own after sourcing this)
 #   tap_diag                 (tap.sh's hook) a failing check prints $W/out,
 #                            $W/err and slurmctld's trouble lines
 #                            (lab_trouble), then the test's check_diag lines
@@ -68,6 +72,8 @@ spank_lab_start() {
 	lab_plugstack "${1:-optional $plugin default=off config=$W/roce.conf}"
 	lab_start || { lab_logs >&2; echo "Bail out! cluster did not start"; exit 1; }
 }
+
+run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 
 tap_diag() {
 	echo "stdout: $(head -20 "$W/out" 2>/dev/null)"

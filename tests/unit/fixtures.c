@@ -79,6 +79,35 @@ void fx_healthy_node(struct roce_node *node, size_t n)
 	snprintf(node->gdr.peer_file, sizeof(node->gdr.peer_file), "kernel/mm/memory_peers/nv_mem/version");
 }
 
+void fx_bond(struct roce_node *node)
+{
+	fx_healthy_node(node, 2);
+	/* mlx5_1 goes: RoCE LAG registers one device for both ports */
+	struct roce_device *gone = &node->devices[1];
+	for (size_t p = 0; p < gone->n_ports; p++)
+		free(gone->ports[p].gids);
+	free(gone->ports);
+	node->n_devices = 1;
+	struct roce_device *d = &node->devices[0];
+	snprintf(d->name, sizeof(d->name), "mlx5_bond_0");
+	snprintf(d->ports[0].netdev, sizeof(d->ports[0].netdev), "bond0");
+	snprintf(d->ports[0].gids[0].ndev, sizeof(d->ports[0].gids[0].ndev), "bond0");
+	struct roce_netdev *b = roce_node_add_netdev(node, "bond0");
+	assert_non_null(b);
+	roce_reading_set(&b->link_read, ROCE_OK, 0, NULL);
+	b->ifindex = 9;
+	b->mtu = 9000;
+	b->up = true;
+	snprintf(b->operstate, sizeof(b->operstate), "UP");
+	/* the bonding driver has no DCB */
+	roce_reading_set(&b->pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB bond0: not supported");
+	roce_reading_set(&b->dscp.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB bond0: not supported");
+	roce_reading_set(&b->members_read, ROCE_OK, 0, NULL);
+	b->n_members = 2;
+	snprintf(b->members[0], sizeof(b->members[0]), "eth0");
+	snprintf(b->members[1], sizeof(b->members[1]), "eth1");
+}
+
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev)
 {
 	node->devices = realloc(node->devices, (node->n_devices + 1) * sizeof(*node->devices));

@@ -56,6 +56,10 @@ const struct roce_finding *fx_finding(const struct roce_check_result *r, const c
  * FX_ANY). */
 #define FX_ANY (-1)
 size_t fx_finding_count(const struct roce_check_result *r, const char *check, int status);
+/* A RoCE LAG node: mlx5_bond_0 port 1 on bond0 (GID 3 = RoCE v2
+ * 192.0.2.10 on bond0), bond0 up at MTU 9000 without DCB, its members eth0
+ * and eth1 healthy as fx_healthy_node's (PFC on 3, DSCP 26 -> 3). */
+void fx_bond(struct roce_node *node);
 /* A bare device dev with port 1 on netdev, appended to node (nothing read). */
 void fx_add_port(struct roce_node *node, const char *dev, const char *netdev);
 /* Port 1 of dev as a snapshot without a node model has it: every counter

@@ -261,6 +261,17 @@ static void test_apply(void **state)
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(why, "mlx5_7:1 is not healthy here, mlx5_1:1 has another RDMA MTU");
 
+	/* forged: a rail named twice is listed once; a plan that lacked the netdevs gets them */
+	assert_int_equal(roce_agree_decode("1;42.0;rails;mlx5_1:1@4096,mlx5_0:1@4096,mlx5_1:1@4096", &d, &err), 0);
+	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
+	plan.vars[1] = plan.vars[2];
+	plan.n_vars = 2;
+	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 0);
+	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_0:1");
+	assert_string_equal(roce_plan_get(&plan, "NCCL_SOCKET_IFNAME"), "=eth1,eth0");
+	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_GID_INDEX"), "3");
+	assert_int_equal(plan.n_vars, 3);
+
 	/* nothing left: no plan */
 	assert_int_equal(roce_agree_decode("1;42.0;rails;mlx5_9:1@4096", &d, &err), 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
@@ -271,7 +282,7 @@ static void test_apply(void **state)
 /* ------------------------------------------------------------------ the parser */
 
 static const char good[] =
-	"{\"schema\":\"slurm-roce/fingerprint/1\",\"job_id\":\"42\",\"node\":\"node1\",\"verdict\":\"warn\","
+	"{\"schema\":\"slurm-roce/fingerprint/2\",\"job_id\":\"42\",\"verdict\":\"warn\","
 	"\"gid_index\":3,\"addr_family\":4,\"traffic_class\":104,\"pfc_priority\":3,\"ports\":["
 	"{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"eth0\",\"active_mtu\":4096,\"netdev_mtu\":9000,\"rate_gbps\":100}]}";
 
@@ -301,19 +312,22 @@ static void test_parse(void **state)
 	assert_int_equal(roce_fingerprint_parse(t, strlen(t), NULL, NULL, &g, &err), 0);
 	json_object_put(o);
 
-	/* another job's, another node's */
+	/* the node is the name it was filed under; another job's is refused */
+	assert_int_equal(roce_fingerprint_parse(good, strlen(good), "42", "node2", &f, &err), 0);
+	assert_string_equal(f.node, "node2");
 	assert_int_equal(roce_fingerprint_parse(good, strlen(good), "43", "node1", &f, &err), -1);
 	assert_non_null(strstr(err.msg, "job_id"));
-	assert_int_equal(roce_fingerprint_parse(good, strlen(good), "42", "node2", &f, &err), -1);
-	assert_non_null(strstr(err.msg, "node"));
 	assert_int_equal(f.n_ports, 0);
+	assert_int_equal(roce_fingerprint_parse(good, strlen(good), "42", "../node1", &f, &err), -1);
+	assert_non_null(strstr(err.msg, "node name"));
 	/* garbage, truncation, too big */
 	assert_int_equal(roce_fingerprint_parse("garbage", 7, "42", "node1", &f, &err), -1);
 	assert_int_equal(roce_fingerprint_parse(good, strlen(good) - 3, "42", "node1", &f, &err), -1);
 	assert_int_equal(roce_fingerprint_parse(good, ROCE_FP_TEXT_MAX + 1, "42", "node1", &f, &err), -1);
 	/* schema, unknown members, ranges, names */
 	struct { const char *from, *to, *says; } cases[] = {
-		{ "fingerprint/1", "fingerprint/2", "schema" },
+		{ "fingerprint/2", "fingerprint/1", "schema" },
+		{ "\"verdict\"", "\"node\":\"node1\",\"verdict\"", "unknown member \"node\"" }, /* version 1's */
 		{ "\"verdict\"", "\"sl\":3,\"verdict\"", "unknown member \"sl\"" },
 		{ "\"rate_gbps\"", "\"trust\":1,\"rate_gbps\"", "unknown member \"trust\"" },
 		{ "\"warn\"", "\"fine\"", "verdict" },
@@ -324,7 +338,6 @@ static void test_parse(void **state)
 		{ "\"traffic_class\":104", "\"traffic_class\":\"104\"", "traffic_class" },
 		{ "\"mlx5_0\"", "\"../../x\"", "device" },
 		{ "\"eth0\"", "\"eth0\\u001b[31m\"", "netdev" },
-		{ "\"node\":\"node1\"", "\"node\":\"../node1\"", "node" },
 		{ "\"job_id\":\"42\"", "\"job_id\":\"042\"", "job_id" },
 		{ "]}", ",{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"eth0\",\"active_mtu\":4096,\"netdev_mtu\":9000,\"rate_gbps\":100}]}", "twice" },
 		{ "\"ports\":[", "\"ports\":{}, \"x\":[", "unknown member" },

@@ -432,6 +432,45 @@ static void t_drain_leave_alone(void **state)
 	assert_false(roce_check_drain_leave_alone(down, "none"));
 }
 
+/* Issue 25, RoCE LAG: port state and MTU on the bond's netdev, PFC on each
+ * member (the bond has no DCB): a healthy bond passes, a member without PFC
+ * on the priority fails naming the member. */
+static void t_bond_pfc(void **state)
+{
+	(void)state;
+	struct fx_check *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fx_bond(&f->node);
+	roce_policy_defaults(&f->policy);
+	f->policy.mode = ROCE_MODE_STRICT;
+	fx_check_run(f);
+	assert_false(f->check.failed);
+	assert_int_equal(f->check.n_fail + f->check.n_warn + f->check.n_unknown, 0);
+	assert_int_equal(fx_finding_count(&f->check, "pfc", ROCE_PASS), 2);
+	const struct roce_finding *fd = fx_finding(&f->check, "netdev", "mlx5_bond_0:1", ROCE_PASS);
+	assert_non_null(fd);
+	assert_string_equal(fd->message, "bond0 is up, MTU 9000");
+	assert_string_equal(f->check.findings[f->check.n_findings - 1].check, "gdr"); /* nothing after */
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_bond_0:1");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_SOCKET_IFNAME"), "=bond0");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_TC"), "104");
+	/* a member without PFC on priority 3: fails, naming it */
+	roce_node_find_netdev(&f->node, "eth1")->pfc.enabled = 1u << 4;
+	fx_check_run(f);
+	assert_true(f->check.failed);
+	fd = fx_finding(&f->check, "pfc", "mlx5_bond_0:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "PFC is off for priority 3 on eth1 (enabled: 4)"));
+	assert_int_equal(fx_finding_count(&f->check, "pfc", ROCE_PASS), 1);   /* eth0's */
+	assert_false(roce_check_port(&f->check, "mlx5_bond_0", 1)->healthy);
+	/* what happened before: the bond's own (absent) DCB, a warning for a healthy bond */
+	roce_node_find_netdev(&f->node, "eth1")->pfc.enabled = 1u << 3;
+	roce_reading_set(&roce_node_find_netdev(&f->node, "bond0")->members_read, ROCE_MISSING, 2, "not a bond");
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_bond_0:1", ROCE_WARN));
+	fx_check_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_unreadable_is_unknown, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_no_gdr, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_locality, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test(t_bond_pfc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@ static int setup(void **state)
 		e->cnp_dscp = 48;
 		e->cnp_prio = 3;
 	}
+	f->policy.ecn = ROCE_ECN_REQUIRE; /* the default is warn (NEWS): these tests judge require */
 	*state = f;
 	return 0;
 }
@@ -134,10 +135,46 @@ static void t_cnp(void **state)
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
+/* Issue 25, RoCE LAG: ECN on each member of the bond, which has no ecn/. */
+static void t_bond(void **state)
+{
+	(void)state;
+	struct fx_check *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fx_bond(&f->node);
+	roce_policy_defaults(&f->policy);
+	f->policy.ecn = ROCE_ECN_REQUIRE;
+	for (size_t i = 0; i < 2; i++) {
+		struct roce_ecn *e = &f->node.netdevs[i].ecn;
+		roce_reading_set(&e->read, ROCE_OK, 0, NULL);
+		memset(e->np, 1, sizeof(e->np));
+		memset(e->rp, 1, sizeof(e->rp));
+		e->cnp_dscp = 48;
+		e->cnp_prio = 3;
+	}
+	roce_reading_set(&f->node.netdevs[2].ecn.read, ROCE_MISSING, 2, "/sys/class/net/bond0/ecn does not exist");
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "ecn", ROCE_PASS), 2);
+	assert_int_equal(fx_finding_count(&f->check, "ecn", FX_ANY), 2);   /* nothing said of bond0's ecn/ */
+	f->node.netdevs[1].ecn.rp[3] = 0;
+	fx_check_run(f);
+	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_bond_0:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "ECN is off on eth1 for priority 3 (roce_rp)"));
+	f->node.netdevs[1].ecn.rp[3] = 1;
+	f->node.netdevs[1].ecn.cnp_dscp = 46;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "ecn", "mlx5_bond_0:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "CNP DSCP is 46 on eth1 but 48 on eth0"));
+	fx_check_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_on, setup, fx_check_teardown),
+		cmocka_unit_test(t_bond),
 		cmocka_unit_test_setup_teardown(t_rp_off, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_np_off_both, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_priority_from_tc, setup, fx_check_teardown),

@@ -248,10 +248,44 @@ static void t_no_pfc(void **state)
 	assert_int_equal(fx_finding_count(&f->check, "ets", FX_ANY), 0);
 }
 
+/* Issue 25, RoCE LAG: PFC and ETS come from each member's DCB reply
+ * (byte-exact, as the kernel answers RTM_GETDCB), the bond has none: a
+ * member at 0 % under ETS warns naming it; a member whose reply lacks PFC on
+ * priority 3 fails naming it. */
+static void t_bond_members(void **state)
+{
+	(void)state;
+	struct fx_check *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fx_bond(&f->node);
+	roce_policy_defaults(&f->policy);
+	assert_string_equal(f->node.netdevs[1].name, "eth1");
+	struct ieee_ets zero = nlreply_sample_ets();
+	zero.tc_tx_bw[3] = 0;
+	zero.tc_tx_bw[0] += 50;
+	answer_both(f, &zero, NULL);
+	fx_check_run(f);
+	want(fx_finding(&f->check, "ets", "mlx5_bond_0:1", ROCE_WARN), "PFC priority 3 is on TC 3, which has 0 % bandwidth "
+	                                                               "under ETS on eth1");
+	assert_int_equal(fx_finding_count(&f->check, "pfc", ROCE_PASS), 2);
+	/* eth1's reply without PFC on priority 3 */
+	struct ieee_pfc pfc = nlreply_sample_pfc();
+	pfc.pfc_en = 1u << 4;
+	struct ieee_ets ets = nlreply_sample_ets();
+	struct nlreply_dcb d = { .name = "eth1", .ieee = true, .pfc = &pfc, .ets = &ets, .app_table = true,
+		                 .app = nlreply_sample_app, .n_app = NLREPLY_SAMPLE_APPS };
+	roce_dcb_parse(nlreply_dcb(msgbuf.b, 1, &d), &f->node.netdevs[1]);
+	fx_check_run(f);
+	want(fx_finding(&f->check, "pfc", "mlx5_bond_0:1", ROCE_FAIL), "PFC is off for priority 3 on eth1 (enabled: 4)");
+	assert_true(f->check.failed);   /* the bond is the node's only port */
+	fx_check_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_not_read, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test(t_bond_members),
 		cmocka_unit_test_setup_teardown(t_fine, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_zero_bw, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_strict_zero_bw, fx_check_setup2, fx_check_teardown),

@@ -206,10 +206,44 @@ static void t_no_pfc(void **state)
 	assert_null(roce_plan_get(&f->plan, "NCCL_IB_SL"));
 }
 
+/* Issue 25, RoCE LAG: the trust of each member (qos/ is a port's), the
+ * VLAN question of the GID's netdev (the bond). */
+static void t_bond(void **state)
+{
+	(void)state;
+	struct fx_check *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	fx_bond(&f->node);
+	roce_policy_defaults(&f->policy);
+	for (size_t i = 0; i < 2; i++) {
+		struct roce_trust *t = &f->node.netdevs[i].trust;
+		roce_reading_set(&t->read, ROCE_OK, 0, NULL);
+		t->mode = ROCE_TRUST_DSCP;
+		snprintf(t->from, sizeof(t->from), "%s", f->node.netdevs[i].name);
+		roce_reading_set(&t->dscp2prio.read, ROCE_OK, 0, NULL);
+		for (int d = 0; d < ROCE_DSCP_MAX; d++)
+			t->dscp2prio.prio[d] = (int8_t)(d / 8);
+		t->dscp2prio.n = ROCE_DSCP_MAX;
+	}
+	roce_reading_set(&f->node.netdevs[2].trust.read, ROCE_MISSING, 2, "/sys/class/net/bond0/qos/trust does not exist");
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "trust", ROCE_PASS), 2);
+	assert_int_equal(f->check.n_fail + f->check.n_unknown + f->check.n_warn, 0);
+	/* eth1 trusts PCP and the GID is on bond0, untagged */
+	f->node.netdevs[1].trust.mode = ROCE_TRUST_PCP;
+	fx_check_run(f);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_bond_0:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "eth1 trusts pcp (qos/trust) and the RoCE v2 GID is on bond0, not a VLAN "
+	                                    "device"));
+	fx_check_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_dscp_pass, setup, fx_check_teardown),
+		cmocka_unit_test(t_bond),
 		cmocka_unit_test_setup_teardown(t_dscp_other_prio, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_dscp_tc_from_dscp2prio, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_pcp_untagged, setup, fx_check_teardown),

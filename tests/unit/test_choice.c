@@ -24,7 +24,7 @@ static void choose(const struct roce_locality *loc, const char *list, const char
 {
 	struct roce_gpuset s = topofix_gpus(list, loc);
 	struct roce_error err = { "" };
-	assert_int_equal(roce_choice_make(loc, &s, healthy, n, cap, c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, &s, healthy, n, cap, ROCE_TIES_BANDWIDTH, c, &err), 0);
 }
 
 static void assert_hcas(const struct roce_choice *c, const char *const want[], size_t n)
@@ -163,13 +163,13 @@ static void t_choose_no_gpus(void **state)
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.gdr_level, ROCE_GDR_PHB);
 	assert_int_equal(c.n_warnings, 0);
-	assert_int_equal(roce_choice_make(loc, NULL, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, NULL, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.gdr_level, ROCE_GDR_PXB);
 	/* no topology: every HCA, with a warning */
 	struct roce_gpuset s = topofix_gpus("0", NULL);
 	assert_int_equal(s.status, ROCE_GPUS_OK);
-	assert_int_equal(roce_choice_make(NULL, &s, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(NULL, &s, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, topofix_all4, 4);
 	assert_int_equal(c.n_warnings, 1);
 	assert_non_null(strstr(c.warnings[0], "no topology"));
@@ -177,7 +177,7 @@ static void t_choose_no_gpus(void **state)
 	const char *many[ROCE_HCA_MAX + 1];
 	for (size_t i = 0; i <= ROCE_HCA_MAX; i++)
 		many[i] = "mlx5_0";
-	assert_int_equal(roce_choice_make(loc, &s, many, ROCE_HCA_MAX + 1, ROCE_GDR_PXB, &c, &err), -1);
+	assert_int_equal(roce_choice_make(loc, &s, many, ROCE_HCA_MAX + 1, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "at most 32"));
 	free(loc);
 }
@@ -200,7 +200,7 @@ static void t_choose_bad_gpus(void **state)
 	/* a set built by hand that names a GPU the topology lacks */
 	struct roce_gpuset s = { .status = ROCE_GPUS_OK, .n = 2, .idx = { 2, 9 } };
 	struct roce_error err;
-	assert_int_equal(roce_choice_make(loc, &s, topofix_all4, 4, ROCE_GDR_PXB, &c, &err), 0);
+	assert_int_equal(roce_choice_make(loc, &s, topofix_all4, 4, ROCE_GDR_PXB, ROCE_TIES_BANDWIDTH, &c, &err), 0);
 	assert_hcas(&c, (const char *const[]){ "mlx5_3" }, 1);
 	assert_string_equal(c.warnings[0], "GPU 9 is not among the 4 NVIDIA GPUs of the topology");
 	free(loc);
@@ -268,10 +268,11 @@ static void t_json(void **state)
 	json_object *o;
 	struct roce_choice c;
 	choose(loc, "1,2", topofix_all4, 4, ROCE_GDR_PXB, &c);
-	o = roce_choice_json(&c);
+	o = roce_choice_json(&c, loc);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 	                    "{\"hca\":[\"mlx5_3\"],\"gdr_level\":\"PIX\",\"by_locality\":true,"
-	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false,\"acs\":false},{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true,\"acs\":false}],"
+	                    "\"gpus\":[{\"gpu\":1,\"best\":\"PHB\",\"gdr\":false,\"acs\":false,\"hcas\":[],\"slower\":[]},"
+	                    "{\"gpu\":2,\"best\":\"PIX\",\"gdr\":true,\"acs\":false,\"hcas\":[\"mlx5_3\"],\"slower\":[]}],"
 	                    "\"warnings\":[\"GPU 1 (0000:06:00.0) has no RoCE HCA within PXB: GPUDirect RDMA will not "
 	                    "be used for it (nearest: mlx5_0, PHB)\"]}");
 	json_object_put(o);
@@ -329,6 +330,72 @@ static void t_coral_lassen(void **state)
 	free(loc);
 }
 
+/* Issue 25, NCCL's tie-break on the Dell XE9680 shape: GPU 0 has its Gen5
+ * ConnectX-7 (400G) and a Gen4 ConnectX-6 Dx (100G, two ports) under its
+ * switch, all PIX: it gets the ConnectX-7 alone (it got all three before);
+ * HcaTies=all keeps the three; a tied HCA of unknown bandwidth keeps all. */
+static void t_xe9680_ties(void **state)
+{
+	(void)state;
+	static const char *const all12[] = { "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4",  "mlx5_5",
+		                             "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9", "mlx5_10", "mlx5_11" };
+	struct roce_choice c;
+	struct roce_gpuset s;
+	struct roce_error err = { "" };
+	struct roce_locality *loc = topofix_machine("xe9680-like.xml");
+	assert_int_equal(loc->n_gpus, 8);
+	assert_int_equal(loc->gpu_hca[0][8], ROCE_PATH_PIX);
+	/* bandwidth: min(port, PCIe): the ConnectX-7's 400G port, the ConnectX-6 Dx's 100G port */
+	assert_int_equal(roce_locality_hca_bw(&loc->hcas[0]), 400000);
+	assert_true(loc->hcas[0].pcie_from_topology);
+	assert_int_equal(loc->hcas[8].pcie_mbps, 252062);   /* hwloc's 31.507692 GB/s, Gen4 x16 */
+	assert_int_equal(roce_locality_hca_bw(&loc->hcas[8]), 100000);
+	choose(loc, "0", all12, 12, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_0" }, 1);
+	assert_string_equal(roce_gdr_level_name(c.gdr_level), "PIX");
+	assert_int_equal(c.gpus[0].chosen, 1u << 0);
+	assert_int_equal(c.gpus[0].slower, 1u << 8 | 1u << 9);
+	choose(loc, "0,4", all12, 12, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_0", "mlx5_4" }, 2);
+	choose(loc, "1", all12, 12, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_1" }, 1);
+	/* HcaTies=all: every equally near HCA, as before */
+	s = topofix_gpus("0", loc);
+	assert_int_equal(roce_choice_make(loc, &s, all12, 12, ROCE_GDR_PXB, ROCE_TIES_ALL, &c, &err), 0);
+	assert_hcas(&c, (const char *const[]){ "mlx5_0", "mlx5_8", "mlx5_9" }, 3);
+	assert_int_equal(c.gpus[0].slower, 0);
+	/* the ConnectX-7 not healthy: GPU 0 gets the ConnectX-6 Dx ports, nearest of those left */
+	choose(loc, "0", all12 + 1, 11, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_8", "mlx5_9" }, 2);
+	/* a rate that is unknown: no tie is broken */
+	loc->hcas[8].rate_mbps = 0;
+	choose(loc, "0", all12, 12, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_0", "mlx5_8", "mlx5_9" }, 3);
+	assert_true(c.gpus[0].bw_unknown);
+	/* the PCIe link is the lower: a 400G port on a Gen4 x8 link (96 Gb/s by NCCL's rates) loses */
+	loc->hcas[8].rate_mbps = 100000;
+	loc->hcas[0].pcie_mbps = 96000;
+	loc->hcas[0].pcie_from_topology = false;
+	choose(loc, "0", all12, 12, ROCE_GDR_PXB, &c);
+	assert_hcas(&c, (const char *const[]){ "mlx5_8", "mlx5_9" }, 2);
+	/* why, as --matrix prints it */
+	loc->hcas[0].pcie_mbps = 384000;
+	choose(loc, "0", all12, 12, ROCE_GDR_PXB, &c);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	roce_choice_print(&c, loc, f);
+	fclose(f);
+	assert_non_null(strstr(text, "  mlx5_0     384 Gb/s (port 400 Gb/s, PCIe 384 Gb/s)\n"));
+	assert_non_null(strstr(text, "  mlx5_8     100 Gb/s (port 100 Gb/s, PCIe 252 Gb/s from the topology's link "
+	                             "speed)\n"));
+	assert_non_null(strstr(text, "  GPU0  PIX: mlx5_0 (384 Gb/s); as near, less bandwidth, left out: mlx5_8 (100 "
+	                             "Gb/s), mlx5_9 (100 Gb/s)\n"));
+	free(text);
+	free(loc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +411,7 @@ int main(void)
 		cmocka_unit_test(t_jwb0001_jwb0004),
 		cmocka_unit_test(t_ipa20),
 		cmocka_unit_test(t_coral_lassen),
+		cmocka_unit_test(t_xe9680_ties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,10 +174,48 @@ static void t_delta_state_check(void **state)
 	roce_delta_free(&d);
 }
 
+/* A check's message longer than a fragment keeps is cut after a whole word,
+ * and says so: never mid-word (the trial saw "... DSCP-to-priorit"). */
+static void t_delta_check_why_cut_at_a_word(void **state)
+{
+	(void)state;
+	struct roce_port_sample at_start[1] = { fx_port_sample("mlx5_0") };
+	struct roce_snapshot a, b;
+	struct roce_delta d;
+	const char *msg = "trust: eth0 trusts dscp (qos/trust) but its DSCP-to-priority map is unknown "
+	                  "(qos/dscp2prio: /sys/class/net/eth0/qos/dscp2prio: a line is not DSCP PRIO): the "
+	                  "priority RoCE lands on cannot be verified; mlnx_qos -i eth0 shows it";
+	at_start[0].check = ROCE_UNKNOWN;
+	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "%s", msg);
+	snapshot_of(&a, at_start, 1, 1000000000);
+	snapshot_of(&b, at_start, 1, 3000000000);
+	a.check = b.check = -1;
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	const char *w = d.ports[0].check_why;
+	size_t n = strlen(w);
+	print_message("%s\n", w);
+	assert_true(n < ROCE_WHY_MAX && n > 100);
+	assert_string_equal(w + n - 3, "...");
+	assert_true(w[n - 4] != ' ');
+	/* what stands before "..." is the message up to a space */
+	size_t kept = n - 3 - strlen("at job start: ");
+	assert_memory_equal(w + strlen("at job start: "), at_start[0].check_why, kept);
+	assert_int_equal(at_start[0].check_why[kept], ' ');
+	roce_delta_free(&d);
+
+	/* one that fits is left whole */
+	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "gid: no RoCE v2 GID");
+	snapshot_of(&a, at_start, 1, 1000000000);
+	assert_int_equal(roce_delta_compute(&a, &b, &d), 0);
+	assert_string_equal(d.ports[0].check_why, "at job start: gid: no RoCE v2 GID");
+	roce_delta_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_delta_state_check),
+		cmocka_unit_test(t_delta_check_why_cut_at_a_word),
 		cmocka_unit_test(t_delta_counter),
 		cmocka_unit_test(t_delta_ports),
 	};

@@ -8,6 +8,7 @@
 #include "unit.h"
 #include "check/gpuset.h"
 #include "topofix.h"
+#include "scratch.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -109,38 +110,27 @@ static void t_index_display_classes(void **state)
 /* /proc/driver/nvidia/gpus/<busid>/information, laid out as the driver writes it. */
 static void write_info(const char *proc, const char *busid, const char *uuid, int minor)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/driver", proc);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/driver/nvidia", proc);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/driver/nvidia/gpus", proc);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/driver/nvidia/gpus/%s", proc, busid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/driver/nvidia/gpus/%s/information", proc, busid);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "Model: \t\t Tesla V100-SXM2-32GB\n"
-	           "IRQ:   \t\t 89\n"
-	           "GPU UUID: \t %s\n"
-	           "Video BIOS: \t 88.00.80.00.01\n"
-	           "Bus Type: \t PCIe\n"
-	           "DMA Size: \t 47 bits\n"
-	           "DMA Mask: \t 0x7fffffffffff\n"
-	           "Bus Location: \t %s\n"
-	           "Device Minor: \t %d\n"
-	           "GPU Excluded:\t No\n", uuid, busid, minor);
-	fclose(f);
+	char rel[128];
+	snprintf(rel, sizeof(rel), "driver/nvidia/gpus/%s/information", busid);
+	fx_putf(proc, rel, "Model: \t\t Tesla V100-SXM2-32GB\n"
+	                   "IRQ:   \t\t 89\n"
+	                   "GPU UUID: \t %s\n"
+	                   "Video BIOS: \t 88.00.80.00.01\n"
+	                   "Bus Type: \t PCIe\n"
+	                   "DMA Size: \t 47 bits\n"
+	                   "DMA Mask: \t 0x7fffffffffff\n"
+	                   "Bus Location: \t %s\n"
+	                   "Device Minor: \t %d\n"
+	                   "GPU Excluded:\t No\n", uuid, busid, minor);
 }
 
 static void t_gpu_list_uuid(void **state)
 {
 	(void)state;
-	char proc[] = "/tmp/test_gpuset_proc.XXXXXX";
+	char proc[256];
 	struct roce_locality *loc = topofix_machine("two-socket.xml");
 	struct roce_gpuset s;
-	assert_non_null(mkdtemp(proc));
+	assert_int_equal(fx_tmpdir(proc, sizeof(proc), "test_gpuset_proc"), 0);
 	/* no driver */
 	roce_gpuset_parse(UUID2, proc, loc, &s);
 	assert_int_equal(s.status, ROCE_GPUS_UNKNOWN);
@@ -181,9 +171,7 @@ static void t_gpu_list_uuid(void **state)
 	/* without a topology UUIDs cannot be placed */
 	roce_gpuset_parse(UUID2, proc, NULL, &s);
 	assert_int_equal(s.status, ROCE_GPUS_UNKNOWN);
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", proc);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fx_rmtree(proc), 0);
 	free(loc);
 }
 

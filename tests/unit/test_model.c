@@ -14,6 +14,7 @@
 #include "base/model.h"
 #include "collect/rdma.h"
 #include "read/sysfs.h"
+#include "scratch.h"
 
 static void t_ib_mtu(void **s)
 {
@@ -147,21 +148,18 @@ static void t_gid_usable(void **s)
 }
 
 /* ---- the bounded reader on real files */
-static char dir[64];
+static char dir[128];
 
 static int setup_dir(void **s)
 {
 	(void)s;
-	snprintf(dir, sizeof(dir), "/tmp/roce-model-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return fx_tmpdir(dir, sizeof(dir), "roce-model");
 }
 
 static int teardown_dir(void **s)
 {
 	(void)s;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(dir);
 }
 
 static void write_file(const char *name, const void *data, size_t len)
@@ -279,7 +277,7 @@ static void t_refused_names_recorded(void **s)
 	mk("rdma/class/infiniband/mlx5_0/ports/1");
 	mk("rdma/class/infiniband/mlx5_0/ports/abc");
 	write_file("rdma/class/infiniband/mlx5_0/ports/1/link_layer", "InfiniBand\n", 11);
-	char root[128];
+	char root[sizeof(dir) + 8];
 	snprintf(root, sizeof(root), "%s/rdma", dir);
 	struct roce_node node;
 	roce_node_init(&node);

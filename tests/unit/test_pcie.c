@@ -19,31 +19,11 @@
 #include "base/pcicap.h"
 #include "collect/pcie.h"
 #include "check/pciecheck.h"
+#include "scratch.h"
 
-static char root[64];
+static char root[128];
 
-static void put(const char *rel, const char *text)
-{
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdirs(const char *rel)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	mkdir(path, 0755);
-}
+static void put(const char *rel, const char *text) { fx_putf(root, rel, "%s", text); }
 
 /* A function at devices/DEVPATH with its bus link and link attributes. */
 static void fn(const char *devpath, const char *cur, const char *width, const char *max, const char *maxwidth)
@@ -51,8 +31,8 @@ static void fn(const char *devpath, const char *cur, const char *width, const ch
 	char rel[512], link[512], path[512];
 	const char *bdf = strrchr(devpath, '/') + 1;
 	snprintf(rel, sizeof(rel), "devices/%s", devpath);
-	mkdirs(rel);
-	mkdirs("bus/pci/devices");
+	fx_mkdirs(root, rel);
+	fx_mkdirs(root, "bus/pci/devices");
 	snprintf(link, sizeof(link), "../../../devices/%s", devpath);
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", root, bdf);
 	unlink(path);
@@ -72,16 +52,13 @@ static void fn(const char *devpath, const char *cur, const char *width, const ch
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_pcie.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fx_tmpdir(root, sizeof(root), "test_pcie");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(root);
 }
 
 static void t_parse(void **state)
@@ -271,11 +248,14 @@ static void t_bad_input(void **state)
 	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "0000:c0:01.0/max_link_width"));
 	done(n, &r);
-	/* no bus/pci/devices entry at all (a container's sysfs view): nothing to check */
+	/* no bus/pci/devices entry at all (a container's sysfs view): one
+	 * unknown, set aside (issue 25: never silence, never a pass) */
 	n = node_with("0000:e1:00.0");
 	run(n, NULL, &r);
-	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)) +
-	                 findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "mlx5_1 (0000:e1:00.0): PCIe path unknown"));
+	assert_int_equal(r.n_unknown_aside, 1);
 	done(n, &r);
 	/* a link that does not end in the device, and one too deep */
 	char path[256];
@@ -458,7 +438,7 @@ static void iommu(const char *devpath, const char *group, const char *type)
 {
 	char rel[512], link[512], path[512];
 	snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s", group);
-	mkdirs(rel);
+	fx_mkdirs(root, rel);
 	if (type) {
 		snprintf(rel, sizeof(rel), "kernel/iommu_groups/%s/type", group);
 		put(rel, type);
@@ -632,7 +612,7 @@ static void gpu_check(const char *bdf, const struct roce_pcie_path *p, const cha
 	if (kv)
 		assert_int_equal(roce_policy_set_kv(&pol, kv, "test", &err), 0);
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(roce_pciecheck_gpu(r, &pol, root, 3, bdf, p), 0);
+	assert_int_equal(roce_pciecheck_gpu(r, &pol, root, 3, bdf, 0x2330, p), 0);
 }
 
 /* A GPU's own path: its link and its IOMMU group, the GPU named by index
@@ -658,12 +638,15 @@ static void t_gpu_path(void **state)
 	assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 1);
 	assert_string_equal(reason, "roce: GPU3 pcie_link");
 	roce_check_result_free(&r);
-	/* Gen3 under a Gen4 port */
+	/* Gen3 under a Gen4 port, full width: the speed an idle GPU may run
+	 * at, not judged (issue 25; it warned before) */
 	fn("pci0000:40/0000:40:01.0/0000:4f:00.0", "8.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
 	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
 	gpu_check("0000:4f:00.0", &p, NULL, &r);
-	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
-	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 8.0 GT/s x16, capable of 16.0 GT/s x16"));
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 8.0 GT/s x16, capable of 16.0 GT/s x16: full width at a "
+	                            "lower speed"));
 	roce_check_result_free(&r);
 	/* a Gen5 GPU under a Gen4 port at 16 GT/s, in an IOMMU group of type DMA */
 	fn("pci0000:40/0000:40:01.0/0000:4f:00.0", "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
@@ -677,11 +660,149 @@ static void t_gpu_path(void **state)
 	gpu_check("0000:4f:00.0", &p, "Iommu=ignore", &r);
 	assert_int_equal(findings(&r, "iommu", ROCE_WARN, msg, sizeof(msg)), 0);
 	roce_check_result_free(&r);
-	/* not in this sysfs (a TopologyFile from elsewhere) */
+	/* not in this sysfs (a TopologyFile from elsewhere): one unknown, set aside */
 	roce_pcie_collect_path(root, "0000:5f:00.0", &p, NULL);
 	assert_int_equal(p.read.status, ROCE_MISSING);
 	gpu_check("0000:5f:00.0", &p, NULL, &r);
-	assert_int_equal(r.n_findings, 0);
+	assert_int_equal(r.n_findings, 1);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:5f:00.0): PCIe path unknown"));
+	assert_true(r.findings[0].aside);
+	roce_check_result_free(&r);
+}
+
+/* A bridge's config space: PCI Express capability version 2 of port type,
+ * Link Control 2 with target speed code (1 = 2.5 GT/s .. 5 = 32 GT/s) and
+ * hasd, vendor id; ACS none. */
+static void bridge_cfg(const char *devpath, unsigned type, unsigned target, bool hasd, unsigned vendor)
+{
+	static uint8_t cfg[ROCE_PCICAP_SPACE];
+	char path[512];
+	memset(cfg, 0, sizeof(cfg));
+	cfg[0] = (uint8_t)vendor;
+	cfg[1] = (uint8_t)(vendor >> 8);
+	exp_cap(cfg, type);
+	cfg[0x40 + 0x30] = (uint8_t)(target | (hasd ? 0x20 : 0));
+	snprintf(path, sizeof(path), "%s/devices/%s/config", root, devpath);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(cfg, 1, sizeof(cfg), f), sizeof(cfg));
+	fclose(f);
+}
+
+/* Issue 25, a GPU's own link as an admin judges it: an idle GPU at 2.5 GT/s
+ * of 16 GT/s with full width passes; at x8 of x16 it warns, and only that
+ * one fails (and drains) under PcieDegraded=fail; a lowered target speed on
+ * its port is a configuration cap (never drains); a port whose maximum is
+ * below the GPU's is a platform cap, said in the pass. */
+static void t_gpu_idle_and_caps(void **state)
+{
+	(void)state;
+	char msg[2048], reason[128];
+	struct roce_check_result r;
+	struct roce_pcie_path p;
+	const char *gpu = "pci0000:40/0000:40:01.0/0000:4f:00.0";
+	fn("pci0000:40/0000:40:01.0", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	bridge_cfg("pci0000:40/0000:40:01.0", ROCE_PCIE_TYPE_ROOT_PORT, 4, false, 0x8086);
+	fn(gpu, "2.5 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	assert_true(p.fn[1].target_known);
+	assert_int_equal(p.fn[1].target_speed, 160);
+	for (int fail = 0; fail < 2; fail++) {
+		gpu_check("0000:4f:00.0", &p, fail ? "PcieDegraded=fail" : NULL, &r);
+		assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+		assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 2.5 GT/s x16, capable of 16.0 GT/s x16: full width "
+		                            "at a lower speed, which is how an idle NVIDIA GPU saves power"));
+		assert_int_equal(r.n_warn + r.n_fail + r.n_unknown, 0);
+		assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 0);
+		roce_check_result_free(&r);
+	}
+	/* the same GPU at x8 of x16: the width is a finding */
+	fn(gpu, "2.5 GT/s PCIe", "8", "16.0 GT/s PCIe", "16");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "GPU 3 (0000:4f:00.0) at 2.5 GT/s x8, capable of 16.0 GT/s x16 (the lower of both "
+	                            "ends' maxima): it runs on 8 of 16 lanes"));
+	roce_check_result_free(&r);
+	gpu_check("0000:4f:00.0", &p, "PcieDegraded=fail", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_FAIL, msg, sizeof(msg)), 1);
+	assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: GPU3 pcie_link");
+	roce_check_result_free(&r);
+	/* full width at 8 GT/s under a port whose target speed is 8 GT/s: a configuration cap */
+	fn(gpu, "8.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+	bridge_cfg("pci0000:40/0000:40:01.0", ROCE_PCIE_TYPE_ROOT_PORT, 3, false, 0x8086);
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "the target link speed of its port 0000:40:01.0 is 8.0 GT/s (Link Control 2)"));
+	assert_non_null(strstr(msg, "a configuration cap"));
+	roce_check_result_free(&r);
+	gpu_check("0000:4f:00.0", &p, "PcieDegraded=fail", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_FAIL, msg, sizeof(msg)), 1);
+	assert_int_equal(roce_check_drain_reason(&r, reason, sizeof(reason)), 0); /* configuration: no drain */
+	roce_check_result_free(&r);
+	/* Hardware Autonomous Speed Disable on the port: the link is frozen */
+	bridge_cfg("pci0000:40/0000:40:01.0", ROCE_PCIE_TYPE_ROOT_PORT, 4, true, 0x8086);
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "Hardware Autonomous Speed Disable"));
+	roce_check_result_free(&r);
+	/* a Gen5 GPU under a Gen4 port: the platform's cap, said */
+	bridge_cfg("pci0000:40/0000:40:01.0", ROCE_PCIE_TYPE_ROOT_PORT, 4, false, 0x8086);
+	fn(gpu, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+	roce_pcie_collect_path(root, "0000:4f:00.0", &p, NULL);
+	gpu_check("0000:4f:00.0", &p, NULL, &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "at full rate (its own: 16.0 GT/s x16); its port 0000:40:01.0 can do 16.0 GT/s x16, "
+	                            "the GPU 32.0 GT/s x16: a cap of the platform, not a fault"));
+	roce_check_result_free(&r);
+}
+
+/* GPUs attached over NVLink-C2C get no link verdict, and a line that says
+ * why: by device id (GB10 at 2.5 GT/s x1), or by their place (alone on a
+ * PCI domain below an NVIDIA root port, as on the GB200 tray). */
+static void t_gpu_c2c(void **state)
+{
+	(void)state;
+	char msg[2048];
+	struct roce_check_result r;
+	struct roce_pcie_path p;
+	struct roce_policy pol;
+	roce_policy_defaults(&pol);
+	fn("pci000f:00/000f:00:00.0", "32.0 GT/s PCIe", "4", "32.0 GT/s PCIe", "4");
+	fn("pci000f:00/000f:00:00.0/000f:01:00.0", "2.5 GT/s PCIe", "1", "32.0 GT/s PCIe", "4");
+	roce_pcie_collect_path(root, "000f:01:00.0", &p, NULL);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(roce_pciecheck_gpu(&r, &pol, root, 0, "000f:01:00.0", 0x2e12, &p), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "GPU 0 (000f:01:00.0) is attached over NVLink-C2C (GB10, 10de:2e12): its PCIe "
+	                         "function is not its data path, so its PCIe link gets no verdict\n");
+	assert_int_equal(r.n_warn + r.n_fail + r.n_unknown, 0);
+	roce_check_result_free(&r);
+	/* the same place, an id we do not know: judged by its width... */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(roce_pciecheck_gpu(&r, &pol, root, 0, "000f:01:00.0", 0x1234, &p), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
+	roce_check_result_free(&r);
+	/* ...until its root port says NVIDIA and it is alone on its domain */
+	bridge_cfg("pci000f:00/000f:00:00.0", ROCE_PCIE_TYPE_ROOT_PORT, 5, false, 0x10de);
+	roce_pcie_collect_path(root, "000f:01:00.0", &p, NULL);
+	assert_int_equal(p.host_fns, 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(roce_pciecheck_gpu(&r, &pol, root, 0, "000f:01:00.0", 0x1234, &p), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "(alone on its PCI domain below an NVIDIA root port)"));
+	roce_check_result_free(&r);
+	/* a second root port on that domain: not the C2C place */
+	fn("pci000f:00/000f:00:01.0", "32.0 GT/s PCIe", "4", "32.0 GT/s PCIe", "4");
+	roce_pcie_collect_path(root, "000f:01:00.0", &p, NULL);
+	assert_int_equal(p.host_fns, 2);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(roce_pciecheck_gpu(&r, &pol, root, 0, "000f:01:00.0", 0x1234, &p), 0);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_WARN, msg, sizeof(msg)), 1);
 	roce_check_result_free(&r);
 }
 
@@ -742,6 +863,8 @@ int main(void)
 		cmocka_unit_test(t_port_type),
 		cmocka_unit_test(t_pcicap_src),
 		cmocka_unit_test_setup_teardown(t_gpu_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gpu_idle_and_caps, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gpu_c2c, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_shared_bridge, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_acs_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_iommu, setup, teardown),

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "read/readfile.h"
+#include "scratch.h"
 
 static char dir[PATH_MAX - 32];
 static int dfd = -1;
@@ -37,8 +38,8 @@ static void put(const char *name, const char *text, mode_t mode)
 static int setup(void **s)
 {
 	(void)s;
-	snprintf(dir, sizeof(dir), "%s/test_readfile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if (fx_tmpdir(dir, sizeof(dir), "test_readfile") < 0 ||
+	    (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
 	return 0;
 }
@@ -46,10 +47,8 @@ static int setup(void **s)
 static int teardown(void **s)
 {
 	(void)s;
-	char cmd[PATH_MAX + 16];
 	close(dfd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(dir);
 }
 
 static void reads_whole_files(void **state)

@@ -65,11 +65,33 @@ static void t_port_row(void **state)
 	roce_report_free(&r);
 }
 
+/* A clean job: no "Node verdicts:" header with nothing under it. */
+static void t_clean_job(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	roce_report_init(&r, "4242");
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
+	json_object_put(f);
+	roce_delta_free(&d);
+	assert_int_equal(r.nodes[0].n_verdicts, 0);
+	char *text = text_of(&r);
+	assert_non_null(strstr(text, "RoCE fabric report for job 4242: 1 node(s)"));
+	assert_null(strstr(text, "Node verdicts"));
+	free(text);
+	roce_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_text),
 		cmocka_unit_test(t_port_row),
+		cmocka_unit_test(t_clean_job),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

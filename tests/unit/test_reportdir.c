@@ -14,32 +14,23 @@
 #include <unistd.h>
 
 #include "report/reportdir.h"
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#include "scratch.h"
 
 static void t_load_dir(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/test_reportdir.XXXXXX", cmd[64];
+	char dir[256];
 	struct roce_error err;
 	struct roce_job_report r;
 	struct roce_delta d;
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fx_tmpdir(dir, sizeof(dir), "test_reportdir"), 0);
 	fx_delta(&d, 1, 10);
 	json_object *f = fx_fragment("n1", &d, NULL);
-	write_file(dir, "n1.json", json_object_to_json_string(f));
-	write_file(dir, "n2.json", json_object_to_json_string(f));   /* n1's content under n2's name */
-	write_file(dir, ".n3.json.0123456789abcdef", "{\"partial");    /* an epilog's temporary */
-	write_file(dir, "n4.json", "{\"schema\": \"slurm-roce/fragment/1\", \"job_id\": \"4242\"");
-	write_file(dir, "n6.txt", "not a fragment");                  /* not *.json: not read */
+	fx_putf(dir, "n1.json", "%s", json_object_to_json_string(f));
+	fx_putf(dir, "n2.json", "%s", json_object_to_json_string(f));   /* n1's content under n2's name */
+	fx_putf(dir, ".n3.json.0123456789abcdef", "{\"partial");    /* an epilog's temporary */
+	fx_putf(dir, "n4.json", "{\"schema\": \"slurm-roce/fragment/1\", \"job_id\": \"4242\"");
+	fx_putf(dir, "n6.txt", "not a fragment");                  /* not *.json: not read */
 	char target[PATH_MAX];
 	snprintf(target, sizeof(target), "%s/n1.json", dir);
 	char link[PATH_MAX];
@@ -52,7 +43,7 @@ static void t_load_dir(void **state)
 	bool root = geteuid() == 0;
 	if (root) {
 		json_object *f7 = fx_fragment("n7", &d, NULL);
-		write_file(dir, "n7.json", json_object_to_json_string(f7));
+		fx_putf(dir, "n7.json", "%s", json_object_to_json_string(f7));
 		json_object_put(f7);
 		snprintf(target, sizeof(target), "%s/n7.json", dir);
 		assert_int_equal(chown(target, 5000, 5000), 0);
@@ -89,8 +80,7 @@ static void t_load_dir(void **state)
 	assert_int_equal(roce_reportdir_load(&r, "/nonexistent/4242", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/4242"));
 	roce_report_free(&r);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fx_rmtree(dir), 0);
 }
 
 int main(void)

@@ -18,14 +18,14 @@
 #include <unistd.h>
 
 #include "read/safefile.h"
+#include "scratch.h"
 
 static char top[PATH_MAX - 64];
 
 static int setup(void **s)
 {
 	(void)s;
-	snprintf(top, sizeof(top), "%s/test_safefile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(top) || chmod(top, 0755) < 0)
+	if (fx_tmpdir(top, sizeof(top), "test_safefile") < 0 || chmod(top, 0755) < 0)
 		return -1;
 	return 0;
 }
@@ -33,9 +33,7 @@ static int setup(void **s)
 static int teardown(void **s)
 {
 	(void)s;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(top);
 }
 
 /* The scratch directory must itself pass the walk (a TMPDIR in a group-

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "unit.h"
 #include "proc/slurmver.h"
+#include "scratch.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -68,8 +69,7 @@ static char *saved_path;
 static int setup(void **s)
 {
 	(void)s;
-	snprintf(dir, sizeof(dir), "%s/slurmver.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir))
+	if (fx_tmpdir(dir, sizeof(dir), "slurmver") < 0)
 		return -1;
 	saved_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	/* only our stand-ins (they use shell builtins and absolute paths) */
@@ -79,13 +79,10 @@ static int setup(void **s)
 static int teardown(void **s)
 {
 	(void)s;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	int rc = system(cmd);
-	(void)rc;
+	int rc = fx_rmtree(dir);
 	setenv("PATH", saved_path, 1);
 	free(saved_path);
-	return 0;
+	return rc;
 }
 
 static void program(const char *name, const char *body)

@@ -20,35 +20,12 @@
 #include "pipeline/delta.h"
 #include "pipeline/snapshot.h"
 #include "fragment/verdicts.h"
+#include "scratch.h"
 
 static char root[PATH_MAX];
 
-static void mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
-}
-
 /* Write root/rel with a trailing newline, as sysfs prints values. */
-static void put(const char *rel, const char *value)
-{
-	char path[PATH_MAX], dir[PATH_MAX];
-	assert_true(snprintf(path, sizeof(path), "%s/%s", root, rel) < (int)sizeof(path));
-	memcpy(dir, path, sizeof(dir));
-	*strrchr(dir, '/') = '\0';
-	mkdirs(dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", value);
-	fclose(f);
-}
+static void put(const char *rel, const char *value) { fx_putf(root, rel, "%s\n", value); }
 
 static void put_counter(const char *dev, unsigned port, enum roce_counter_id id, uint64_t v)
 {
@@ -71,16 +48,13 @@ static void make_port(const char *dev, unsigned port, const char *ll)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_snapshot.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fx_tmpdir(root, sizeof(root), "test_snapshot");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(root);
 }
 
 static void t_lookup(void **state)
@@ -286,6 +260,47 @@ static void t_pfc_from_model(void **state)
 	roce_node_free(&n2);
 	roce_snapshot_free(&a);
 	roce_snapshot_free(&b);
+}
+
+/* Issue 25, RoCE LAG: the port's netdev is the bond (no DCB); its pause
+ * frames are its members', added up, and a priority is lossless when every
+ * member has PFC on it; a member that cannot be read makes it unknown. */
+static void t_pfc_bond_members(void **state)
+{
+	(void)state;
+	struct roce_node n;
+	struct roce_snapshot a;
+	make_port("mlx5_bond_0", 1, "Ethernet");
+	model_with_pfc(&n, 100, 5000, ROCE_OK);
+	snprintf(n.devices[0].name, ROCE_NAME_MAX, "mlx5_bond_0");
+	snprintf(n.devices[0].ports[0].netdev, IF_NAMESIZE, "bond0");
+	struct roce_netdev *m = roce_node_add_netdev(&n, "eth1");
+	roce_reading_set(&m->pfc.read, ROCE_OK, 0, NULL);
+	m->pfc.enabled = 1u << 3 | 1u << 4;
+	m->pfc.requests[3] = 20;
+	m->pfc.indications[3] = 7;
+	struct roce_netdev *b = roce_node_add_netdev(&n, "bond0");
+	roce_reading_set(&b->link_read, ROCE_OK, 0, NULL);
+	b->mtu = 9000;
+	roce_reading_set(&b->pfc.read, ROCE_UNSUPPORTED, EOPNOTSUPP, "bond0: DCB not supported");
+	roce_reading_set(&b->members_read, ROCE_OK, 0, NULL);
+	b->n_members = 2;
+	snprintf(b->members[0], IF_NAMESIZE, "eth0");
+	snprintf(b->members[1], IF_NAMESIZE, "eth1");
+	roce_snapshot_init(&a);
+	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
+	assert_string_equal(a.ports[0].netdev, "bond0");
+	assert_int_equal(a.ports[0].pfc.read.status, ROCE_OK);
+	assert_int_equal(a.ports[0].pfc.requests[3], 120);
+	assert_int_equal(a.ports[0].pfc.indications[3], 5007);
+	assert_int_equal(a.ports[0].pfc.enabled, 1u << 3);
+	m = roce_node_find_netdev(&n, "eth1");   /* adding bond0 moved the array */
+	roce_reading_set(&m->pfc.read, ROCE_TIMEOUT, 0, "eth1: timed out");
+	assert_int_equal(roce_snapshot_take(&a, root, &n, NULL), 0);
+	assert_int_equal(a.ports[0].pfc.read.status, ROCE_TIMEOUT);
+	assert_int_equal(a.ports[0].pfc.requests[3], 0);
+	roce_snapshot_free(&a);
+	roce_node_free(&n);
 }
 
 /* The pauses the node model read (DCB netlink) and the ECN counters of sysfs,
@@ -510,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_snapshot_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_snapshot_refused_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pfc_from_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_pfc_bond_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_pauses_without_ecn_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_gid_addr, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_json_round_trip, setup, teardown),

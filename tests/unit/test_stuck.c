@@ -18,14 +18,14 @@
 #include <unistd.h>
 
 #include "proc/stuck.h"
+#include "scratch.h"
 
 static char base[PATH_MAX - 16], state[PATH_MAX];   /* room for "/state" */
 
 static int setup(void **s)
 {
 	(void)s;
-	snprintf(base, sizeof(base), "%s/test_stuck.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base))
+	if (fx_tmpdir(base, sizeof(base), "test_stuck") < 0)
 		return -1;
 	snprintf(state, sizeof(state), "%s/state", base);
 	return 0;
@@ -34,9 +34,7 @@ static int setup(void **s)
 static int teardown(void **s)
 {
 	(void)s;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_rmtree(base);
 }
 
 static pid_t sleeper(void)

@@ -11,6 +11,7 @@
 #include "check/locality.h"
 #include "collect/topo.h"
 #include "topofix.h"
+#include "scratch.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -46,24 +47,6 @@ static void t_load_errors(void **state)
 	assert_non_null(strstr(err.msg, "/tmp: not a regular file"));
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdirs(const char *dir, const char *rel)
-{
-	char path[PATH_MAX], cmd[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s", path);
-	assert_int_equal(system(cmd), 0);
-}
-
 static enum roce_topo_origin load_live(const char *root, const char *cache, enum roce_status *cache_status)
 {
 	struct roce_topo_source src = { .cache_file = cache, .fsroot = root };
@@ -90,10 +73,10 @@ static void t_cache(void **state)
 	enum roce_status st;
 	struct stat sb;
 	assert_non_null(mkdtemp(root));
-	mkdirs(root, "proc/sys/kernel/random");
-	mkdirs(root, "sys/bus/pci/devices/0000:00:00.0");
-	mkdirs(root, "sys/bus/pci/devices/0000:00:01.0");
-	put(root, "proc/sys/kernel/random/boot_id", "1f7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
+	fx_mkdirs(root, "proc/sys/kernel/random");
+	fx_mkdirs(root, "sys/bus/pci/devices/0000:00:00.0");
+	fx_mkdirs(root, "sys/bus/pci/devices/0000:00:01.0");
+	fx_putf(root, "proc/sys/kernel/random/boot_id", "1f7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
 	assert_int_equal(roce_topo_cache_key(root, key1, sizeof(key1), &err), 0);
 	assert_non_null(strstr(key1, "boot=1f7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11 pci=2:"));
 	snprintf(cache, sizeof(cache), "%s/cache/topology.xml", root);   /* cache/ does not exist yet */
@@ -106,20 +89,20 @@ static void t_cache(void **state)
 	assert_int_equal(st, ROCE_OK);
 
 	/* reboot: new boot_id */
-	put(root, "proc/sys/kernel/random/boot_id", "2a7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
+	fx_putf(root, "proc/sys/kernel/random/boot_id", "2a7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
 	assert_int_equal(roce_topo_cache_key(root, key2, sizeof(key2), &err), 0);
 	assert_string_not_equal(key1, key2);
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_CACHE);
 	/* hot-plug: one more PCI device */
-	mkdirs(root, "sys/bus/pci/devices/0000:41:00.0");
+	fx_mkdirs(root, "sys/bus/pci/devices/0000:41:00.0");
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_CACHE);
 
 	/* a symlink planted as the cache is neither followed nor written through */
 	char victim[PATH_MAX];
 	snprintf(victim, sizeof(victim), "%s/victim", root);
-	put(root, "victim", "keep me\n");
+	fx_putf(root, "victim", "keep me\n");
 	assert_int_equal(unlink(cache), 0);
 	assert_int_equal(symlink(victim, cache), 0);
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
@@ -132,7 +115,7 @@ static void t_cache(void **state)
 	assert_string_equal(line, "keep me\n");
 
 	/* garbage in the cache: rebuilt */
-	put(root, "cache/topology.xml", "<topology");
+	fx_putf(root, "cache/topology.xml", "<topology");
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
 	assert_int_equal(st, ROCE_OK);
 	/* a cache file writable by others is not trusted */
@@ -143,7 +126,7 @@ static void t_cache(void **state)
 	/* nor is a directory writable by others written into */
 	snprintf(cmd, sizeof(cmd), "%s/cache", root);
 	assert_int_equal(chmod(cmd, 0777), 0);
-	put(root, "proc/sys/kernel/random/boot_id", "3a7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
+	fx_putf(root, "proc/sys/kernel/random/boot_id", "3a7d6b5c-3c55-4a47-9d3e-2d1f0c7b6a11\n");
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
 	assert_int_equal(st, ROCE_UNREADABLE);
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
@@ -154,8 +137,7 @@ static void t_cache(void **state)
 	assert_non_null(strstr(err.msg, "boot_id: No such file or directory"));
 	assert_int_equal(load_live(root, cache, &st), ROCE_TOPO_FROM_LIVE);
 	assert_int_equal(st, ROCE_UNREADABLE);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fx_rmtree(root), 0);
 }
 
 /* NCCL's own topology format is refused cleanly (every hwloc XML there

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "collect/trust.h"
+#include "scratch.h"
 
 /* mlnx_qos's default map: priority = DSCP / 8, after a header line. */
 static void default_map(char *buf, size_t len)
@@ -86,19 +87,9 @@ static void t_parse_dscp2prio_bad(void **state)
 }
 
 /* --- the collector over a tree in the kernel's layout */
-static char root[64];
+static char root[256];
 
-static void put(const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
-}
+static void put(const char *rel, const char *text) { fx_putf(root, rel, "%s\n", text); }
 
 static void link_at(const char *target, const char *rel)
 {
@@ -110,8 +101,7 @@ static void link_at(const char *target, const char *rel)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_trust.XXXXXX");
-	assert_non_null(mkdtemp(root));
+	assert_int_equal(fx_tmpdir(root, sizeof(root), "test_trust"), 0);
 	char map[1024];
 	default_map(map, sizeof(map));
 	put("devices/pci0000:41/0000:41:00.0/net/eth0/qos/trust", "dscp");
@@ -131,9 +121,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return fx_rmtree(root);
 }
 
 static void collect(struct roce_node *node, const char *const *names, size_t n)

@@ -26,7 +26,10 @@ struct roce_locality *topofix_load(const char *path, const struct roce_locality_
  * model's (name) order: "two-socket.xml" (own: 4 GPUs, mlx5_0/1 one dual-port
  * NIC on socket 0, mlx5_3 then mlx5_2 on socket 1), and the real
  * "topo.jwb0001.xml", "topo.jwb0004.xml" (same model, numbered
- * differently), "ipa20.xml", "topo.mel2001.xml", "coral-lassen.xml".
+ * differently), "ipa20.xml", "topo.mel2001.xml", "coral-lassen.xml"; and
+ * the own "xe9680-like.xml" (the captured Dell XE9680: mlx5_0-7 ConnectX-7
+ * at 400 Gb/s, one per GPU; mlx5_8-11 ConnectX-6 Dx at 100 Gb/s beside
+ * GPU 0 and GPU 4: its HCAs carry their port rates).
  */
 struct roce_locality *topofix_machine(const char *name);
 extern const char *const topofix_all4[4];   /* "mlx5_0" ... "mlx5_3" */

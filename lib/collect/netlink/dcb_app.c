@@ -28,12 +28,8 @@ static int app_entry_cb(const struct nlattr *attr, void *data)
 	 * entries: not DSCP, not ours. */
 	if (mnl_attr_get_type(attr) != DCB_ATTR_IEEE_APP)
 		return MNL_CB_OK;
-	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(app)) < 0) {
-		snprintf(w->why, sizeof(w->why), "%s: APP entry has %u bytes, struct dcb_app is %zu", w->what,
-		         mnl_attr_get_payload_len(attr), sizeof(app));
+	if (roce_nlmsg_struct(attr, &app, sizeof(app), w->what, "APP entry", "dcb_app", w->why, sizeof(w->why)) < 0)
 		return MNL_CB_ERROR;
-	}
-	memcpy(&app, mnl_attr_get_payload(attr), sizeof(app));
 	if (app.selector != IEEE_8021QAZ_APP_SEL_DSCP)
 		return MNL_CB_OK;
 	if (app.protocol >= ROCE_DSCP_MAX || app.priority >= ROCE_PRIOS) {

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "collect/netlink/dcb_buffer.h"
+#include "collect/netlink/nlmsg.h"
 
 #include <errno.h>
 #include <string.h>
@@ -15,6 +16,7 @@ _Static_assert(IEEE_8021Q_MAX_PRIORITIES == ROCE_PRIOS, "prio2buffer has a slot 
 int roce_dcb_buffer_parse(const struct nlattr *attr, struct roce_dcb_buffer *buf, const char *what)
 {
 	struct dcbnl_buffer raw;
+	char why[ROCE_WHY_MAX];
 	if (!attr) {
 		/* Added by dcbnl_ieee_fill() only when the driver has
 		 * dcbnl_getbuffer (mlx5 since Linux 4.18): not reported. */
@@ -22,14 +24,12 @@ int roce_dcb_buffer_parse(const struct nlattr *attr, struct roce_dcb_buffer *buf
 		                 "%s: driver reports no receive buffers (no DCB_ATTR_DCB_BUFFER)", what);
 		return 0;
 	}
-	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
-		roce_reading_set(&buf->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_DCB_BUFFER has %u bytes, struct dcbnl_buffer is %zu", what,
-		                 mnl_attr_get_payload_len(attr), sizeof(raw));
+	int rc = roce_nlmsg_struct(attr, &raw, sizeof(raw), what, "DCB_ATTR_DCB_BUFFER", "dcbnl_buffer", why,
+	                           sizeof(why));
+	if (rc < 0) {
+		roce_reading_set(&buf->read, ROCE_MALFORMED, EPROTO, "%s", why);
 		return -1;
 	}
-	/* The payload is only 4-byte aligned; copy before reading the u32s. */
-	memcpy(&raw, mnl_attr_get_payload(attr), sizeof(raw));
 	for (int i = 0; i < ROCE_PRIOS; i++)
 		if (raw.prio2buffer[i] >= DCBX_MAX_BUFFERS) {
 			roce_reading_set(&buf->read, ROCE_MALFORMED, EPROTO,

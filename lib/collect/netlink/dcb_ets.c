@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "collect/netlink/dcb_ets.h"
+#include "collect/netlink/nlmsg.h"
 
 #include <errno.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 int roce_dcb_ets_parse(const struct nlattr *attr, struct roce_ets *ets, const char *what)
 {
 	struct ieee_ets raw;
+	char why[ROCE_WHY_MAX];
 	if (!attr) {
 		/* dcbnl_ieee_fill() adds DCB_ATTR_IEEE_ETS only when the driver
 		 * has an ieee_getets op and it succeeded: not reported. */
@@ -19,13 +21,10 @@ int roce_dcb_ets_parse(const struct nlattr *attr, struct roce_ets *ets, const ch
 		                 "%s: driver reports no ETS (no DCB_ATTR_IEEE_ETS)", what);
 		return 0;
 	}
-	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
-		roce_reading_set(&ets->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_IEEE_ETS has %u bytes, struct ieee_ets is %zu", what,
-		                 mnl_attr_get_payload_len(attr), sizeof(raw));
+	if (roce_nlmsg_struct(attr, &raw, sizeof(raw), what, "DCB_ATTR_IEEE_ETS", "ieee_ets", why, sizeof(why)) < 0) {
+		roce_reading_set(&ets->read, ROCE_MALFORMED, EPROTO, "%s", why);
 		return -1;
 	}
-	memcpy(&raw, mnl_attr_get_payload(attr), sizeof(raw));
 	for (int i = 0; i < ROCE_PRIOS; i++) {
 		/* The kernel's own ieee_setets refuses these; a driver that
 		 * reports them is not telling us where traffic goes. */

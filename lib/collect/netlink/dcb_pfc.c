@@ -4,14 +4,15 @@
  */
 #include "config.h"
 #include "collect/netlink/dcb_pfc.h"
+#include "collect/netlink/nlmsg.h"
 
 #include <errno.h>
-#include <string.h>
 #include <linux/dcbnl.h>
 
 int roce_dcb_pfc_parse(const struct nlattr *attr, struct roce_pfc *pfc, const char *what)
 {
 	struct ieee_pfc raw;
+	char why[ROCE_WHY_MAX];
 	if (!attr) {
 		/* The kernel adds DCB_ATTR_IEEE_PFC only when the driver has an
 		 * ieee_getpfc op and it succeeded. */
@@ -19,14 +20,10 @@ int roce_dcb_pfc_parse(const struct nlattr *attr, struct roce_pfc *pfc, const ch
 		                 "%s: driver reports no IEEE PFC (no DCB_ATTR_IEEE_PFC)", what);
 		return -1;
 	}
-	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, sizeof(raw)) < 0) {
-		roce_reading_set(&pfc->read, ROCE_MALFORMED, EPROTO,
-		                 "%s: DCB_ATTR_IEEE_PFC has %u bytes, struct ieee_pfc is %zu", what,
-		                 mnl_attr_get_payload_len(attr), sizeof(raw));
+	if (roce_nlmsg_struct(attr, &raw, sizeof(raw), what, "DCB_ATTR_IEEE_PFC", "ieee_pfc", why, sizeof(why)) < 0) {
+		roce_reading_set(&pfc->read, ROCE_MALFORMED, EPROTO, "%s", why);
 		return -1;
 	}
-	/* The payload is only 4-byte aligned; the struct has u64 members. */
-	memcpy(&raw, mnl_attr_get_payload(attr), sizeof(raw));
 	pfc->cap = raw.pfc_cap;
 	pfc->enabled = raw.pfc_en;
 	pfc->mbc = raw.mbc;

@@ -5,8 +5,10 @@
  * network namespace.  Not pure: it talks to the kernel.
  *
  * The objects asked about have their own files, as iproute2's dcb/ has:
- * rtlink.c (RTM_GETLINK), dcb.c (RTM_GETDCB) with dcb_pfc.c and dcb_app.c;
- * collect.c puts them into the node model.
+ * rtlink.c (RTM_GETLINK) and dcb.c (RTM_GETDCB, with dcb_pfc.c, dcb_app.c,
+ * dcb_ets.c and dcb_buffer.c for the attributes of its reply) ask through
+ * roce_nl_ask() and check the reply with nlmsg.h; collect.c (the layer
+ * above) opens the socket, sets the budget and fills the node model.
  */
 #ifndef ROCE_NL_H
 #define ROCE_NL_H
@@ -44,7 +46,8 @@ struct roce_nl_result {
 
 /* Ask about one netdev: a request of type with a family header (fam,
  * famlen bytes) and the netdev's name as attribute name_type; wait for the
- * kernel's reply to it (matched by sequence number, only from the kernel).
+ * reply to it (matched by sequence number and our port id; on a
+ * roce_nl_open socket, only a datagram from the kernel counts).
  * A name that is empty or too long is MALFORMED and not sent.  "what"
  * ("RTM_GETLINK eth0") starts every why. */
 void roce_nl_ask(struct roce_nl *nl, uint16_t type, const void *fam, size_t famlen, uint16_t name_type,

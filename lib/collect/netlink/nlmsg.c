@@ -157,3 +157,15 @@ int roce_nlmsg_name(const struct nlattr *attr, const char *name, const char *wha
 	}
 	return 0;
 }
+
+int roce_nlmsg_struct(const struct nlattr *attr, void *raw, size_t size, const char *what, const char *name,
+                      const char *type, char *why, size_t whylen)
+{
+	if (mnl_attr_validate2(attr, MNL_TYPE_UNSPEC, size) < 0) {
+		snprintf(why, whylen, "%s: %s has %u bytes, struct %s is %zu", what, name,
+		         mnl_attr_get_payload_len(attr), type, size);
+		return -1;
+	}
+	memcpy(raw, mnl_attr_get_payload(attr), size);
+	return 0;
+}

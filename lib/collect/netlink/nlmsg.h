@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nlmsg.h - checks of one netlink reply and its attributes, shared by the
- * per-object parsers (rtlink.c, dcb.c, dcb_pfc.c, dcb_app.c) and the
- * transport's message walk (nl.c).  Pure: they read the message and write
- * only the caller's table and text.
+ * per-object parsers (rtlink.c, dcb.c, dcb_pfc.c, dcb_app.c, dcb_ets.c,
+ * dcb_buffer.c) and the transport's message walk (nl.c).  Pure: they read
+ * the message and write only the caller's table, struct and text.
  *
  * Parsing follows iproute2: a walk per attribute level files attributes
  * into a table by type, then each value is validated (mnl_attr_validate /
@@ -63,5 +63,12 @@ int roce_nlmsg_table_nest(const struct nlattr *nest, const struct nlattr **tb, u
 /* The name attribute, if present, must be a NUL-terminated string equal to
  * the netdev we asked about.  0, or -1 with why filled. */
 int roce_nlmsg_name(const struct nlattr *attr, const char *name, const char *what, char *why, size_t whylen);
+
+/* An attribute whose payload is one kernel struct of size bytes (type, as
+ * "ieee_pfc"), copied into raw: the payload is only 4-byte aligned and the
+ * structs have u32 and u64 members.  0, or -1 with why ("<what>: <name> has
+ * N bytes, struct <type> is M") when the payload is another size. */
+int roce_nlmsg_struct(const struct nlattr *attr, void *raw, size_t size, const char *what, const char *name,
+                      const char *type, char *why, size_t whylen);
 
 #endif
