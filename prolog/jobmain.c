@@ -198,8 +198,13 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 	unsigned parts = ROCE_JOB_REPORT | (prolog && roce_job_gates(job_mode(&policy), &policy) ? ROCE_JOB_GATE : 0);
 	/* In a worker with a deadline: a wedged driver must not hold the job's start or end. */
 	int rc = roce_job_run(&policy, prolog, parts, sysfs_root, e.job_id, e.node, e.uid, &err);
-	if (rc == ROCE_JOB_GATE_FAILED)
-		return gate_failed(&policy, &e, err.msg);
+	if (rc == ROCE_JOB_GATE_FAILED) {
+		if (gate_failed(&policy, &e, err.msg) != 0)
+			return 1;
+		/* The job runs here after all (Drain=no, no PrologFlags=Alloc): its
+		 * report, and this node's fingerprint, as for any job. */
+		rc = roce_job_run(&policy, prolog, ROCE_JOB_REPORT, sysfs_root, e.job_id, e.node, e.uid, &err);
+	}
 	if (rc < 0) {
 		logmsg(LOG_ERR, "job %.24s: %s", e.job_id, err.msg);
 		return EXIT_USAGE;

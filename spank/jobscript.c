@@ -86,8 +86,15 @@ static int run_job(const struct roce_policy *policy, bool prolog, unsigned parts
 
 	node = node ? node : "";
 	int rc = roce_job_run(policy, prolog, parts, NULL, job, node, uid, &err);
-	if (rc == ROCE_JOB_GATE_FAILED)
-		return gate_failed(policy, node, job, err.msg);
+	if (rc == ROCE_JOB_GATE_FAILED) {
+		if (gate_failed(policy, node, job, err.msg) < 0)
+			return -1;
+		/* The job runs here after all (Drain=no, no PrologFlags=Alloc): it
+		 * gets its report, and srun this node's fingerprint, as any job. */
+		if (!(parts & ROCE_JOB_REPORT))
+			return 0;
+		rc = roce_job_run(policy, prolog, ROCE_JOB_REPORT, NULL, job, node, uid, &err);
+	}
 	if (rc == ROCE_JOB_NONFATAL)
 		slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, err.msg);
 	else if (rc != 0)

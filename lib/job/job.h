@@ -49,7 +49,9 @@
  * (job id not 1-10 digits, node name not usable as a file name).  Callers
  * log a nonzero result and carry on: reporting never fails a job or drains
  * a node.  ROCE_JOB_GATE_FAILED (3): the node failed the gate, err holds
- * the drain reason ("roce: mlx5_1 port 1 DOWN"); nothing was written.
+ * the drain reason ("roce: mlx5_1 port 1 DOWN"); nothing was written (a
+ * caller that lets the job run there after all asks for ROCE_JOB_REPORT
+ * alone).
  */
 #ifndef ROCE_JOB_H
 #define ROCE_JOB_H
