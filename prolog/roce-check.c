@@ -33,6 +33,8 @@
 #include "base/printable.h"
 #include "proc/slurmver.h"
 #include "proc/worker.h"
+#include "read/passcount.h"
+#include "nodectl.h"
 #include "read/policycache.h"
 #include "report/health_prometheus.h"
 
@@ -383,7 +385,8 @@ struct outcome {
 	struct roce_error unrecorded; /* "" or why a stuck worker is not remembered */
 	bool drain;                   /* a hardware fault: drain_reason is set */
 	char drain_reason[256];
-	bool task_left; /* a shared task ended without finishing: _exit */
+	char seen[1024]; /* the subjects the check looked at (check.h, roce_check_drain_seen) */
+	bool task_left;  /* a shared task ended without finishing: _exit */
 };
 
 /* What the shared task fills in place. */
@@ -447,6 +450,7 @@ static void judge(const struct roce_check_result *c, struct outcome *o)
 {
 	o->rc = c->failed ? EXIT_FAILED : EXIT_OK;
 	o->drain = roce_check_drain_reason(c, o->drain_reason, sizeof(o->drain_reason)) == 1;
+	roce_check_drain_seen(c, o->seen, sizeof(o->seen));
 }
 
 /* The pipeline, its report on f (a forked worker, or no worker at all). */
@@ -585,6 +589,7 @@ static void run_forked(struct work *w, struct outcome *o)
 		/* The worker's struct is trusted no further than its bounds. */
 		o->error.msg[sizeof(o->error.msg) - 1] = '\0';
 		o->drain_reason[sizeof(o->drain_reason) - 1] = '\0';
+		o->seen[sizeof(o->seen) - 1] = '\0';
 		return;
 	}
 	if (!end.started)
@@ -635,99 +640,141 @@ static void print(const struct work *w, const struct outcome *o)
 		fprintf(stderr, "roce-check: %s\n", o->unrecorded.msg);
 }
 
-/* ---------------------------------------------------------------- drain (in roce-check itself) */
+/* ---------------------------------------------------------------- drain and resume (in roce-check itself) */
 
-/* scontrol update NodeName=... State=DRAIN Reason=...: no shell, argv only. */
-static int drain_node(const char *node, const char *reason)
+/* What this run found, as a drain judges it (check.h): a run that gave no
+ * answer (timed out, an earlier check stuck, a usage error) is no pass. */
+static enum roce_check_drain_run run_verdict(const struct outcome *o)
 {
-	char n[300], rsn[300];
-	snprintf(n, sizeof(n), "NodeName=%s", node);
-	snprintf(rsn, sizeof(rsn), "Reason=%s", reason);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp("scontrol", "scontrol", "update", n, "State=DRAIN", rsn, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (o->drain)
+		return ROCE_DRAIN_RUN_FAULT;
+	if (o->rc == EXIT_USAGE || o->error.msg[0])
+		return ROCE_DRAIN_RUN_UNKNOWN;
+	return ROCE_DRAIN_RUN_PASS;
 }
 
-/* The node's state and reason as slurmctld has them ("drained|admin: firmware
- * update [root@...]"); -1 when they cannot be read. */
-static int node_state(const char *node, char *buf, size_t len)
-{
-	int fds[2];
-	if (pipe(fds) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execlp("sinfo", "sinfo", "--noheader", "--Node", "--nodes", node, "--format", "%T|%E", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	size_t used = 0;
-	ssize_t n;
-	while (used + 1 < len && ((n = read(fds[0], buf + used, len - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
-		used += n > 0 ? (size_t)n : 0;
-	close(fds[0]);
-	buf[used] = '\0';
-	buf[strcspn(buf, "\n")] = '\0'; /* one line per partition: the first */
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && strchr(buf, '|') ? 0 : -1;
-}
+/* The node as slurmctld has it. */
+struct node_view {
+	const char *name;
+	unsigned bits;
+	char word[64], reason[256];
+};
 
-static void maybe_drain(const struct args *a, const struct outcome *o)
+static void do_drain(const struct node_view *v, const struct outcome *o)
 {
-	char host[256];
-	if (!a->drain || !o->drain)
-		return;
-	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
-	if (!node)
-		return;
-	if (!roce_token_ok(node, 200)) {
-		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
-		return;
-	}
-	char state[512], shown[300];
-	if (node_state(node, state, sizeof(state)) < 0) {
-		fprintf(stderr,
-		        "roce-check: cannot read the state of %s from slurmctld (sinfo): not draining it (%s)\n", node,
-		        o->drain_reason);
-		return;
-	}
-	/* sinfo's %T word (drained, draining, down*, failing...) as the state
-	 * bits check_drain.c decides on: by substring, so any word naming
-	 * drain, down or fail counts (powered_down too, where the plugin reads
-	 * Slurm's bits and does not). */
-	char *bar = strchr(state, '|');
-	*bar = '\0';
-	unsigned bits = (strstr(state, "drain") ? ROCE_DRAIN_STATE_DRAIN : 0) |
-	                (strstr(state, "down") ? ROCE_DRAIN_STATE_DOWN : 0) |
-	                (strstr(state, "fail") ? ROCE_DRAIN_STATE_FAIL : 0);
-	*bar = '|';
-	if (roce_check_drain_leave_alone(bits, bar + 1)) {
-		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
-		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
-		return;
-	}
-	if (drain_node(node, o->drain_reason) < 0)
-		fprintf(stderr, "roce-check: could not drain %s (%s)\n", node, o->drain_reason);
+	char why[512];
+	if (roce_nodectl_drain(v->name, o->drain_reason, why, sizeof(why)) < 0)
+		fprintf(stderr, "roce-check: could not drain %s (%s): %s\n", v->name, o->drain_reason, why);
 	else
-		fprintf(stderr, "roce-check: drained %s: %s\n", node, o->drain_reason);
+		fprintf(stderr, "roce-check: drained %s: %s\n", v->name, o->drain_reason);
+}
+
+static void do_resume(const struct node_view *v, unsigned resume_after)
+{
+	char why[512], shown[300];
+	roce_printable(v->reason, shown, sizeof(shown));
+	if (roce_nodectl_resume(v->name, why, sizeof(why)) < 0)
+		fprintf(stderr, "roce-check: could not resume %s (drained for \"%s\"): %s\n", v->name, shown, why);
+	else
+		fprintf(stderr,
+		        "roce-check: resumed %s: the check passed %u run%s in a row (ResumeAfter=%u) since it was "
+		        "drained for \"%s\"\n",
+		        v->name, resume_after, resume_after == 1 ? "" : "s", resume_after, shown);
+}
+
+static void act(const struct node_view *v, const struct outcome *o, const struct roce_check_drain_next *next,
+                unsigned resume_after)
+{
+	char shown[300], state[400];
+	roce_printable(v->reason, shown, sizeof(shown));
+	switch (next->act) {
+	case ROCE_DRAIN_ACT_DRAIN: do_drain(v, o); break;
+	case ROCE_DRAIN_ACT_LEAVE:
+		snprintf(state, sizeof(state), "%s|%s", v->word, v->reason);
+		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", v->name,
+		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
+		break;
+	case ROCE_DRAIN_ACT_COUNT:
+		fprintf(stderr,
+		        "roce-check: %s is drained for \"%s\": passed %u of the %u runs in a row that resume it\n",
+		        v->name, shown, next->passes, resume_after);
+		break;
+	case ROCE_DRAIN_ACT_RESUME: do_resume(v, resume_after); break;
+	case ROCE_DRAIN_ACT_NOT_SEEN:
+		fprintf(stderr,
+		        "roce-check: %s is drained for \"%s\", which this check did not look at: not resumed "
+		        "(scontrol update NodeName=%s State=RESUME)\n",
+		        v->name, shown, v->name);
+		break;
+	case ROCE_DRAIN_ACT_NONE: break;
+	}
+}
+
+/* The count of passing runs kept for node; false when none can be kept. */
+static bool load_passes(const struct roce_policy *p, const char *node, unsigned *passes)
+{
+	struct roce_error err;
+	*passes = 0;
+	if (p->resume_after == 0)
+		return false;
+	if (roce_passcount_load(p->state_dir, node, passes, &err) == 0)
+		return true;
+	fprintf(stderr, "roce-check: --drain: not counting passing runs (ResumeAfter=): %s\n", err.msg);
+	return false;
+}
+
+static void store_passes(const struct roce_policy *p, const char *node, unsigned passes)
+{
+	struct roce_error err;
+	if (roce_passcount_store(p->state_dir, node, passes, &err) < 0)
+		fprintf(stderr, "roce-check: --drain: cannot keep the count of passing runs: %s\n", err.msg);
+}
+
+/*
+ * --drain: a hardware fault drains the node (unless someone else holds it);
+ * a drain of ours is resumed once ResumeAfter= runs in a row passed
+ * (check.h, roce_check_drain_next).  Each sinfo and scontrol has a
+ * deadline (nodectl.h).  A pass with ResumeAfter=0 asks slurmctld nothing.
+ */
+static void drain_or_resume(const struct args *a, const struct roce_policy *p, const struct outcome *o)
+{
+	char host[256], why[512];
+	struct node_view v = { 0 };
+	unsigned passes = 0;
+	if (!a->drain)
+		return;
+	if (!(v.name = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host))))
+		return;
+	if (!roce_token_ok(v.name, 200)) {
+		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", v.name);
+		return;
+	}
+	enum roce_check_drain_run run = run_verdict(o);
+	bool counting = load_passes(p, v.name, &passes);
+	if (run == ROCE_DRAIN_RUN_UNKNOWN || (run == ROCE_DRAIN_RUN_PASS && !counting)) {
+		if (counting && passes)
+			store_passes(p, v.name, 0); /* no answer: the row is broken */
+		return;
+	}
+	if (roce_nodectl_state(v.name, &v.bits, v.word, sizeof(v.word), v.reason, sizeof(v.reason), why, sizeof(why)) <
+	    0) {
+		if (run == ROCE_DRAIN_RUN_FAULT)
+			fprintf(stderr,
+			        "roce-check: cannot read the state of %s from slurmctld: not draining it (%s): %s\n",
+			        v.name, o->drain_reason, why);
+		else
+			fprintf(stderr,
+			        "roce-check: cannot read the state of %s from slurmctld: not counted as a pass: %s\n",
+			        v.name, why);
+		if (counting && passes)
+			store_passes(p, v.name, 0); /* no answer: the row is broken */
+		return;
+	}
+	struct roce_check_drain_next next =
+	        roce_check_drain_next(run, v.bits, v.reason, o->seen, passes, p->resume_after);
+	if (counting && next.passes != passes)
+		store_passes(p, v.name, next.passes);
+	act(&v, o, &next, p->resume_after);
 }
 
 /* What the configuration itself shows, before the node's findings: a
@@ -771,7 +818,7 @@ int main(int argc, char **argv)
 		          .snapshot = memfd_create("roce-check snapshot", MFD_CLOEXEC) };
 	run(&w, &o);
 	print(&w, &o);
-	maybe_drain(&a, &o);
+	drain_or_resume(&a, &policy, &o);
 	if (w.shared_done && w.shared.rc == 0 && wants_counters(&w) && policy.live)
 		healthlive_keep(w.snapshot, &w.shared.snap);
 	if (!o.task_left)

@@ -11,7 +11,8 @@
  * last good one), exported.c (the marks on values the plugin exported),
  * step.c (the step's check in a worker process), jobwide.c (the job-wide
  * agreement: srun computes it, each node's slurmstepd applies it), abort.c
- * (ending a step on every node).  The logic lives in lib/.
+ * (ending a step on every node), drain.c (draining this node).  The logic
+ * lives in lib/.
  */
 #ifndef ROCE_SPANK_H
 #define ROCE_SPANK_H
@@ -101,6 +102,17 @@ struct roce_step_result {
 /* collect + check + locality + plan in a worker; gives up after the
  * policy's TimeoutMs plus a margin.  gpus: the step's GPU list ("" = none). */
 int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_step_result *out);
+
+/* ---------------------------------------------------------------- drain.c */
+
+/* Drain node with reason (a hardware fault's, check.h), unless someone
+ * else holds it (roce_check_drain_leave_alone): 0 drained, 1 left alone,
+ * -1 slurmctld could not be asked or refused (logged). */
+int roce_drain_node(const char *node, const char *reason);
+/* Does the job prolog run at allocation (PrologFlags=Alloc, or Contain,
+ * which implies it)?  Asked of slurmctld; true when it cannot be asked: a
+ * strict job must not start on a faulty node because slurmctld was slow. */
+bool roce_drain_prolog_at_allocation(void);
 
 /* ---------------------------------------------------------------- jobwide.c */
 

@@ -172,64 +172,6 @@ static void unset_inherited(spank_t sp)
 	spank_unsetenv(sp, ROCE_ENV_EXPORTED);
 }
 
-/* ------------------------------------------------------------------ drain */
-
-/* The node's state (ROCE_DRAIN_STATE_* bits, check.h) and drain reason as
- * slurmctld has them, into *state and buf ("" = none); -1 when slurmctld
- * cannot be asked. */
-static int node_state(unsigned *state, char *buf, size_t len)
-{
-	node_info_msg_t *info = NULL;
-	*state = 0;
-	buf[0] = '\0';
-	if (slurm_load_node_single(&info, (char *)node_name(), SHOW_ALL) != SLURM_SUCCESS || !info)
-		return -1;
-	if (info->record_count >= 1) {
-		uint32_t st = info->node_array[0].node_state;
-		*state = ((st & NODE_STATE_DRAIN) ? ROCE_DRAIN_STATE_DRAIN : 0) |
-		         ((st & NODE_STATE_FAIL) ? ROCE_DRAIN_STATE_FAIL : 0) |
-		         ((st & NODE_STATE_BASE) == NODE_STATE_DOWN ? ROCE_DRAIN_STATE_DOWN : 0);
-		if (info->node_array[0].reason)
-			snprintf(buf, len, "%s", info->node_array[0].reason);
-	}
-	slurm_free_node_info_msg(info);
-	return 0;
-}
-
-/* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPCs.
- * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path.
- * A node drained for another reason stays as it is (check.h,
- * roce_check_drain_leave_alone). */
-static void drain_node(const char *reason)
-{
-	char current[256];
-	unsigned state;
-	if (node_state(&state, current, sizeof(current)) < 0) {
-		slurm_error(ROCE_LOG "%s: cannot read the node's state from slurmctld: not draining it (\"%s\"): %s",
-		            node_name(), reason, slurm_strerror(errno));
-		return;
-	}
-	if (roce_check_drain_leave_alone(state, current)) {
-		char shown[200];
-		slurm_info(ROCE_LOG "%s: already drained for \"%s\": left alone (%s)", node_name(),
-		           roce_printable(current, shown, sizeof(shown)), reason);
-		return;
-	}
-	update_node_msg_t msg;
-	slurm_init_update_node_msg(&msg);
-	msg.node_names = (char *)node_name();
-	msg.node_state = NODE_STATE_DRAIN;
-	msg.reason = (char *)reason;
-#ifdef HAVE_UPDATE_NODE_MSG_T_REASON_UID
-	msg.reason_uid = 0; /* gone in 26.05: slurmctld records the sender */
-#endif
-	if (slurm_update_node(&msg) != SLURM_SUCCESS)
-		slurm_error(ROCE_LOG "%s: cannot drain the node (\"%s\"): %s", node_name(), reason,
-		            slurm_strerror(errno));
-	else
-		slurm_info(ROCE_LOG "%s: drained: %s", node_name(), reason);
-}
-
 /* ------------------------------------------------------------------ verdict */
 
 /* "roce: [warning: ]NODE: " and the step's problems as brief.h says them,
@@ -346,7 +288,7 @@ static bool job_wide(spank_t sp, const struct roce_policy *policy, struct roce_s
 static void apply_result(spank_t sp, const struct roce_policy *policy, struct roce_step_result *res)
 {
 	if (res->drain && policy->drain)
-		drain_node(res->drain_reason);
+		roce_drain_node(node_name(), res->drain_reason);
 	if (res->failed && policy->mode == ROCE_MODE_STRICT) {
 		strict_lines(res);
 		fail_step(sp, "the RoCE fabric fails the site policy");

@@ -161,27 +161,36 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	return 0;
 }
 
-/* Collect the model, check it, snapshot the counters; fp (may be NULL)
- * gets the node's fingerprint when the check ran (else fp->node stays ""). */
-static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struct roce_fingerprint *fp,
-                         struct roce_error *err)
+/* Collect the model and check it: false when the check could not run
+ * (out of memory; result is then empty). */
+static bool check_node(const struct job_ctx *c, struct roce_node *node, struct roce_check_result *result)
+{
+	struct roce_collect_opts opts = { .sysfs_root = c->pol.sysfs_root, .netlink = true };
+	roce_node_init(node);
+	roce_collect(node, &c->pol, &opts);
+	return roce_check(node, &c->pol, result) == 0;
+}
+
+/* Snapshot the counters of a collected node (result NULL: not checked). */
+static int snapshot_node(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
+                         struct roce_snapshot *s, struct roce_error *err)
+{
+	/* The counters get the policy's collector budget again, after the collector. */
+	int64_t deadline = roce_clock_ms() + c->pol.timeout_ms;
+	if (roce_snapshot_take_until(s, c->pol.sysfs_root, node, result, deadline) < 0) {
+		roce_error_set(err, "out of memory taking the counter snapshot");
+		return -1;
+	}
+	return 0;
+}
+
+/* Collect, check and snapshot (the epilog's end of the report). */
+static int take_snapshot(const struct job_ctx *c, struct roce_snapshot *s, struct roce_error *err)
 {
 	struct roce_node node;
 	struct roce_check_result result;
-	struct roce_collect_opts opts = { .sysfs_root = c->pol.sysfs_root, .netlink = true };
-	int rc = 0;
-
-	roce_node_init(&node);
-	roce_collect(&node, &c->pol, &opts);
-	bool checked = roce_check(&node, &c->pol, &result) == 0;
-	if (checked && fp)
-		roce_fingerprint_from_check(&c->pol, &node, &result, c->job_id, c->node, fp);
-	/* The counters get the policy's collector budget again, after the collector. */
-	int64_t deadline = roce_clock_ms() + c->pol.timeout_ms;
-	if (roce_snapshot_take_until(s, c->pol.sysfs_root, &node, checked ? &result : NULL, deadline) < 0) {
-		roce_error_set(err, "out of memory taking the counter snapshot");
-		rc = -1;
-	}
+	bool checked = check_node(c, &node, &result);
+	int rc = snapshot_node(c, &node, checked ? &result : NULL, s, err);
 	if (checked)
 		roce_check_result_free(&result);
 	roce_node_free(&node);
@@ -279,32 +288,35 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 	return 0;
 }
 
-int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
-                    uid_t job_uid, struct roce_error *err)
+bool roce_job_gates(enum roce_mode mode, const struct roce_policy *p) { return p->gate || mode == ROCE_MODE_STRICT; }
+
+/* The report's half of the prolog, from the checked node: the snapshot in
+ * StateDir, the fingerprint in SharedDir. */
+static int prolog_report(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
+                         struct roce_error *err)
 {
-	struct job_ctx c;
 	struct roce_snapshot s;
 	struct roce_trend trend;
 	struct roce_fingerprint fp;
 	struct roce_error fp_err;
 	int rc = ROCE_JOB_NONFATAL, sfd, fp_rc = 0;
 
-	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
-		return -1;
-	if ((sfd = roce_safefile_state_dir(c.pol.state_dir, err)) < 0)
+	if ((sfd = roce_safefile_state_dir(c->pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
 	roce_snapshot_init(&s);
 	roce_trend_init(&trend);
 	fp.node[0] = '\0';
-	if (take_snapshot(&c, &s, &fp, err) < 0)
+	if (result)
+		roce_fingerprint_from_check(&c->pol, node, result, c->job_id, c->node, &fp);
+	if (snapshot_node(c, node, result, &s, err) < 0)
 		goto out;
-	fp_rc = write_fingerprint(&c, sfd, &fp, &fp_err);
-	load_trend(sfd, &c, &trend);
+	fp_rc = write_fingerprint(c, sfd, &fp, &fp_err);
+	load_trend(sfd, c, &trend);
 	/* Atomic but not fsync'd: if the node crashes the job is gone too, and
 	 * the epilog copes with a missing snapshot. */
-	if (roce_jobstate_write(sfd, job_id, c.node, (long)c.uid, &s, &trend, err) == 0) {
+	if (roce_jobstate_write(sfd, c->job_id, c->node, (long)c->uid, &s, &trend, err) == 0) {
 		rc = 0;
-		mark_sharing(sfd, job_id);
+		mark_sharing(sfd, c->job_id);
 	}
 out:
 	roce_trend_free(&trend);
@@ -314,6 +326,34 @@ out:
 		*err = fp_err;
 		rc = ROCE_JOB_NO_FINGERPRINT;
 	}
+	return rc;
+}
+
+int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
+                    uid_t job_uid, unsigned parts, struct roce_error *err)
+{
+	struct job_ctx c;
+	struct roce_node node;
+	struct roce_check_result result;
+	char reason[256];
+	int rc = 0;
+
+	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
+		return -1;
+	if (!(parts & (ROCE_JOB_REPORT | ROCE_JOB_GATE)))
+		return 0;
+	bool checked = check_node(&c, &node, &result);
+	/* The gate: a hardware fault (the drain rule, check.h), nothing else.
+	 * The job does not run here, so no snapshot, no fingerprint. */
+	if ((parts & ROCE_JOB_GATE) && checked && roce_check_drain_reason(&result, reason, sizeof(reason)) == 1) {
+		roce_error_set(err, "%s", reason);
+		rc = ROCE_JOB_GATE_FAILED;
+	} else if (parts & ROCE_JOB_REPORT) {
+		rc = prolog_report(&c, &node, checked ? &result : NULL, err);
+	}
+	if (checked)
+		roce_check_result_free(&result);
+	roce_node_free(&node);
 	return rc;
 }
 
@@ -448,7 +488,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		memset(&in.rw, 0, sizeof(in.rw));
 	if (sfd >= 0)
 		drop_fingerprint(sfd, &c.pol, job_id, c.node);
-	if (take_snapshot(&c, &in.end, NULL, err) < 0)
+	if (take_snapshot(&c, &in.end, err) < 0)
 		goto out;
 	if (sfd >= 0)
 		load_trend(sfd, &c, &in.trend_end);
@@ -482,6 +522,7 @@ out:
 struct job_call {
 	const struct roce_policy *policy;
 	bool prolog;
+	unsigned parts;
 	const char *sysfs_root, *job_id, *node;
 	uid_t uid;
 };
@@ -495,7 +536,7 @@ static void job_worker(const void *arg, void *res)
 {
 	const struct job_call *c = arg;
 	struct job_result *r = res;
-	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err)
+	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, c->parts, &r->err)
 	                  : roce_job_epilog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err);
 }
 
@@ -516,10 +557,10 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id, const
 	close(sfd);
 }
 
-int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_root, const char *job_id,
+int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const char *sysfs_root, const char *job_id,
                  const char *node_name, uid_t job_uid, struct roce_error *err)
 {
-	struct job_call call = { p, prolog, sysfs_root, job_id, node_name, job_uid };
+	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid };
 	struct job_result res;
 	struct roce_error why = { "" };
 	int margin = prolog ? PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
@@ -537,5 +578,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, const char *sysfs_roo
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */
 	if (res.rc != 0)
 		roce_error_set(err, "%s", res.err.msg);
-	return res.rc < 0 ? -1 : res.rc == ROCE_JOB_NO_FINGERPRINT ? res.rc : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
+	if (res.rc == ROCE_JOB_NO_FINGERPRINT || res.rc == ROCE_JOB_GATE_FAILED)
+		return res.rc;
+	return res.rc < 0 ? -1 : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
 }

@@ -7,21 +7,19 @@
  */
 #include "config.h"
 #include "proc/slurmver.h"
-#include "proc/worker.h"
+#include "proc/command.h"
 #include "base/model.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char *roce_slurmver_built(void) { return ROCE_SLURM_RELEASE; }
@@ -76,62 +74,23 @@ enum answer {
 	ANSWER_VERSION,    /* version set */
 };
 
-struct version_out {
-	int found;  /* a version line */
-	int exited; /* PROGRAM exited (with any status) */
-	char version[64];
-};
-
-/* In a worker child (deadline, no zombie left to us): run PROGRAM -V with
- * stdin and stderr on /dev/null, read its first line. */
-static void ask_slurm(const void *arg, void *res)
-{
-	const char *program = arg;
-	struct version_out *out = res;
-	int fd[2], status;
-	char line[256];
-	if (pipe(fd) < 0)
-		return;
-	pid_t pid = fork();
-	if (pid < 0)
-		return;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execlp(program, program, "-V", (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	FILE *f = fdopen(fd[0], "r");
-	if (f && fgets(line, sizeof(line), f))
-		out->found = roce_slurmver_parse(line, out->version, sizeof(out->version)) == 0;
-	if (f)
-		fclose(f);
-	else
-		close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	out->exited = WIFEXITED(status);
-}
-
-/* program (a name PATH finds, or a path) -V, within timeout_ms. */
+/* program (a name PATH finds, or a path) -V, within timeout_ms (command.h:
+ * killed after it).  The first line of its output; a failing program may
+ * still have printed one. */
 static enum answer ask(const char *program, char *version, size_t len, int timeout_ms)
 {
-	struct version_out v;
-	if (roce_worker_run(ask_slurm, program, &v, sizeof(v), timeout_ms, NULL) < 0)
+	const char *argv[] = { program, "-V", NULL };
+	struct roce_command c;
+	char line[256], v[64];
+	roce_command_run(argv, timeout_ms, line, sizeof(line), &c);
+	if (c.timed_out || c.error || c.signal)
 		return ANSWER_NONE;
-	v.version[sizeof(v.version) - 1] = '\0';
-	if (!v.found)
-		return v.exited ? ANSWER_NO_VERSION : ANSWER_NONE;
-	if (strlen(v.version) >= len)
+	line[strcspn(line, "\n")] = '\0';
+	if (roce_slurmver_parse(line, v, sizeof(v)) < 0)
+		return c.status >= 0 ? ANSWER_NO_VERSION : ANSWER_NONE;
+	if (strlen(v) >= len)
 		return ANSWER_NONE;
-	strcpy(version, v.version);
+	strcpy(version, v);
 	return ANSWER_VERSION;
 }
 

@@ -73,6 +73,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->ets = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
+	p->gate = false;
+	p->resume_after = ROCE_RESUME_AFTER_DEFAULT;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
 	/* warn since 0.2.0: a check new in a release is first released at warn (NEWS) */
 	p->ecn = ROCE_ECN_WARN;
@@ -356,6 +358,17 @@ static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_
 static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
 static int set_live(struct roce_policy *p, const char *v) { return parse_bool(v, &p->live); }
 
+static int set_gate(struct roce_policy *p, const char *v) { return parse_bool(v, &p->gate); }
+
+static int set_resume_after(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 0, ROCE_RESUME_AFTER_MAX, &n) < 0)
+		return -1;
+	p->resume_after = (unsigned)n;
+	return 0;
+}
+
 static int set_timeout(struct roce_policy *p, const char *v)
 {
 	long n;
@@ -423,6 +436,8 @@ static const struct {
 	{ "Acs", set_acs, "warn, fail or ignore" },
 	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
+	{ "Gate", set_gate, "yes or no" },
+	{ "ResumeAfter", set_resume_after, "0 (never) or 1-1000 (passing health checks in a row)" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },
 	{ "TopologyCache", set_topology_cache, "an absolute path" },

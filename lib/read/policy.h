@@ -40,6 +40,8 @@ enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 #define ROCE_TREND_COUNTERS_DEFAULT                                                                         \
 	"symbol_error:10,link_downed:1,link_error_recovery:1,port_rcv_errors:10,local_ack_timeout_err:100," \
 	"rx_icrc_encapsulated:10"
+#define ROCE_RESUME_AFTER_DEFAULT 3
+#define ROCE_RESUME_AFTER_MAX 1000
 
 struct roce_policy {
 	int gid_index;                        /* 0..255 or ROCE_GID_AUTO */
@@ -69,6 +71,8 @@ struct roce_policy {
 	char state_dir[256];      /* prolog counter snapshots (root only) */
 	char shared_dir[256];     /* node fingerprints for the job-wide agreement, "" = none */
 	bool drain;               /* plugin: drain nodes with broken hardware */
+	bool gate;                /* Gate=yes: every job's prolog checks the node (else strict jobs') */
+	unsigned resume_after;    /* health check: resume our drain after this many passing runs, 0 = never */
 	enum roce_ecn_policy ecn; /* a disabled ECN reaction or notification point: fail, warn, ignore */
 	int link_rate;            /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */

@@ -52,8 +52,31 @@ static void t_defaults(void **s)
 	assert_int_equal(p.mode, ROCE_MODE_WARN);
 	assert_int_equal(p.n_hca, 0);
 	assert_string_equal(p.sysfs_root, "/sys");
+	assert_false(p.gate);
+	assert_int_equal(p.resume_after, 3);
 	/* a check new since 0.1.0 that fails a port is first released at warn (NEWS) */
 	assert_int_equal(p.ecn, ROCE_ECN_WARN);
+}
+
+/* Gate= and ResumeAfter= (issue 28): the prolog gate and the health check's resume. */
+static void t_gate_resume_after(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	assert_int_equal(load(&p, "Gate=yes ResumeAfter=5\n", &err), 0);
+	assert_true(p.gate);
+	assert_int_equal(p.resume_after, 5);
+	assert_int_equal(load(&p, "gate=no resumeafter=0\n", &err), 0);
+	assert_false(p.gate);
+	assert_int_equal(p.resume_after, 0); /* never */
+	assert_int_equal(load(&p, "ResumeAfter=1000\n", &err), 0);
+	assert_int_equal(p.resume_after, 1000);
+	assert_int_equal(load(&p, "ResumeAfter=1001\n", &err), -1);
+	assert_non_null(strstr(err.msg, "ResumeAfter: invalid value \"1001\" (expected 0 (never) or 1-1000"));
+	assert_int_equal(load(&p, "ResumeAfter=-1\n", &err), -1);
+	assert_int_equal(load(&p, "Gate=maybe\n", &err), -1);
+	assert_non_null(strstr(err.msg, "Gate: invalid value \"maybe\" (expected yes or no)"));
 }
 
 static void t_seed_site(void **s)
@@ -219,6 +242,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_trend_keys),
 		cmocka_unit_test(t_defaults),
+		cmocka_unit_test(t_gate_resume_after),
 		cmocka_unit_test(t_seed_site),
 		cmocka_unit_test(t_errors_name_file_line_key),
 		cmocka_unit_test(t_kv_and_tokens),
