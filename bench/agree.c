@@ -53,7 +53,16 @@ static int write_all(const char *dir, size_t n, char **names)
 			f.ports[k].active_mtu = i % 1000 == 999 ? 1024 : 4096;
 			f.ports[k].netdev_mtu = 9000;
 			f.ports[k].rate_gbps = 400;
+			f.ports[k].ecn_np = f.ports[k].ecn_rp = 1;
+			snprintf(f.ports[k].rail, sizeof(f.ports[k].rail), "2001:db8:%zx::/64", k + 1);
+			struct roce_fp_device *d = &f.devices[f.n_devices++];
+			snprintf(d->device, sizeof(d->device), "mlx5_%zu", k);
+			snprintf(d->hca_type, sizeof(d->hca_type), "MT4129");
+			snprintf(d->board_id, sizeof(d->board_id), "MT_0000000838");
+			snprintf(d->fw_ver, sizeof(d->fw_ver), "28.39.1002");
 		}
+		f.trust = ROCE_TRUST_DSCP;
+		snprintf(f.driver, sizeof(f.driver), "24.10-1.1.4");
 		char entry[ROCE_SHAREDDIR_ENTRY_MAX];
 		if (roce_shareddir_write(&p, &f, getuid(), time(NULL), entry, sizeof(entry), &err) < 0) {
 			fprintf(stderr, "agree: %s\n", err.msg);
@@ -77,7 +86,7 @@ static int gather(const char *dir, size_t n, char **names)
 	const struct roce_fingerprint **fps = calloc(n, sizeof(*fps));
 	for (size_t i = 0; fps && i < n; i++)
 		fps[i] = g.fp[i];
-	if (!fps || roce_agree(fps, (const char *const *)names, n, NULL, &a) < 0)
+	if (!fps || roce_agree(fps, (const char *const *)names, n, NULL, NULL, &a) < 0)
 		return 1;
 	double wall = roce_clock_ms_of(CLOCK_MONOTONIC) - t0, cpu = roce_clock_ms_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	getrusage(RUSAGE_SELF, &ru);

@@ -7,8 +7,9 @@
  * (lib/agree/agree.c), the verdict encoded, decoded and applied on every node.
  * The last chunk is also decoded as a ROCE_AGREEMENT value.  Promises
  * checked: a parsed fingerprint writes back to one that parses the same;
- * every agreed rail is on every node that had a fingerprint; what a node
- * exports after the agreement is a subset of its own healthy ports.
+ * what a node exports after the agreement is a subset of its own healthy
+ * ports; every agreed rail fits a port on every node, no port two rails;
+ * no line of what srun says is longer than a line may be.
  */
 #include "config.h"
 #include "fuzz.h"
@@ -27,8 +28,13 @@ static void check_round_trip(const struct roce_fingerprint *f)
 	FUZZ_CHECK(roce_fingerprint_parse(t, strlen(t), JOB, f->node[0] ? f->node : NULL, &back, &err) == 0,
 	           "written back, refused: %s",
 	           err.msg);
-	FUZZ_CHECK(back.n_ports == f->n_ports && back.gid_index == f->gid_index &&
-	           back.traffic_class == f->traffic_class, "round trip changed the fingerprint");
+	FUZZ_CHECK(back.n_ports == f->n_ports && back.n_devices == f->n_devices && back.gid_index == f->gid_index &&
+	                   back.traffic_class == f->traffic_class && back.trust == f->trust &&
+	                   strcmp(back.driver, f->driver) == 0,
+	           "round trip changed the fingerprint");
+	for (size_t i = 0; i < f->n_ports; i++)
+		FUZZ_CHECK(strcmp(back.ports[i].rail, f->ports[i].rail) == 0 && back.ports[i].ecn_rp == f->ports[i].ecn_rp,
+		           "round trip changed a port");
 	json_object_put(o);
 }
 
@@ -67,11 +73,22 @@ static void agree_on(struct roce_fingerprint *fp, bool *ok, size_t n)
 		fps[i] = ok[i] ? &fp[i] : NULL;
 		names[i] = ok[i] ? fp[i].node : alt[i];
 	}
-	FUZZ_CHECK(roce_agree(fps, names, n, NULL, &a) == 0, "agreement failed");
-	for (size_t k = 0; k < a.n_rails; k++)
-		for (size_t i = 0; i < n; i++)
-			FUZZ_CHECK(!fps[i] || roce_fingerprint_port(fps[i], a.rails[k].device, a.rails[k].port),
-			           "agreed rail %s:%u not on %s", a.rails[k].device, a.rails[k].port, names[i]);
+	FUZZ_CHECK(roce_agree(fps, names, n, roce_nodelist_ranged, NULL, &a) == 0, "agreement failed");
+	/* every agreed rail has a port on every node checked, no port on two rails */
+	for (size_t i = 0; i < n; i++) {
+		int port_of[ROCE_FP_PORTS_MAX];
+		if (!fps[i] || fps[i]->verdict == ROCE_FP_UNCHECKED)
+			continue;
+		roce_rails_fit(&a.ref, fps[i], port_of);
+		for (size_t k = 0; k < a.n_rails; k++)
+			FUZZ_CHECK(port_of[a.rails[k].col] >= 0 && (size_t)port_of[a.rails[k].col] < fps[i]->n_ports,
+			           "agreed rail %s not on %s", a.ref.key[a.rails[k].col], names[i]);
+		for (size_t k = 0; k < a.ref.n; k++)
+			for (size_t k2 = k + 1; k2 < a.ref.n; k2++)
+				FUZZ_CHECK(port_of[k] < 0 || port_of[k] != port_of[k2], "a port on two rails on %s", names[i]);
+	}
+	for (size_t l = 0; l < a.lines.n; l++)
+		FUZZ_CHECK(strlen(a.lines.line[l].text) < ROCE_LINE_MAX, "a line too long");
 	for (int strict = 0; strict < 2; strict++) {
 		enum roce_agree_verdict v = roce_agree_verdict(&a, strict);
 		if (roce_agree_encode(&a, v, "4242.0", env, sizeof(env)) < 0)
@@ -113,9 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(env, data + last, l);
 	env[l] = '\0';
 	if (roce_agree_decode(env, &d, &err) == 0) {
-		FUZZ_CHECK(d.n_rails <= ROCE_FP_PORTS_MAX, "too many rails decoded");
+		FUZZ_CHECK(d.n_rails <= ROCE_FP_PORTS_MAX && d.ref.n <= ROCE_FP_PORTS_MAX, "too many rails decoded");
+		for (size_t k = 0; k < d.ref.n; k++)
+			FUZZ_CHECK(roce_rails_key_ok(d.ref.key[k]), "decoded a bad rail");
 		for (size_t k = 0; k < d.n_rails; k++)
-			FUZZ_CHECK(roce_device_name_ok(d.rails[k].device), "decoded a bad device name");
+			FUZZ_CHECK(d.rails[k].col >= 0 && (size_t)d.rails[k].col < d.ref.n, "decoded a rail out of range");
 		for (size_t i = 0; i < n; i++)
 			if (ok[i])
 				check_apply(&d, &fp[i]);

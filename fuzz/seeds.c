@@ -435,45 +435,88 @@ static void live_seeds(void)
 
 /* ------------------------------------------------------------ fingerprints */
 
-/* Three nodes as the prolog writes them: node3 without mlx5_1, node2 at RDMA MTU 1024;
- * and a ROCE_AGREEMENT value as the last chunk. */
-static void fingerprint_seeds(void)
+/* A node of a seed: ports mlx5_<dev[k]> on rail[k] ("" unknown). */
+static void fp_seed_node(struct roce_fingerprint *f, const char *node, size_t n, const int *dev,
+                         const char *const *rail, int mtu)
+{
+	memset(f, 0, sizeof(*f));
+	f->gid_index = 3;
+	f->addr_family = 4;
+	f->traffic_class = 104;
+	f->pfc_priority = 3;
+	f->trust = ROCE_TRUST_DSCP;
+	snprintf(f->job_id, sizeof(f->job_id), "4242");
+	snprintf(f->node, sizeof(f->node), "%s", node);
+	snprintf(f->driver, sizeof(f->driver), "24.10-1.1.4");
+	f->n_ports = n;
+	for (size_t k = 0; k < n; k++) {
+		struct roce_fp_port *p = &f->ports[k];
+		snprintf(p->device, sizeof(p->device), "mlx5_%d", dev[k]);
+		p->port = 1;
+		snprintf(p->netdev, sizeof(p->netdev), "eth%d", dev[k]);
+		snprintf(p->rail, sizeof(p->rail), "%s", rail ? rail[k] : "");
+		p->active_mtu = mtu;
+		p->netdev_mtu = mtu == 4096 ? 9000 : 1500;
+		p->rate_gbps = 100;
+		p->ecn_np = p->ecn_rp = 1;
+		struct roce_fp_device *d = &f->devices[f->n_devices++];
+		snprintf(d->device, sizeof(d->device), "%s", p->device);
+		snprintf(d->hca_type, sizeof(d->hca_type), "MT4129");
+		snprintf(d->board_id, sizeof(d->board_id), "MT_0000000838");
+		snprintf(d->fw_ver, sizeof(d->fw_ver), "28.39.1002");
+	}
+}
+
+/* The nodes' fingerprints as the prolog writes them, NUL-separated, then
+ * agreement (a ROCE_AGREEMENT value) as the last chunk. */
+static void fp_seed(const char *name, const struct roce_fingerprint *f, size_t n, const char *agreement)
 {
 	char *all = NULL;
 	size_t len = 0;
-	for (int i = 1; i <= 3; i++) {
-		struct roce_fingerprint f = { .gid_index = 3, .addr_family = 4, .traffic_class = 104, .pfc_priority = 3 };
-		snprintf(f.job_id, sizeof(f.job_id), "4242");
-		snprintf(f.node, sizeof(f.node), "node%d", i);
-		f.n_ports = i == 3 ? 1 : 2;
-		for (size_t k = 0; k < f.n_ports; k++) {
-			snprintf(f.ports[k].device, sizeof(f.ports[k].device), "mlx5_%zu", k);
-			f.ports[k].port = 1;
-			snprintf(f.ports[k].netdev, sizeof(f.ports[k].netdev), "eth%zu", k);
-			f.ports[k].active_mtu = i == 2 ? 1024 : 4096;
-			f.ports[k].netdev_mtu = i == 2 ? 1500 : 9000;
-			f.ports[k].rate_gbps = 100;
-		}
-		json_object *o = roce_fingerprint_to_json(&f);
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = roce_fingerprint_to_json(&f[i]);
 		const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-		char name[16];
-		snprintf(name, sizeof(name), "node%d", i);
-		put("fingerprint", name, t, strlen(t));
-		all = realloc(all, len + strlen(t) + 1);
-		if (!all)
+		if (!(all = realloc(all, len + strlen(t) + 1)))
 			exit(1);
 		memcpy(all + len, t, strlen(t) + 1);
 		len += strlen(t) + 1;
 		json_object_put(o);
 	}
-	static const char agreement[] = "1;4242.0;rails;mlx5_0:1@4096,mlx5_1:1@0";
-	all = realloc(all, len + sizeof(agreement));
-	if (!all)
+	if (!(all = realloc(all, len + strlen(agreement) + 1)))
 		exit(1);
-	memcpy(all + len, agreement, sizeof(agreement) - 1);
-	put("fingerprint", "three-nodes-and-agreement", all, len + sizeof(agreement) - 1);
-	put("fingerprint", "agreement", agreement, sizeof(agreement) - 1);
+	memcpy(all + len, agreement, strlen(agreement));
+	put("fingerprint", name, all, len + strlen(agreement));
 	free(all);
+}
+
+/* Nodes known by name (node3 without mlx5_1, node2 at RDMA MTU 1024);
+ * NVIDIA/nccl issue 1277's two HGX nodes (four rails named mlx5_0,3,5,8 and
+ * mlx5_0,1,4,5); a crossed port; a node whose prolog could not check. */
+static void fingerprint_seeds(void)
+{
+	static const int d01[] = { 0, 1 }, d0[] = { 0 }, a[] = { 0, 3, 5, 8 }, b[] = { 0, 1, 4, 5 };
+	static const char *const four[] = { "192.0.2.0/26", "192.0.2.64/26", "192.0.2.128/26", "192.0.2.192/26" };
+	static const char *const crossed[] = { "192.0.2.0/26", "192.0.2.0/26" };
+	struct roce_fingerprint f[3];
+	char name[16];
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "node%d", i + 1);
+		fp_seed_node(&f[i], name, i == 2 ? 1 : 2, i == 2 ? d0 : d01, NULL, i == 1 ? 1024 : 4096);
+		fp_seed(name, &f[i], 1, "");
+	}
+	fp_seed("three-nodes-and-agreement", f, 3, "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0");
+	put("fingerprint", "agreement", "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0", 43);
+	fp_seed_node(&f[0], "hgx1", 4, a, four, 4096);
+	fp_seed_node(&f[1], "hgx2", 4, b, four, 4096);
+	fp_seed("issue-1277", f, 2, "2;4242.1;rails;192.0.2.0/26,192.0.2.64/26,192.0.2.128/26,192.0.2.192/26;0@4096,1@4096,2@4096,3@4096");
+	fp_seed_node(&f[0], "node1", 2, d01, four, 4096);
+	fp_seed_node(&f[1], "node2", 2, d01, four, 4096);
+	fp_seed_node(&f[2], "node3", 2, d01, crossed, 4096);
+	fp_seed("crossed", f, 3, "2;4242.2;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
+	struct roce_policy p;
+	roce_policy_defaults(&p);
+	roce_fingerprint_unchecked(&p, "4242", "node3", &f[2]);
+	fp_seed("unchecked", f, 3, "2;4242.3;own");
 }
 
 /* ------------------------------------------------------------ config spaces */

@@ -16,6 +16,8 @@
 
 /* A broken plugstack line leaves the client's checks out (slurmstepd judges it by mode). */
 static bool config_ok;
+/* srun started inside an allocation (sbatch, salloc): its job prolog ran with that allocation's request. */
+static bool in_allocation;
 
 int roce_client_init(spank_t sp, int ac, char **av)
 {
@@ -24,11 +26,15 @@ int roce_client_init(spank_t sp, int ac, char **av)
 
 	if (roce_option_register(sp) < 0)
 		return -1;
+	/* before srun makes an allocation of its own, which sets it */
+	in_allocation = getenv("SLURM_JOB_ID") != NULL;
 	config_ok = roce_plugargs_parse(ac, av, &config, &err) == 0;
 	if (!config_ok)
 		slurm_error(ROCE_LOG "plugstack.conf: %s", err.msg);
 	return 0;
 }
+
+bool roce_client_in_allocation(void) { return in_allocation; }
 
 const struct roce_request *roce_client_request(struct roce_request *env_req)
 {

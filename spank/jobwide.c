@@ -24,6 +24,7 @@
 #include "roce.h"
 #include "agree/agree.h"
 #include "agree/shareddir.h"
+#include "base/nodelist.h"
 #include "base/slurmnodes.h"
 #include "proc/worker.h"
 
@@ -41,6 +42,9 @@
 #define SWEEP_PERIOD_S 3600
 #define SWEEP_JOBS_MAX 1024
 #define SWEEP_TIMEOUT_MS 30000
+#define SRUN_MARGIN_MS 500 /* past TimeoutMs, for the worker's listing and reads */
+/* The allocation's --roce, as sbatch and salloc leave it in the job's environment */
+#define ROCE_ENV_ALLOC_OPTION "SLURM_SPANK__SLURM_SPANK_OPTION_roce_roce"
 
 /* ------------------------------------------------------------------ srun */
 
@@ -105,6 +109,188 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
+/* ---------------------------------------------------------------- why fingerprints are missing */
+
+/* Whether slurmctld runs the job prolog at allocation (PrologFlags=Alloc,
+ * or Contain and X11, which imply it): 1 yes, 0 no, -1 it did not say.
+ * One RPC (the whole configuration, a few KiB), once per srun. */
+static int prolog_at_alloc(void)
+{
+	static int known = -2;
+	slurm_conf_t *conf = NULL;
+	if (known != -2)
+		return known;
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
+		return known = -1;
+	known = conf->prolog_flags & PROLOG_FLAG_ALLOC ? 1 : 0;
+	slurm_free_ctl_conf(conf);
+	return known;
+}
+
+/* The mode the job prolog ran with, as far as srun can tell: for an srun
+ * started inside an allocation, the allocation's --roce (sbatch and salloc
+ * put it in the job's environment, which srun inherits), else SLURM_ROCE
+ * there, else the plugstack's default=.  Only used to say why no node wrote
+ * a fingerprint, and not to wait for one then. */
+static enum roce_mode allocation_mode(const struct roce_plugargs *config, const struct roce_policy *p,
+                                      enum roce_mode step)
+{
+	struct roce_request r;
+	const char *v = getenv(ROCE_ENV_ALLOC_OPTION);
+	if (!roce_client_in_allocation())
+		return step; /* srun made it: its prolog ran with this step's request */
+	if (!v)
+		v = getenv(ROCE_ENV_MODE);
+	if (!v)
+		return config->default_mode;
+	roce_request_parse(&r, v, "allocation");
+	return roce_request_mode(&r, config->default_mode, p->mode);
+}
+
+/* ---------------------------------------------------------------- the worker */
+
+/* Why a node may have no fingerprint, for the line that says so. */
+enum missing_why {
+	MISSING_UNKNOWN = 0, /* slurmctld did not say how prologs run */
+	MISSING_PLUGIN,      /* prologs ran at allocation: the plugin did not write (not loaded, failed) */
+	MISSING_NO_ALLOC,    /* no PrologFlags=Alloc: a node's prolog runs when its first step starts */
+	MISSING_ALLOC_OFF,   /* the allocation's mode was off: its prologs wrote nothing */
+};
+
+/* What the worker gets (a copy: it is forked). */
+struct agree_in {
+	const struct roce_policy *p;
+	char job[16], step[32];
+	time_t start;
+	const char *const *names;
+	size_t n;
+	int wait_ms; /* how long to wait for missing fingerprints */
+	bool strict;
+	enum missing_why why;
+};
+
+/* What the worker sends back: plain data. */
+struct agree_out {
+	int rc; /* 0, or -1 with err: the nodes cannot be compared */
+	char err[ROCE_ERR_MAX];
+	enum roce_agree_verdict verdict;
+	bool env_ok;
+	char env[ROCE_AGREE_ENV_MAX];
+	unsigned flags;
+	struct roce_lines lines;
+	char uses[ROCE_LINE_MAX];
+	double waited_ms;
+	size_t n_read, n_files, n_refused, n_stale;
+};
+
+static void add_line(struct agree_out *o, enum roce_line_kind kind, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void add_line(struct agree_out *o, enum roce_line_kind kind, const char *fmt, ...)
+{
+	struct roce_line_build b;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b.text, sizeof(b.text), fmt, ap);
+	va_end(ap);
+	b.len = strlen(b.text);
+	b.clauses = b.more = 0;
+	roce_lines_end(&o->lines, kind, &b);
+}
+
+/* The nodes without a fingerprint, with an earlier job's (stale) or not, as a list; NULL none. */
+static char *nodes_in(const struct agree_in *in, const struct roce_fp_gather *g, bool stale, size_t *count)
+{
+	const char **sel = malloc((in->n ? in->n : 1) * sizeof(*sel));
+	char *list = NULL;
+	*count = 0;
+	for (size_t i = 0; sel && i < in->n; i++)
+		if (g->state[i] == ROCE_FP_MISSING && g->stale[i] == stale)
+			sel[(*count)++] = in->names[i];
+	if (sel && *count)
+		list = roce_nodelist(roce_nodelist_ranged, sel, *count);
+	free(sel);
+	return list;
+}
+
+/* The lines for the nodes without a fingerprint (those refused have theirs),
+ * by why they may have none. */
+static void missing_lines(const struct agree_in *in, const struct roce_fp_gather *g, struct agree_out *o)
+{
+	const char *own = in->strict ? "" : "; each node uses its own rails";
+	size_t n_stale, n_none;
+	char *stale = nodes_in(in, g, true, &n_stale), *none = nodes_in(in, g, false, &n_none);
+	if (stale)
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "only an earlier job's fingerprint from %s in SharedDir (a requeue, or a crashed node's): not "
+		         "taken%s",
+		         stale, own);
+	if (none && in->why == MISSING_NO_ALLOC)
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "SharedDir needs PrologFlags=Alloc in slurm.conf: no fingerprint from %s%s", none, own);
+	else if (none && in->why == MISSING_ALLOC_OFF && n_none == in->n)
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "no fingerprint in SharedDir: the allocation's mode was off (--roce=off, or no --roce and "
+		         "default=off)%s",
+		         own);
+	else if (none && in->why == MISSING_PLUGIN)
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "no fingerprint from %s in SharedDir after %d ms (TimeoutMs): the plugin is not loaded there "
+		         "or its prolog failed%s",
+		         none, in->wait_ms, own);
+	else if (none)
+		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s", none,
+		         in->wait_ms, own);
+	free(stale);
+	free(none);
+}
+
+/* In the worker: SharedDir read (bounded by the caller's deadline), the
+ * agreement, its lines and its value for the step. */
+static void agree_worker(const void *arg, void *res)
+{
+	const struct agree_in *in = arg;
+	struct agree_out *o = res;
+	struct roce_fp_gather g;
+	struct roce_agreement a;
+	struct roce_error err;
+	char shown[ROCE_ERR_MAX * 4 + 1];
+
+	if (roce_shareddir_gather(in->p->shared_dir, in->job, in->start, in->names, in->n, in->wait_ms, &g, &err) < 0) {
+		o->rc = -1;
+		snprintf(o->err, sizeof(o->err), "%s", err.msg);
+		return;
+	}
+	if (roce_agree((const struct roce_fingerprint *const *)g.fp, in->names, in->n, roce_nodelist_ranged, in->p,
+	               &a) < 0) {
+		o->rc = -1;
+		snprintf(o->err, sizeof(o->err), "out of memory");
+		roce_shareddir_gather_free(&g);
+		return;
+	}
+	if (g.n_refused)
+		add_line(o, ROCE_LINE_UNKNOWN,
+		         "SharedDir: %zu fingerprint(s) refused (unknown nodes, never a pass), the first: %s",
+		         g.n_refused, roce_printable(g.refused_why, shown, sizeof(shown)));
+	missing_lines(in, &g, o);
+	for (size_t i = 0; i < a.lines.n; i++)
+		if (o->lines.n < ROCE_LINES_MAX)
+			o->lines.line[o->lines.n++] = a.lines.line[i];
+	o->lines.dropped += a.lines.dropped;
+	o->flags = a.flags;
+	o->verdict = roce_agree_verdict(&a, in->strict);
+	o->env_ok = roce_agree_encode(&a, o->verdict, in->step, o->env, sizeof(o->env)) == 0;
+	snprintf(o->uses, sizeof(o->uses), "%s", a.uses);
+	o->waited_ms = g.waited_ms;
+	o->n_read = g.n_read;
+	o->n_files = g.n_files;
+	o->n_refused = g.n_refused;
+	o->n_stale = g.n_stale;
+	roce_agree_free(&a);
+	roce_shareddir_gather_free(&g);
+}
+
+/* ---------------------------------------------------------------- telling */
+
 /* warn: the user is told, strict: it is an error. */
 __attribute__((format(printf, 2, 3))) static void say(bool strict, const char *fmt, ...)
 {
@@ -119,109 +305,119 @@ __attribute__((format(printf, 2, 3))) static void say(bool strict, const char *f
 		slurm_info(ROCE_LOG "warning: %s", line);
 }
 
-static void rails_text(const struct roce_agreement *a, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t k = 0; k < a->n_rails && used < len; k++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s:%u", k ? "," : "=", a->rails[k].device,
-		                         a->rails[k].port);
-}
+#define STRICT_FAILS "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run"
 
-/* One line per kind of difference; strict adds the verdict. */
-static void tell(const struct roce_agreement *a, const struct roce_fp_gather *g, int timeout_ms, bool strict)
+/* One line per difference; warn says what every node uses after the last
+ * rail it left out; strict adds the verdict. */
+static void tell(const struct agree_out *o, bool strict)
 {
-	char shown[ROCE_ERR_MAX * 4 + 1], rails[ROCE_AGREE_ENV_MAX];
-	if (g && g->n_refused) {
-		roce_printable(g->refused_why, shown, sizeof(shown));
-		say(strict, "SharedDir: %zu fingerprint(s) refused (unknown nodes, never a pass), the first: %s",
-		    g->n_refused, shown);
+	size_t last_trim = o->lines.n;
+	for (size_t i = 0; i < o->lines.n; i++)
+		if (o->lines.line[i].kind == ROCE_LINE_TRIM)
+			last_trim = i;
+	bool missing = o->flags & ROCE_AGREE_MISSING;
+	for (size_t i = 0; i < o->lines.n; i++) {
+		const struct roce_line *l = &o->lines.line[i];
+		if (l->kind == ROCE_LINE_SHOULD)
+			slurm_info(ROCE_LOG "warning: %s", l->text); /* both modes: the step runs */
+		else if (i == last_trim && !strict && !missing && o->uses[0])
+			say(false, "%s; every node of the step uses %s", l->text, o->uses);
+		else
+			say(strict, "%s", l->text);
 	}
-	if (a->missing)
-		say(strict, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s", a->missing, timeout_ms,
-		    strict ? "" : ": the step's nodes were not compared, each uses its own rails");
-	rails_text(a, rails, sizeof(rails));
-	if (a->trimmed && !(a->flags & ROCE_AGREE_MISSING))
-		say(strict, "%s%s%s", a->trimmed, strict || !a->n_rails ? "" : "; every node of the step uses ",
-		    strict || !a->n_rails ? "" : rails);
-	if (a->mismatch)
-		say(strict, "the step's nodes differ where NCCL needs the same: %s", a->mismatch);
-	if ((a->flags & (ROCE_AGREE_EMPTY | ROCE_AGREE_MISSING)) == ROCE_AGREE_EMPTY)
+	if (o->lines.dropped)
+		say(strict, "and %zu more differences", o->lines.dropped);
+	if ((o->flags & (ROCE_AGREE_EMPTY | ROCE_AGREE_MISSING)) == ROCE_AGREE_EMPTY)
 		say(strict, "no rail is usable on every node of the step%s", strict ? "" : ": no NCCL environment set");
-	if (strict)
-		slurm_error(ROCE_LOG
-		            "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
+	if (strict && o->verdict == ROCE_AGREED_FAIL)
+		slurm_error(ROCE_LOG STRICT_FAILS);
 }
 
-/* Tell the step; a value too long to pass fails safe (each node its own). */
-static void pass_on(const struct roce_agreement *a, enum roce_agree_verdict v, uint32_t job_id, uint32_t step_id)
-{
-	char step[32], val[ROCE_AGREE_ENV_MAX];
-	snprintf(step, sizeof(step), "%" PRIu32 ".%" PRIu32, job_id, step_id);
-	if (roce_agree_encode(a, v, step, val, sizeof(val)) == 0)
-		setenv(ROCE_AGREE_ENV, val, 1);
-}
+/* Tell the step. */
+static void pass_on_value(const char *val) { setenv(ROCE_AGREE_ENV, val, 1); }
 
 /* Could not even look: unknown, never a pass. */
-static void unknown(bool strict, uint32_t job_id, uint32_t step_id, const char *why)
+static void unknown(bool strict, const char *step, const char *why)
 {
 	struct roce_agreement none = { .flags = ROCE_AGREE_MISSING };
+	char val[ROCE_AGREE_ENV_MAX];
 	say(strict, "the step's nodes cannot be compared: %s%s", why, strict ? "" : "; each node uses its own rails");
 	if (strict)
-		slurm_error(ROCE_LOG
-		            "the step's nodes do not agree on the RoCE fabric (--roce=strict): the step does not run");
-	pass_on(&none, strict ? ROCE_AGREED_FAIL : ROCE_AGREED_OWN, job_id, step_id);
+		slurm_error(ROCE_LOG STRICT_FAILS);
+	if (roce_agree_encode(&none, strict ? ROCE_AGREED_FAIL : ROCE_AGREED_OWN, step, val, sizeof(val)) == 0)
+		pass_on_value(val);
 }
 
-static void agree_step(const struct roce_policy *p, bool strict, uint32_t job_id, uint32_t step_id)
+/* How long to wait, and what to say of missing nodes. */
+static void missing_context(const struct roce_plugargs *config, const struct roce_policy *p, struct agree_in *in)
 {
-	struct roce_fp_gather g;
-	struct roce_agreement a;
-	struct roce_error err;
-	char job[16], *names_err = NULL;
-	size_t n = 0;
-	time_t start = 0;
-	uint32_t state;
-	char **names = step_nodes(job_id, step_id, &n);
-	const struct roce_fingerprint **fps = NULL;
+	int alloc = prolog_at_alloc();
+	in->wait_ms = p->timeout_ms;
+	in->why = alloc < 0 ? MISSING_UNKNOWN : MISSING_PLUGIN;
+	/* no waiting: nothing would come */
+	if (alloc == 0) {
+		in->why = MISSING_NO_ALLOC;
+		in->wait_ms = 0;
+	} else if (allocation_mode(config, p, in->strict ? ROCE_MODE_STRICT : ROCE_MODE_WARN) == ROCE_MODE_OFF) {
+		in->why = MISSING_ALLOC_OFF;
+		in->wait_ms = 0;
+	}
+}
 
-	snprintf(job, sizeof(job), "%" PRIu32, job_id);
-	if (!names) {
-		unknown(strict, job_id, step_id, "slurmctld did not name the step's nodes");
+static void agree_step(const struct roce_plugargs *config, const struct roce_policy *p, bool strict, uint32_t job_id,
+                       uint32_t step_id)
+{
+	struct agree_in in = { .p = p, .strict = strict };
+	struct agree_out *o = NULL;
+	struct roce_worker_end end;
+	char **names;
+	size_t n = 0;
+	uint32_t state;
+
+	snprintf(in.job, sizeof(in.job), "%" PRIu32, job_id);
+	snprintf(in.step, sizeof(in.step), "%" PRIu32 ".%" PRIu32, job_id, step_id);
+	if (!(names = step_nodes(job_id, step_id, &n))) {
+		unknown(strict, in.step, "slurmctld did not name the step's nodes");
 		return;
 	}
 	/* A fingerprint written before the job started is an earlier job's with this id (requeued, a crashed node) */
-	if (job_info(job_id, &start, &state) < 0 || start <= 0) {
-		unknown(strict, job_id, step_id, "slurmctld did not say when the job started");
-		free_names(names, n);
-		return;
+	if (job_info(job_id, &in.start, &state) < 0 || in.start <= 0) {
+		unknown(strict, in.step, "slurmctld did not say when the job started");
+		goto out;
 	}
-	if (roce_shareddir_gather(p->shared_dir, job, start, (const char *const *)names, n, p->timeout_ms, &g, &err) <
-	    0) {
-		unknown(strict, job_id, step_id, err.msg);
-		free_names(names, n);
-		return;
-	}
-	if (!(fps = calloc(n, sizeof(*fps))))
-		names_err = "out of memory";
-	for (size_t i = 0; fps && i < n; i++)
-		fps[i] = g.fp[i];
-	if (!names_err && roce_agree(fps, (const char *const *)names, n, roce_slurm_nodelist, &a) < 0)
-		names_err = "out of memory";
-	if (names_err) {
-		unknown(strict, job_id, step_id, names_err);
+	in.names = (const char *const *)names;
+	in.n = n;
+	missing_context(config, p, &in);
+	/* A worker with a deadline: a stalled shared file system (a read asleep
+	 * in the kernel) must not hold srun past TimeoutMs. */
+	int deadline = p->timeout_ms + SRUN_MARGIN_MS;
+	if (!(o = malloc(sizeof(*o)))) {
+		unknown(strict, in.step, "out of memory");
+	} else if (roce_worker_run(agree_worker, &in, o, sizeof(*o), deadline, &end) < 0) {
+		char why[128];
+		snprintf(why, sizeof(why),
+		         errno == ETIMEDOUT ? "SharedDir did not answer within %d ms (a stalled file system?)"
+		                            : "its reader failed (%d)",
+		         errno == ETIMEDOUT ? deadline : errno);
+		unknown(strict, in.step, why);
+	} else if (o->rc < 0) {
+		o->err[sizeof(o->err) - 1] = '\0';
+		unknown(strict, in.step, o->err);
 	} else {
-		enum roce_agree_verdict v = roce_agree_verdict(&a, strict);
-		if (a.flags)
-			tell(&a, &g, p->timeout_ms, strict);
-		pass_on(&a, v, job_id, step_id);
+		o->env[sizeof(o->env) - 1] = o->uses[sizeof(o->uses) - 1] = '\0';
+		if (o->lines.n > ROCE_LINES_MAX)
+			o->lines.n = 0;
+		for (size_t i = 0; i < o->lines.n; i++)
+			o->lines.line[i].text[ROCE_LINE_MAX - 1] = '\0';
+		tell(o, strict);
+		if (o->env_ok)
+			pass_on_value(o->env); /* a value too long to pass fails safe: each node its own */
 		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read from %zu file(s), %zu refused, "
 		                     "%zu of an earlier job ignored)",
-		            job, n, g.waited_ms, g.n_read, g.n_files, g.n_refused, g.n_stale);
-		roce_agree_free(&a);
+		            in.job, n, o->waited_ms, o->n_read, o->n_files, o->n_refused, o->n_stale);
 	}
-	free(fps);
-	roce_shareddir_gather_free(&g);
+out:
+	free(o);
 	free_names(names, n);
 }
 
@@ -233,7 +429,7 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 	struct roce_error err, other;
 	uint32_t job_id = 0, step_id = 0, nnodes = 0;
 	const char *optout = getenv(ROCE_ENV_AGREE_OPTOUT);
-	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", NULL };
+	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", "Rails", NULL };
 
 	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
 	/* A bad plugstack line, or a problem of roce.conf with one of the keys
@@ -259,7 +455,7 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 	    spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_JOB_NNODES, &nnodes) != ESPANK_SUCCESS || nnodes < 2)
 		return 0;
-	agree_step(&policy, mode == ROCE_MODE_STRICT, job_id, step_id);
+	agree_step(&config, &policy, mode == ROCE_MODE_STRICT, job_id, step_id);
 	return 0;
 }
 

@@ -150,6 +150,8 @@ int roce_client_init_post_opt(spank_t sp);
 /* The option, else SLURM_ROCE in the client's environment (parsed into
  * env_req); NULL when neither. */
 const struct roce_request *roce_client_request(struct roce_request *env_req);
+/* srun: was it started inside an allocation (SLURM_JOB_ID at its start)? */
+bool roce_client_in_allocation(void);
 
 /* ---------------------------------------------------------------- slurmstepd.c */
 

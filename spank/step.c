@@ -87,9 +87,12 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
 		out->n_findings = ROCE_MAX_FINDINGS;
 	if (out->self.n_ports > ROCE_FP_PORTS_MAX)
 		out->self.n_ports = 0;
+	if (out->self.n_devices > ROCE_FP_PORTS_MAX)
+		out->self.n_devices = 0;
 	for (size_t i = 0; i < out->self.n_ports; i++) {
-		out->self.ports[i].device[sizeof(out->self.ports[i].device) - 1] = '\0';
-		out->self.ports[i].netdev[sizeof(out->self.ports[i].netdev) - 1] = '\0';
+		struct roce_fp_port *fp = &out->self.ports[i];
+		fp->device[sizeof(fp->device) - 1] = fp->netdev[sizeof(fp->netdev) - 1] =
+		        fp->rail[sizeof(fp->rail) - 1] = '\0';
 	}
 	if (out->plan.n_vars > ROCE_PLAN_VARS) {
 		out->plan.n_vars = 0;

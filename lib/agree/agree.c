@@ -2,283 +2,540 @@
 /* agree.c - the job-wide agreement of a step's nodes (agree.h). */
 #include "config.h"
 #include "agree/agree.h"
+#include "agree/compare.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MSG_MAX 4096 /* a warning line; the rest is "..." */
-#define GROUPS_MAX 8 /* distinct values named in one clause */
+#define SIG_MAX (ROCE_FP_PORTS_MAX * ROCE_RAIL_KEY_MAX)
+#define LABEL_MAX (ROCE_RAIL_NAME_MAX + ROCE_RAIL_KEY_MAX + 8)
 
-/* ---------------------------------------------------------------- text */
-
-struct text {
-	char *s;
-	size_t len;
-	bool oom;
+/* One distinct fingerprint of the step (nodes that offer the same share one). */
+struct dist {
+	const struct roce_fingerprint *f;
+	size_t count, first;         /* its nodes, the first of them */
+	bool off[ROCE_FP_PORTS_MAX]; /* ports on no Rails= subnet: left out */
+	int port_of[ROCE_FP_PORTS_MAX];
+	int crossed_at[ROCE_FP_PORTS_MAX]; /* per port: the rail whose place it takes, -1 */
+	int astray[ROCE_FP_PORTS_MAX];     /* per port: on this rail (d lacks it), out of the rails' order, -1 */
+	bool extra[ROCE_FP_PORTS_MAX];     /* per port: on a rail not every node has */
+	bool mark;                         /* scratch: a line is about it */
 };
 
-__attribute__((format(printf, 2, 3))) static void text_add(struct text *t, const char *fmt, ...)
-{
-	char buf[MSG_MAX];
-	va_list ap;
-	if (t->oom || t->len >= MSG_MAX)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	size_t add = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
-	if (t->len + add >= MSG_MAX)
-		add = MSG_MAX - t->len;
-	char *grown = realloc(t->s, t->len + add + 4);
-	if (!grown) {
-		t->oom = true;
-		return;
-	}
-	t->s = grown;
-	memcpy(t->s + t->len, buf, add);
-	t->len += add;
-	t->s[t->len] = '\0';
-	if (t->len >= MSG_MAX)
-		strcpy(t->s + t->len, "...");
-}
-
-static void text_list(struct text *t, roce_nodelist_fn fn, const char *const *names, size_t n)
-{
-	char *list = roce_nodelist(fn, names, n);
-	if (!list) {
-		t->oom = true;
-		return;
-	}
-	text_add(t, "%s", list);
-	free(list);
-}
-
-/* ---------------------------------------------------------------- the rails */
-
-struct rail {
-	const char *device;
-	unsigned port;
-	size_t count; /* nodes that have it */
-};
-
-struct agree_ctx {
-	const struct roce_fingerprint **fp; /* the present ones */
-	const char **names;                 /* their nodes */
+struct ctx {
+	const char *const *nodes;
 	size_t n;
 	roce_nodelist_fn fn;
-	struct rail rails[ROCE_AGREE_UNION_MAX];
-	size_t n_rails;
-	size_t extra_rails; /* beyond ROCE_AGREE_UNION_MAX: counted, not named */
-	const char **sel;   /* scratch: n names */
+	const struct roce_policy *p;
+	struct dist *d;
+	size_t nd;
+	int *didx;        /* per node: its dist, -1 none */
+	size_t n_present; /* nodes with a dist */
+	const char **sel; /* scratch: n names */
+	struct roce_agreement *a;
 };
 
-/* Index of f's port device:port, or -1; tries index hint first (the same
- * order on every node is the common case, so the search is usually one
- * comparison). */
-static int fp_find(const struct roce_fingerprint *f, const char *device, unsigned port, size_t hint)
+/* ---------------------------------------------------------------- the nodes' fingerprints */
+
+struct ref_ptr {
+	const struct roce_fingerprint *f;
+	size_t node;
+};
+
+static int by_ptr(const void *x, const void *y)
 {
-	if (hint < f->n_ports && f->ports[hint].port == port && strcmp(f->ports[hint].device, device) == 0)
-		return (int)hint;
-	for (size_t i = 0; i < f->n_ports; i++)
-		if (f->ports[i].port == port && strcmp(f->ports[i].device, device) == 0)
-			return (int)i;
+	const struct ref_ptr *a = x, *b = y;
+	if (a->f != b->f)
+		return a->f < b->f ? -1 : 1;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+/* The distinct fingerprints of the nodes that have one they checked with. */
+static int distinct(struct ctx *c, const struct roce_fingerprint *const *fps)
+{
+	struct ref_ptr *r = malloc((c->n ? c->n : 1) * sizeof(*r));
+	size_t m = 0;
+	if (!r)
+		return -1;
+	for (size_t i = 0; i < c->n; i++) {
+		c->didx[i] = -1;
+		if (fps[i] && fps[i]->verdict != ROCE_FP_UNCHECKED)
+			r[m++] = (struct ref_ptr){ fps[i], i };
+	}
+	qsort(r, m, sizeof(*r), by_ptr);
+	for (size_t k = 0; k < m; k++) {
+		if (!k || r[k].f != r[k - 1].f)
+			c->d[c->nd++] = (struct dist){ .f = r[k].f, .first = r[k].node };
+		c->d[c->nd - 1].count++;
+		c->didx[r[k].node] = (int)c->nd - 1;
+	}
+	c->n_present = m;
+	free(r);
+	return 0;
+}
+
+/* Is the subnet key one of Rails= (or is there no Rails=)? */
+static bool on_site_rail(const struct roce_policy *p, const char *key)
+{
+	char net[ROCE_SUBNET_TEXT_MAX];
+	if (!p || !p->n_rails || !roce_rails_key_is_subnet(key))
+		return true;
+	for (size_t k = 0; k < p->n_rails; k++) {
+		roce_subnet_format(&p->rails[k].net, net);
+		if (strcmp(net, key) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* d's rails' keys, in order, off-rail ports left out: "k1,k2,..." */
+static void signature(const struct ctx *c, struct dist *d, char *sig)
+{
+	char key[ROCE_RAIL_KEY_MAX];
+	size_t used = 0;
+	sig[0] = '\0';
+	for (size_t i = 0; i < d->f->n_ports; i++) {
+		roce_rails_key(&d->f->ports[i], key);
+		d->off[i] = !on_site_rail(c->p, key);
+		if (!d->off[i])
+			used += (size_t)snprintf(sig + used, SIG_MAX - used, "%s%s", used ? "," : "", key);
+	}
+}
+
+/* The reference: the rails in the order most nodes have them (a tie: the
+ * one with more distinct rails, then the first node's). */
+static int reference(struct ctx *c)
+{
+	char *sigs = malloc((c->nd ? c->nd : 1) * (size_t)SIG_MAX);
+	size_t best = 0, best_w = 0;
+	if (!sigs)
+		return -1;
+	for (size_t k = 0; k < c->nd; k++)
+		signature(c, &c->d[k], sigs + k * SIG_MAX);
+	for (size_t k = 0; k < c->nd; k++) {
+		size_t w = 0;
+		for (size_t j = 0; j < c->nd; j++)
+			w += strcmp(sigs + j * SIG_MAX, sigs + k * SIG_MAX) == 0 ? c->d[j].count : 0;
+		const struct dist *b = &c->d[best], *x = &c->d[k];
+		if (k == 0 || w > best_w ||
+		    (w == best_w &&
+		     (x->f->n_ports > b->f->n_ports || (x->f->n_ports == b->f->n_ports && x->first < b->first)))) {
+			best = k;
+			best_w = w;
+		}
+	}
+	struct roce_rails *ref = &c->a->ref;
+	const struct dist *b = c->nd ? &c->d[best] : NULL;
+	for (size_t i = 0; b && i < b->f->n_ports; i++)
+		if (!b->off[i])
+			roce_rails_key(&b->f->ports[i], ref->key[ref->n++]);
+	free(sigs);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- fitting */
+
+static int first_col(const struct roce_rails *ref, const char *key)
+{
+	for (size_t k = 0; k < ref->n; k++)
+		if (strcmp(ref->key[k], key) == 0)
+			return (int)k;
 	return -1;
 }
 
-static void count_rails(struct agree_ctx *c)
+/* A port left over: in the place of a rail d lacks (between the rails of
+ * its neighbours), it is crossed; on a rail d lacks but out of the rails'
+ * order, astray (of two swapped cables, one); else it is on a rail not
+ * every node has. */
+static void place_leftover(const struct roce_rails *ref, struct dist *d, const int *col_of, size_t i, bool *taken)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		const struct roce_fingerprint *f = c->fp[i];
-		for (size_t j = 0; j < f->n_ports; j++) {
-			size_t k = j;
-			if (k >= c->n_rails || c->rails[k].port != f->ports[j].port ||
-			    strcmp(c->rails[k].device, f->ports[j].device) != 0)
-				for (k = 0; k < c->n_rails; k++)
-					if (c->rails[k].port == f->ports[j].port &&
-					    strcmp(c->rails[k].device, f->ports[j].device) == 0)
-						break;
-			if (k == c->n_rails) {
-				if (c->n_rails == ROCE_AGREE_UNION_MAX) {
-					c->extra_rails++;
-					continue;
-				}
-				c->rails[c->n_rails++] = (struct rail){ f->ports[j].device, f->ports[j].port, 0 };
-			}
-			c->rails[k].count++;
+	char key[ROCE_RAIL_KEY_MAX];
+	int lo = -1, hi = (int)ref->n;
+	roce_rails_key(&d->f->ports[i], key);
+	if (!roce_rails_key_is_subnet(key)) {
+		d->extra[i] = true;
+		return;
+	}
+	for (size_t j = i; j-- > 0;)
+		if (col_of[j] >= 0) {
+			lo = col_of[j];
+			break;
 		}
+	for (size_t j = i + 1; j < d->f->n_ports; j++)
+		if (col_of[j] >= 0) {
+			hi = col_of[j];
+			break;
+		}
+	for (int k = lo + 1; k < hi; k++)
+		if (d->port_of[k] < 0 && !taken[k] && roce_rails_key_is_subnet(ref->key[k])) {
+			taken[k] = true;
+			d->crossed_at[i] = k;
+			return;
+		}
+	for (size_t k = 0; k < ref->n; k++)
+		if (d->port_of[k] < 0 && !taken[k] && strcmp(ref->key[k], key) == 0) {
+			taken[k] = true;
+			d->astray[i] = (int)k;
+			return;
+		}
+	d->extra[i] = true;
+}
+
+static void fit(const struct roce_rails *ref, struct dist *d)
+{
+	int col_of[ROCE_FP_PORTS_MAX];
+	bool taken[ROCE_FP_PORTS_MAX] = { false };
+	roce_rails_fit(ref, d->f, d->port_of);
+	for (size_t i = 0; i < ROCE_FP_PORTS_MAX; i++)
+		col_of[i] = -1;
+	for (size_t k = 0; k < ref->n; k++)
+		if (d->port_of[k] >= 0)
+			col_of[d->port_of[k]] = (int)k;
+	for (size_t i = 0; i < d->f->n_ports; i++) {
+		d->crossed_at[i] = d->astray[i] = -1;
+		d->extra[i] = false;
+		if (col_of[i] < 0 && !d->off[i])
+			place_leftover(ref, d, col_of, i, taken);
 	}
 }
 
-/* "node3: mlx5_1:1 missing; node[1-2]: mlx5_2:1 missing" */
-static void trimmed_text(struct agree_ctx *c, struct text *t)
+/* ---------------------------------------------------------------- what is agreed */
+
+static int site_index(const struct roce_policy *p, const char *key)
 {
-	for (size_t k = 0; k < c->n_rails; k++) {
-		const struct rail *r = &c->rails[k];
-		size_t m = 0;
-		if (r->count == c->n)
+	char net[ROCE_SUBNET_TEXT_MAX];
+	for (size_t k = 0; p && k < p->n_rails; k++) {
+		roce_subnet_format(&p->rails[k].net, net);
+		if (strcmp(net, key) == 0)
+			return (int)k;
+	}
+	return ROCE_RAILS_MAX; /* after the site's rails, in the reference's order */
+}
+
+/* The rails every node has, in Rails= order (else the reference's), with
+ * the RDMA MTU when it is the same everywhere. */
+static void agreed(struct ctx *c)
+{
+	struct roce_agreement *a = c->a;
+	for (int pass = 0; pass <= ROCE_RAILS_MAX; pass++)
+		for (size_t k = 0; k < a->ref.n && c->n_present; k++) {
+			if (site_index(c->p, a->ref.key[k]) != pass)
+				continue;
+			size_t on = 0;
+			int mtu = -1;
+			for (size_t j = 0; j < c->nd; j++) {
+				int i = c->d[j].port_of[k];
+				if (i < 0)
+					continue;
+				on += c->d[j].count;
+				int m = c->d[j].f->ports[i].active_mtu;
+				mtu = mtu == -1 || mtu == m ? m : 0;
+			}
+			if (on == c->n_present)
+				a->rails[a->n_rails++] = (struct roce_agree_rail){ (int)k, mtu > 0 ? mtu : 0 };
+		}
+}
+
+/* ---------------------------------------------------------------- lines */
+
+/* "192.0.2.64/26", "rail1 (192.0.2.64/26)", "mlx5_1:1"; "#2" for a key the reference has twice. */
+static void label(const struct ctx *c, int col, char *out)
+{
+	const char *key = c->a->ref.key[col];
+	int site = site_index(c->p, key), nth = 1, of = 0;
+	for (size_t k = 0; k < c->a->ref.n; k++)
+		if (strcmp(c->a->ref.key[k], key) == 0) {
+			of++;
+			nth += (int)k < col;
+		}
+	if (site < ROCE_RAILS_MAX && c->p->rails[site].name[0])
+		snprintf(out, LABEL_MAX, "%s (%s)", c->p->rails[site].name, key);
+	else
+		snprintf(out, LABEL_MAX, "%s", key);
+	if (of > 1)
+		snprintf(out + strlen(out), LABEL_MAX - strlen(out), " #%d", nth);
+}
+
+/* The nodes of the marked dists (those with ports when with_ports). */
+static size_t marked_nodes(const struct ctx *c)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->didx[i] >= 0 && c->d[c->didx[i]].mark)
+			c->sel[m++] = c->nodes[i];
+	return m;
+}
+
+static void unmark(struct ctx *c)
+{
+	for (size_t j = 0; j < c->nd; j++)
+		c->d[j].mark = false;
+}
+
+static int nodes_line(struct ctx *c, enum roce_line_kind kind, const char *text)
+{
+	struct roce_line_build b;
+	size_t m = marked_nodes(c);
+	unmark(c);
+	if (!m)
+		return 0;
+	roce_lines_start(&b, "%s", "");
+	if (!roce_lines_nodes_first(&b, c->fn, c->sel, m, text))
+		return -1;
+	roce_lines_end(&c->a->lines, kind, &b);
+	c->a->flags |= kind == ROCE_LINE_TRIM ? ROCE_AGREE_TRIMMED : 0;
+	return 0;
+}
+
+/* Nodes without a usable port: one line, not one per rail. */
+static int no_port_line(struct ctx *c)
+{
+	for (size_t j = 0; j < c->nd; j++)
+		c->d[j].mark = c->d[j].f->n_ports == 0;
+	return nodes_line(c, ROCE_LINE_TRIM, "no usable RoCE port");
+}
+
+static bool explained(const struct dist *d, int col)
+{
+	for (size_t i = 0; i < d->f->n_ports; i++)
+		if (d->crossed_at[i] == col || d->astray[i] == col)
+			return true;
+	return false;
+}
+
+/* Append s to buf (size bytes), cut when it does not fit. */
+static size_t append_text(char *buf, size_t size, size_t used, const char *s)
+{
+	size_t n = strlen(s);
+	if (used + 1 >= size)
+		return used;
+	if (n > size - used - 1)
+		n = size - used - 1;
+	memcpy(buf + used, s, n);
+	buf[used + n] = '\0';
+	return used + n;
+}
+
+/* A rail some nodes lack (not those whose crossed port takes its place):
+ * "node3: 192.0.2.64/26 missing"; rails lacked by the same dists share a line. */
+static int missing_lines(struct ctx *c)
+{
+	bool done[ROCE_FP_PORTS_MAX] = { false };
+	char text[ROCE_LINE_MAX], one[LABEL_MAX];
+	for (size_t k = 0; k < c->a->ref.n; k++) {
+		if (done[k])
 			continue;
-		for (size_t i = 0; i < c->n; i++)
-			if (fp_find(c->fp[i], r->device, r->port, k) < 0)
-				c->sel[m++] = c->names[i];
-		text_add(t, "%s", t->len ? "; " : "");
-		text_list(t, c->fn, c->sel, m);
-		text_add(t, ": %s:%u missing", r->device, r->port);
+		size_t used = 0;
+		text[0] = '\0';
+		for (size_t k2 = k; k2 < c->a->ref.n; k2++) {
+			bool same = true, any = false;
+			for (size_t j = 0; j < c->nd; j++) {
+				const struct dist *d = &c->d[j];
+				bool lacks = d->f->n_ports && d->port_of[k2] < 0 && !explained(d, (int)k2);
+				bool lacks0 = d->f->n_ports && d->port_of[k] < 0 && !explained(d, (int)k);
+				same &= lacks == lacks0;
+				any |= lacks;
+			}
+			if (!same || !any)
+				continue;
+			done[k2] = true;
+			label(c, (int)k2, one);
+			used = append_text(text, sizeof(text), used, used ? ", " : "");
+			used = append_text(text, sizeof(text), used, one);
+		}
+		if (!used)
+			continue;
+		for (size_t j = 0; j < c->nd; j++)
+			c->d[j].mark = c->d[j].f->n_ports && c->d[j].port_of[k] < 0 && !explained(&c->d[j], (int)k);
+		append_text(text, sizeof(text), used, " missing");
+		if (nodes_line(c, ROCE_LINE_TRIM, text) < 0)
+			return -1;
 	}
-	if (c->extra_rails)
-		text_add(t, "; and %zu more rails on some nodes only", c->extra_rails);
+	return 0;
 }
 
-/* "LABEL 4096 on node[1,3]; 1024 on node2" when vals (one per present
- * node) are not all the same; nothing otherwise.  Returns true if added. */
-static bool groups_text(struct agree_ctx *c, struct text *t, const char *label, const int *vals,
-                        const char *(*show)(int, char *))
+/* What a left-over port of d is: "mlx5_1:1 is on 192.0.2.0/26 at 192.0.2.64/26's place (...)" */
+static bool any_subnet(const struct roce_rails *ref)
 {
-	int distinct[GROUPS_MAX];
-	size_t nd = 0, more = 0;
-	char buf[32];
-	for (size_t i = 0; i < c->n; i++) {
-		size_t g = 0;
-		while (g < nd && distinct[g] != vals[i])
-			g++;
-		if (g == nd && nd < GROUPS_MAX)
-			distinct[nd++] = vals[i];
-		else if (g == nd)
-			more++;
-	}
-	if (nd < 2)
+	for (size_t k = 0; k < ref->n; k++)
+		if (roce_rails_key_is_subnet(ref->key[k]))
+			return true;
+	return false;
+}
+
+static bool leftover_text(const struct ctx *c, const struct dist *d, size_t i, char *out, size_t len)
+{
+	const struct roce_fp_port *p = &d->f->ports[i];
+	char key[ROCE_RAIL_KEY_MAX], at[LABEL_MAX], of[LABEL_MAX], text[2 * ROCE_NAME_MAX + 3 * LABEL_MAX];
+	roce_rails_key(p, key);
+	if (d->crossed_at[i] >= 0) {
+		int o = first_col(&c->a->ref, key);
+		label(c, d->crossed_at[i], at);
+		if (o >= 0)
+			label(c, o, of);
+		snprintf(text, sizeof(text), "%s:%u is on %s at %s's place (a crossed cable or address)", p->device,
+		         p->port, o >= 0 ? of : key, at);
+	} else if (d->astray[i] >= 0) {
+		label(c, d->astray[i], of);
+		snprintf(text, sizeof(text), "%s:%u is on %s out of the rails' order (a crossed cable or address)",
+		         p->device, p->port, of);
+	} else if (!d->extra[i]) {
 		return false;
-	text_add(t, "%s%s", t->len ? "; " : "", label);
-	for (size_t g = 0; g < nd; g++) {
-		size_t m = 0;
-		for (size_t i = 0; i < c->n; i++)
-			if (vals[i] == distinct[g])
-				c->sel[m++] = c->names[i];
-		text_add(t, "%s %s on ", g ? ";" : "", show(distinct[g], buf));
-		text_list(t, c->fn, c->sel, m);
+	} else if (roce_rails_key_is_subnet(key)) {
+		snprintf(text, sizeof(text), "%s:%u (%s) is on a rail not every node has", p->device, p->port, key);
+	} else if (any_subnet(&c->a->ref)) {
+		snprintf(text, sizeof(text), "%s:%u is on no known rail (its address was not read)", p->device,
+		         p->port);
+	} else {
+		snprintf(text, sizeof(text), "%s:%u is not on every node", p->device, p->port);
 	}
-	if (more)
-		text_add(t, "; %zu more nodes with other values", more);
+	append_text(out, len, 0, text);
 	return true;
 }
 
-static const char *show_int(int v, char *buf)
+/* Left-over ports, the nodes of dists with the same text on one line. */
+static int leftover_lines(struct ctx *c)
 {
-	if (v < 0)
-		return "none";
-	snprintf(buf, 32, "%d", v);
-	return buf;
+	char text[ROCE_LINE_MAX], other[ROCE_LINE_MAX];
+	for (size_t j = 0; j < c->nd; j++)
+		for (size_t i = 0; i < c->d[j].f->n_ports; i++) {
+			if (!leftover_text(c, &c->d[j], i, text, sizeof(text)))
+				continue;
+			bool said = false;
+			for (size_t j0 = 0; j0 < j && !said; j0++)
+				for (size_t i0 = 0; i0 < c->d[j0].f->n_ports && !said; i0++)
+					said = leftover_text(c, &c->d[j0], i0, other, sizeof(other)) &&
+					       strcmp(text, other) == 0;
+			if (said)
+				continue;
+			for (size_t j2 = j; j2 < c->nd; j2++)
+				for (size_t i2 = 0; i2 < c->d[j2].f->n_ports; i2++)
+					c->d[j2].mark |= leftover_text(c, &c->d[j2], i2, other, sizeof(other)) &&
+					                 strcmp(text, other) == 0;
+			if (nodes_line(c, ROCE_LINE_TRIM, text) < 0)
+				return -1;
+		}
+	return 0;
 }
 
-static const char *show_family(int v, char *buf)
+static int unchecked_line(struct ctx *c, const struct roce_fingerprint *const *fps)
 {
-	(void)buf;
-	return v == 6 ? "ipv6" : "ipv4";
-}
-
-/* What NCCL needs the same on every node and trimming cannot fix. */
-static void mismatch_text(struct agree_ctx *c, const struct roce_agreement *a, struct text *t, int *vals)
-{
-	char label[ROCE_NAME_MAX + 32];
-	for (size_t k = 0; k < a->n_rails; k++) {
-		const struct roce_agree_rail *r = &a->rails[k];
-		for (size_t i = 0; i < c->n; i++)
-			vals[i] = c->fp[i]->ports[fp_find(c->fp[i], r->device, r->port, k)].active_mtu;
-		snprintf(label, sizeof(label), a->n_rails > 1 ? "%s:%u RDMA MTU" : "RDMA MTU", r->device, r->port);
-		groups_text(c, t, a->n_rails > 1 ? label : "RDMA MTU", vals, show_int);
-	}
-#define FIELD_GROUPS(field, label, show)              \
-	do {                                          \
-		for (size_t i = 0; i < c->n; i++)     \
-			vals[i] = c->fp[i]->field;    \
-		groups_text(c, t, label, vals, show); \
-	} while (0)
-	FIELD_GROUPS(gid_index, "GID index", show_int);
-	FIELD_GROUPS(addr_family, "GID family", show_family);
-	FIELD_GROUPS(traffic_class, "traffic class", show_int);
-#undef FIELD_GROUPS
-}
-
-/* ---------------------------------------------------------------- roce_agree */
-
-static void agreed_rails(const struct agree_ctx *c, struct roce_agreement *a)
-{
-	for (size_t k = 0; k < c->n_rails && a->n_rails < ROCE_FP_PORTS_MAX; k++) {
-		if (c->rails[k].count != c->n)
-			continue;
-		struct roce_agree_rail *r = &a->rails[a->n_rails++];
-		snprintf(r->device, sizeof(r->device), "%s", c->rails[k].device);
-		r->port = c->rails[k].port;
-		r->active_mtu = c->fp[0]->ports[fp_find(c->fp[0], r->device, r->port, k)].active_mtu;
-	}
-}
-
-static int missing_text(const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
-                        roce_nodelist_fn fn, struct roce_agreement *a, const char **sel)
-{
+	struct roce_line_build b;
 	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!fps[i])
-			sel[m++] = nodes[i];
+	for (size_t i = 0; i < c->n; i++)
+		if (fps[i] && fps[i]->verdict == ROCE_FP_UNCHECKED)
+			c->sel[m++] = c->nodes[i];
 	if (!m)
 		return 0;
-	a->flags |= ROCE_AGREE_MISSING;
-	return (a->missing = roce_nodelist(fn, sel, m)) ? 0 : -1;
+	c->a->flags |= ROCE_AGREE_MISSING;
+	roce_lines_start(&b, "%s", "");
+	if (!roce_lines_nodes_first(&b, c->fn, c->sel, m,
+	                            "the job prolog could not check the fabric (slurmd's log there): unknown"))
+		return -1;
+	roce_lines_end(&c->a->lines, ROCE_LINE_UNKNOWN, &b);
+	return 0;
 }
 
-static char *text_take(struct text *t, bool *oom)
+/* What every node uses: its names when they are the same everywhere, else the rails. */
+static void uses_text(struct ctx *c)
 {
-	if (t->oom) {
-		*oom = true;
-		free(t->s);
-		return NULL;
+	struct roce_agreement *a = c->a;
+	char lbl[LABEL_MAX];
+	size_t used = 0;
+	bool same = true;
+	for (size_t k = 0; k < a->n_rails && c->nd; k++) {
+		const struct dist *d0 = &c->d[0];
+		const struct roce_fp_port *p0 = &d0->f->ports[d0->port_of[a->rails[k].col]];
+		for (size_t j = 1; j < c->nd; j++) {
+			const struct roce_fp_port *p = &c->d[j].f->ports[c->d[j].port_of[a->rails[k].col]];
+			same &= p->port == p0->port && strcmp(p->device, p0->device) == 0;
+		}
 	}
-	return t->s;
+	for (size_t k = 0; k < a->n_rails && used < sizeof(a->uses); k++) {
+		int col = a->rails[k].col;
+		const struct dist *d0 = &c->d[0];
+		const struct roce_fp_port *p0 = &d0->f->ports[d0->port_of[col]];
+		if (same)
+			used += (size_t)snprintf(a->uses + used, sizeof(a->uses) - used, "%s%s:%u", k ? "," : "=",
+			                         p0->device, p0->port);
+		else {
+			label(c, col, lbl);
+			used += (size_t)snprintf(a->uses + used, sizeof(a->uses) - used, "%s%s",
+			                         k ? ", " : "the rails ", lbl);
+		}
+	}
+}
+
+static int missing_list(struct ctx *c, const struct roce_fingerprint *const *fps)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (!fps[i])
+			c->sel[m++] = c->nodes[i];
+	if (!m)
+		return 0;
+	c->a->flags |= ROCE_AGREE_MISSING;
+	c->a->n_missing = m;
+	return (c->a->missing = roce_nodelist(c->fn, c->sel, m)) ? 0 : -1;
+}
+
+static int compare(struct ctx *c)
+{
+	const struct roce_fingerprint **fp = malloc((c->nd ? c->nd : 1) * sizeof(*fp));
+	int(*port_of)[ROCE_FP_PORTS_MAX] = malloc((c->nd ? c->nd : 1) * sizeof(*port_of));
+	int *didx = malloc((c->n ? c->n : 1) * sizeof(*didx)), cols[ROCE_FP_PORTS_MAX];
+	unsigned found = 0;
+	int rc = -1;
+	if (fp && port_of && didx) {
+		for (size_t j = 0; j < c->nd; j++) {
+			fp[j] = c->d[j].f;
+			memcpy(port_of[j], c->d[j].port_of, sizeof(port_of[j]));
+		}
+		/* nodes without a port were said: not compared */
+		for (size_t i = 0; i < c->n; i++)
+			didx[i] = c->didx[i] >= 0 && c->d[c->didx[i]].f->n_ports ? c->didx[i] : -1;
+		for (size_t k = 0; k < c->a->n_rails; k++)
+			cols[k] = c->a->rails[k].col;
+		struct roce_compare_in in = {
+			c->nodes, c->n, didx,          fp,   (const int(*)[ROCE_FP_PORTS_MAX])port_of,
+			c->nd,    cols, c->a->n_rails, c->fn
+		};
+		rc = roce_compare(&in, &c->a->lines, &found);
+	}
+	c->a->flags |= (found & ROCE_COMPARE_MUST ? ROCE_AGREE_MISMATCH : 0) |
+	               (found & ROCE_COMPARE_SHOULD ? ROCE_AGREE_DRIFT : 0);
+	free(fp);
+	free(port_of);
+	free(didx);
+	return rc;
 }
 
 int roce_agree(const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n, roce_nodelist_fn fn,
-               struct roce_agreement *out)
+               const struct roce_policy *p, struct roce_agreement *out)
 {
-	struct agree_ctx c = { .fn = fn };
-	struct text trimmed = { 0 }, mismatch = { 0 };
-	int *vals = NULL, rc = -1;
-	bool oom = false;
-
+	struct ctx c = { .nodes = nodes, .n = n, .fn = fn, .p = p, .a = out };
+	int rc = -1;
 	memset(out, 0, sizeof(*out));
-	c.fp = malloc((n ? n : 1) * sizeof(*c.fp));
-	c.names = malloc((n ? n : 1) * sizeof(*c.names));
+	c.d = malloc((n ? n : 1) * sizeof(*c.d));
+	c.didx = malloc((n ? n : 1) * sizeof(*c.didx));
 	c.sel = malloc((n ? n : 1) * sizeof(*c.sel));
-	vals = malloc((n ? n : 1) * sizeof(*vals));
-	if (!c.fp || !c.names || !c.sel || !vals || missing_text(fps, nodes, n, fn, out, c.sel) < 0)
+	if (!c.d || !c.didx || !c.sel || distinct(&c, fps) < 0 || missing_list(&c, fps) < 0 ||
+	    unchecked_line(&c, fps) < 0 || reference(&c) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (fps[i]) {
-			c.fp[c.n] = fps[i];
-			c.names[c.n++] = nodes[i];
-		}
-	count_rails(&c);
-	if (c.n)
-		agreed_rails(&c, out);
-	trimmed_text(&c, &trimmed);
-	if (trimmed.len)
-		out->flags |= ROCE_AGREE_TRIMMED;
-	if (c.n)
-		mismatch_text(&c, out, &mismatch, vals);
-	if (mismatch.len)
-		out->flags |= ROCE_AGREE_MISMATCH;
+	for (size_t j = 0; j < c.nd; j++)
+		fit(&out->ref, &c.d[j]);
+	agreed(&c);
+	if (no_port_line(&c) < 0 || missing_lines(&c) < 0 || leftover_lines(&c) < 0 || compare(&c) < 0)
+		goto out;
 	if (!out->n_rails)
 		out->flags |= ROCE_AGREE_EMPTY;
-	out->trimmed = text_take(&trimmed, &oom);
-	out->mismatch = text_take(&mismatch, &oom);
-	rc = oom ? -1 : 0;
+	uses_text(&c);
+	rc = 0;
 out:
-	free(c.fp);
-	free(c.names);
+	free(c.d);
+	free(c.didx);
 	free(c.sel);
-	free(vals);
 	if (rc < 0)
 		roce_agree_free(out);
 	return rc;
@@ -286,8 +543,6 @@ out:
 
 void roce_agree_free(struct roce_agreement *a)
 {
-	free(a->trimmed);
-	free(a->mismatch);
 	free(a->missing);
 	memset(a, 0, sizeof(*a));
 }
@@ -298,7 +553,7 @@ static const char *const verdict_words[] = { "rails", "empty", "own", "fail" };
 
 enum roce_agree_verdict roce_agree_verdict(const struct roce_agreement *a, bool strict)
 {
-	if (strict && a->flags)
+	if (strict && (a->flags & ~(unsigned)ROCE_AGREE_DRIFT))
 		return ROCE_AGREED_FAIL;
 	if (a->flags & ROCE_AGREE_MISSING)
 		return ROCE_AGREED_OWN;
@@ -308,53 +563,61 @@ enum roce_agree_verdict roce_agree_verdict(const struct roce_agreement *a, bool 
 int roce_agree_encode(const struct roce_agreement *a, enum roce_agree_verdict v, const char *step, char *buf,
                       size_t len)
 {
-	size_t used = (size_t)snprintf(buf, len, "1;%s;%s", step, verdict_words[v]);
-	/* MTUs that differ (warn: said, not trimmed) are not held against any node: @0 */
-	bool any_mtu = a->flags & ROCE_AGREE_MISMATCH;
-	for (size_t k = 0; v == ROCE_AGREED_RAILS && k < a->n_rails && used < len; k++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s:%u@%d", k ? "," : ";", a->rails[k].device,
-		                         a->rails[k].port, any_mtu ? 0 : a->rails[k].active_mtu);
-	return used < len ? 0 : -1;
+	size_t used = (size_t)snprintf(buf, len, "2;%s;%s", step, verdict_words[v]);
+	if (v != ROCE_AGREED_RAILS)
+		return used < len ? 0 : -1;
+	for (size_t k = 0; k < a->ref.n && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%c%s", k ? ',' : ';', a->ref.key[k]);
+	for (size_t k = 0; k < a->n_rails && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%c%d@%d", k ? ',' : ';', a->rails[k].col,
+		                         a->rails[k].active_mtu);
+	return used < len && a->n_rails ? 0 : -1;
 }
 
-/* "mlx5_0:1@4096" */
-static int decode_rail(char *s, struct roce_agree_rail *r)
+/* "3@4096" */
+static int decode_rail(const char *s, size_t n_ref, struct roce_agree_rail *r)
 {
-	char *colon = strrchr(s, ':'), *at = strrchr(s, '@'), *end;
-	if (!colon || !at || at < colon)
+	char *end;
+	if (s[0] < '0' || s[0] > '9' || (s[0] == '0' && s[1] != '@'))
 		return -1;
-	*colon = *at = '\0';
-	unsigned long port = strtoul(colon + 1, &end, 10);
-	if (end != at || colon[1] < '0' || colon[1] > '9' || port < 1 || port > 255)
+	unsigned long col = strtoul(s, &end, 10);
+	if (*end != '@' || col >= n_ref || end[1] < '0' || end[1] > '9')
 		return -1;
-	long mtu = strtol(at + 1, &end, 10);
-	if (*end || at[1] < '0' || at[1] > '9' || mtu > 4096 || !roce_device_name_ok(s))
+	long mtu = strtol(end + 1, &end, 10);
+	if (*end || mtu > 4096)
 		return -1;
-	snprintf(r->device, sizeof(r->device), "%s", s);
-	r->port = (unsigned)port;
+	r->col = (int)col;
 	r->active_mtu = (int)mtu;
 	return 0;
 }
 
-static int decode_rails(char *list, struct roce_agreed *d)
+static int decode_lists(char *keys, char *rails, struct roce_agreed *d)
 {
 	char *save = NULL;
-	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (d->n_rails == ROCE_FP_PORTS_MAX || decode_rail(tok, &d->rails[d->n_rails]) < 0)
+	for (char *tok = strtok_r(keys, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (d->ref.n == ROCE_FP_PORTS_MAX || strlen(tok) >= ROCE_RAIL_KEY_MAX || !roce_rails_key_ok(tok))
 			return -1;
+		snprintf(d->ref.key[d->ref.n++], ROCE_RAIL_KEY_MAX, "%s", tok);
+	}
+	bool seen[ROCE_FP_PORTS_MAX] = { false };
+	for (char *tok = strtok_r(rails, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct roce_agree_rail *r = &d->rails[d->n_rails];
+		if (d->n_rails == ROCE_FP_PORTS_MAX || decode_rail(tok, d->ref.n, r) < 0 || seen[r->col])
+			return -1;
+		seen[r->col] = true;
 		d->n_rails++;
 	}
-	return d->n_rails ? 0 : -1;
+	return d->ref.n && d->n_rails ? 0 : -1;
 }
 
 int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *err)
 {
 	char copy[ROCE_AGREE_ENV_MAX], *save = NULL;
 	memset(d, 0, sizeof(*d));
-	if (!s || strlen(s) >= sizeof(copy) || strncmp(s, "1;", 2) != 0)
+	if (!s || strlen(s) >= sizeof(copy) || strncmp(s, "2;", 2) != 0 || strstr(s, ",,") || strstr(s, ";;"))
 		goto bad;
 	snprintf(copy, sizeof(copy), "%s", s + 2);
-	char *step = strtok_r(copy, ";", &save), *word = strtok_r(NULL, ";", &save),
+	char *step = strtok_r(copy, ";", &save), *word = strtok_r(NULL, ";", &save), *keys = strtok_r(NULL, ";", &save),
 	     *rails = strtok_r(NULL, ";", &save);
 	if (!step || !word || strlen(step) >= sizeof(d->step) || strspn(step, "0123456789.") != strlen(step) ||
 	    strtok_r(NULL, ";", &save))
@@ -363,10 +626,10 @@ int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *e
 	int v = 0;
 	while (v <= ROCE_AGREED_FAIL && strcmp(word, verdict_words[v]) != 0)
 		v++;
-	if (v > ROCE_AGREED_FAIL || (v == ROCE_AGREED_RAILS) != (rails != NULL))
+	if (v > ROCE_AGREED_FAIL || (v == ROCE_AGREED_RAILS) != (keys != NULL) || (keys != NULL) != (rails != NULL))
 		goto bad;
 	d->verdict = (enum roce_agree_verdict)v;
-	if (rails && decode_rails(rails, d) < 0)
+	if (keys && decode_lists(keys, rails, d) < 0)
 		goto bad;
 	return 0;
 bad:
@@ -381,21 +644,25 @@ int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint 
                      char *why, size_t len)
 {
 	char hca[sizeof(plan->vars[0].value)] = "", ifs[sizeof(plan->vars[0].value)] = "", item[ROCE_NAME_MAX + 8];
+	int port_of[ROCE_FP_PORTS_MAX];
 	size_t wused = 0;
 	int lacking = 0;
 	why[0] = '\0';
+	roce_rails_fit(&d->ref, self, port_of);
 	for (size_t k = 0; k < d->n_rails; k++) {
 		const struct roce_agree_rail *r = &d->rails[k];
-		const struct roce_fp_port *p = roce_fingerprint_port(self, r->device, r->port);
+		int i = r->col >= 0 && (size_t)r->col < d->ref.n ? port_of[r->col] : -1;
+		const struct roce_fp_port *p = i >= 0 ? &self->ports[i] : NULL;
 		if (!p || (r->active_mtu && p->active_mtu != r->active_mtu)) {
 			lacking++;
 			if (wused < len)
-				wused += (size_t)snprintf(why + wused, len - wused, "%s%s:%u %s", wused ? ", " : "",
-				                          r->device, r->port,
-				                          p ? "has another RDMA MTU" : "is not healthy here");
+				wused += (size_t)snprintf(why + wused, len - wused, "%s%s %s", wused ? ", " : "",
+				                          r->col >= 0 && (size_t)r->col < d->ref.n ? d->ref.key[r->col]
+				                                                                   : "?",
+				                          p ? "has another RDMA MTU here" : "has no healthy port here");
 			continue;
 		}
-		snprintf(item, sizeof(item), "%s:%u", r->device, r->port);
+		snprintf(item, sizeof(item), "%s:%u", p->device, p->port);
 		roce_plan_list_add(hca, sizeof(hca), item);
 		roce_plan_list_add(ifs, sizeof(ifs), p->netdev);
 	}

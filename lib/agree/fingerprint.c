@@ -10,51 +10,197 @@
 #include <string.h>
 #include <sys/socket.h>
 
-static const char *const verdict_names[] = { "pass", "warn", "fail" };
+static const char *const verdict_names[] = { "pass", "warn", "fail", "unchecked" };
+static const char *const trust_names[] = {
+	[ROCE_TRUST_UNKNOWN] = "unknown", [ROCE_TRUST_PCP] = "pcp", [ROCE_TRUST_DSCP] = "dscp"
+};
 
-static const char *roce_fp_verdict_name(int v) { return v >= 0 && v <= ROCE_FP_FAIL ? verdict_names[v] : NULL; }
+const char *roce_fingerprint_verdict_name(int v) { return v >= 0 && v <= ROCE_FP_UNCHECKED ? verdict_names[v] : NULL; }
+
+const char *roce_fingerprint_trust_name(int t) { return t >= 0 && t <= ROCE_TRUST_DSCP ? trust_names[t] : NULL; }
+
+/* A firmware, board, adapter type or driver version: what sysfs shows for
+ * them ("20.39.1002", "MT_0000000223", "24.10-1.1.4"), or "" (unknown).
+ * Anything else is refused: these words end up in srun's messages. */
+static bool word_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return n < ROCE_FP_WORD_MAX &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+~:-") == n;
+}
+
+static void word_copy(char *dst, const char *src, bool ok)
+{
+	snprintf(dst, ROCE_FP_WORD_MAX, "%s", ok && word_ok(src) ? src : "");
+}
 
 /* ---------------------------------------------------------------- build */
 
-/* "100 Gb/sec (4X EDR)" -> 100; 0 when unknown. */
-static unsigned port_rate(const struct roce_node *model, const char *device, unsigned port)
+static const struct roce_port *model_port(const struct roce_node *model, const char *device, unsigned port)
 {
 	const struct roce_device *d = model ? roce_node_find_device(model, device) : NULL;
-	for (size_t i = 0; d && i < d->n_ports; i++) {
-		if (d->ports[i].num != port || !roce_reading_ok(&d->ports[i].rate_read))
-			continue;
-		unsigned long g = strtoul(d->ports[i].rate, NULL, 10);
-		return g <= 100000 ? (unsigned)g : 0;
+	for (size_t i = 0; d && i < d->n_ports; i++)
+		if (d->ports[i].num == port)
+			return &d->ports[i];
+	return NULL;
+}
+
+/* "100 Gb/sec (4X EDR)" -> 100; 0 when unknown. */
+static unsigned port_rate(const struct roce_port *mp)
+{
+	if (!mp || !roce_reading_ok(&mp->rate_read))
+		return 0;
+	unsigned long g = strtoul(mp->rate, NULL, 10);
+	return g <= 100000 ? (unsigned)g : 0;
+}
+
+static const struct roce_gid *gid_at(const struct roce_port *mp, int index)
+{
+	for (size_t i = 0; mp && index >= 0 && i < mp->n_gids; i++)
+		if (mp->gids[i].index == index)
+			return roce_reading_ok(&mp->gids[i].read) && !mp->gids[i].empty ? &mp->gids[i] : NULL;
+	return NULL;
+}
+
+/* The port's rail: the Rails= entry that holds its GID's address, else the
+ * subnet of that address on the GID's netdev (rtnetlink); "" unknown. */
+static void port_rail(const struct roce_policy *p, const struct roce_node *model, const struct roce_port *mp,
+                      const struct roce_port_result *r, char *out)
+{
+	const struct roce_gid *g = gid_at(mp, r->gid_index);
+	struct roce_subnet net;
+	out[0] = '\0';
+	if (!g)
+		return;
+	int family = roce_gid_is_ipv4(g->raw) ? AF_INET : AF_INET6;
+	const uint8_t *addr = family == AF_INET ? g->raw + 12 : g->raw;
+	int k = roce_policy_rail_of(p, family, addr);
+	if (k >= 0) {
+		roce_subnet_format(&p->rails[k].net, out);
+		return;
 	}
-	return 0;
+	const char *ndev = roce_reading_ok(&g->ndev_read) && g->ndev[0] ? g->ndev : r->netdev;
+	const struct roce_netdev *nd = roce_node_find_netdev(model, ndev);
+	if (!nd || !roce_reading_ok(&nd->addr_read))
+		return;
+	for (size_t i = 0; i < nd->n_addrs; i++)
+		if (nd->addrs[i].family == family && memcmp(nd->addrs[i].addr, addr, family == AF_INET ? 4 : 16) == 0) {
+			roce_subnet_of(family, addr, nd->addrs[i].prefix, &net);
+			roce_subnet_format(&net, out);
+			return;
+		}
+}
+
+/* One ECN point (np or rp) of prio over the netdevs that hold it: off when
+ * one has it off, unknown when one was not read, else on. */
+static int ecn_point(const struct roce_netdev *const *qos, size_t n, int prio, bool np)
+{
+	int v = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct roce_netdev *nd = qos[i];
+		bool read = nd->ecn.read.status != ROCE_MISSING && nd->ecn.read.status != ROCE_NOT_READ;
+		int x = !read ? -1 : np ? nd->ecn.np[prio] : nd->ecn.rp[prio];
+		if (x == 0)
+			return 0;
+		if (x < 0)
+			v = -1;
+	}
+	return v;
+}
+
+/* ECN's notification and reaction points on priority prio of the port
+ * whose netdev is name: on each member of a bond (RoCE LAG: the bond has
+ * none), else on the netdev. */
+static void port_ecn(const struct roce_node *model, const char *name, int prio, struct roce_fp_port *fp)
+{
+	const struct roce_netdev *nd = model && name[0] ? roce_node_find_netdev(model, name) : NULL;
+	fp->ecn_np = fp->ecn_rp = -1;
+	if (!nd || prio < 0 || prio >= ROCE_PRIOS)
+		return;
+	const struct roce_netdev *qos[ROCE_BOND_MEMBERS_MAX];
+	size_t n = roce_node_qos_netdevs(model, nd, qos);
+	fp->ecn_np = ecn_point(qos, n, prio, true);
+	fp->ecn_rp = ecn_point(qos, n, prio, false);
+}
+
+static void add_device(struct roce_fingerprint *f, const struct roce_node *model, const char *name)
+{
+	const struct roce_device *d = model ? roce_node_find_device(model, name) : NULL;
+	if (roce_fingerprint_device(f, name) || f->n_devices == ROCE_FP_PORTS_MAX)
+		return;
+	struct roce_fp_device *fd = &f->devices[f->n_devices++];
+	snprintf(fd->device, sizeof(fd->device), "%s", name);
+	word_copy(fd->hca_type, d ? d->hca_type : "", d && roce_reading_ok(&d->hca_type_read));
+	word_copy(fd->board_id, d ? d->board_id : "", d && roce_reading_ok(&d->board_id_read));
+	word_copy(fd->fw_ver, d ? d->fw_ver : "", d && roce_reading_ok(&d->fw_ver_read));
+}
+
+/* PCI order (the slot, the same on nodes of one model whatever the
+ * devices are named), then the name and the port. */
+static int port_order(const void *a, const void *b, void *arg)
+{
+	const struct roce_fp_port *x = a, *y = b;
+	const struct roce_node *model = arg;
+	const struct roce_device *dx = model ? roce_node_find_device(model, x->device) : NULL,
+	                         *dy = model ? roce_node_find_device(model, y->device) : NULL;
+	const char *px = dx && roce_reading_ok(&dx->pci_read) ? dx->pci_addr : "",
+	           *py = dy && roce_reading_ok(&dy->pci_read) ? dy->pci_addr : "";
+	int c = (!*px) - (!*py); /* unknown last */
+	if (!c)
+		c = strcmp(px, py);
+	if (!c)
+		c = strverscmp(x->device, y->device);
+	return c ? c : (x->port > y->port) - (x->port < y->port);
+}
+
+static void head_of(const struct roce_policy *p, const char *job_id, const char *node, struct roce_fingerprint *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->job_id, sizeof(out->job_id), "%s", job_id ? job_id : "");
+	snprintf(out->node, sizeof(out->node), "%s", node ? node : "");
+	out->addr_family = p->addr_family == AF_INET6 ? 6 : 4;
+	out->pfc_priority = p->pfc_priority;
+	out->gid_index = -1;
+	out->traffic_class = -1;
+}
+
+void roce_fingerprint_unchecked(const struct roce_policy *p, const char *job_id, const char *node,
+                                struct roce_fingerprint *out)
+{
+	head_of(p, job_id, node, out);
+	out->verdict = ROCE_FP_UNCHECKED;
 }
 
 void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_node *model,
                                  const struct roce_check_result *check, const char *job_id, const char *node,
                                  struct roce_fingerprint *out)
 {
-	memset(out, 0, sizeof(*out));
-	snprintf(out->job_id, sizeof(out->job_id), "%s", job_id ? job_id : "");
-	snprintf(out->node, sizeof(out->node), "%s", node ? node : "");
+	head_of(p, job_id, node, out);
 	out->verdict = check->failed                                      ? ROCE_FP_FAIL
 	               : check->n_fail + check->n_warn + check->n_unknown ? ROCE_FP_WARN
 	                                                                  : ROCE_FP_PASS;
 	out->gid_index = check->gid_index;
-	out->addr_family = p->addr_family == AF_INET6 ? 6 : 4;
 	out->traffic_class = check->traffic_class;
-	out->pfc_priority = p->pfc_priority;
+	out->trust = check->trust >= 0 && check->trust <= ROCE_TRUST_DSCP ? check->trust : ROCE_TRUST_UNKNOWN;
+	if (model)
+		word_copy(out->driver, model->modules[0].version, roce_reading_ok(&model->modules[0].read));
 	for (size_t i = 0; i < check->n_ports && out->n_ports < ROCE_FP_PORTS_MAX; i++) {
 		const struct roce_port_result *r = &check->ports[i];
 		if (!r->healthy)
 			continue;
+		const struct roce_port *mp = model_port(model, r->device, r->port);
 		struct roce_fp_port *fp = &out->ports[out->n_ports++];
 		snprintf(fp->device, sizeof(fp->device), "%s", r->device);
 		fp->port = r->port;
 		snprintf(fp->netdev, sizeof(fp->netdev), "%s", r->netdev);
+		port_rail(p, model, mp, r, fp->rail);
 		fp->active_mtu = r->active_mtu;
 		fp->netdev_mtu = r->netdev_mtu;
-		fp->rate_gbps = port_rate(model, r->device, r->port);
+		fp->rate_gbps = port_rate(mp);
+		port_ecn(model, r->netdev, p->pfc_priority, fp);
+		add_device(out, model, r->device);
 	}
+	qsort_r(out->ports, out->n_ports, sizeof(out->ports[0]), port_order, (void *)model);
 }
 
 const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port)
@@ -62,6 +208,14 @@ const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *
 	for (size_t i = 0; i < f->n_ports; i++)
 		if (f->ports[i].port == port && strcmp(f->ports[i].device, device) == 0)
 			return &f->ports[i];
+	return NULL;
+}
+
+const struct roce_fp_device *roce_fingerprint_device(const struct roce_fingerprint *f, const char *device)
+{
+	for (size_t i = 0; i < f->n_devices; i++)
+		if (strcmp(f->devices[i].device, device) == 0)
+			return &f->devices[i];
 	return NULL;
 }
 
@@ -73,27 +227,46 @@ static json_object *port_json(const struct roce_fp_port *p)
 	json_object_object_add(o, "device", json_object_new_string(p->device));
 	json_object_object_add(o, "port", json_object_new_int((int)p->port));
 	json_object_object_add(o, "netdev", json_object_new_string(p->netdev));
+	json_object_object_add(o, "rail", json_object_new_string(p->rail));
 	json_object_object_add(o, "active_mtu", json_object_new_int(p->active_mtu));
 	json_object_object_add(o, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
 	json_object_object_add(o, "rate_gbps", json_object_new_int64(p->rate_gbps));
+	json_object_object_add(o, "ecn_np", json_object_new_int(p->ecn_np));
+	json_object_object_add(o, "ecn_rp", json_object_new_int(p->ecn_rp));
+	return o;
+}
+
+static json_object *device_json(const struct roce_fp_device *d)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "device", json_object_new_string(d->device));
+	json_object_object_add(o, "hca_type", json_object_new_string(d->hca_type));
+	json_object_object_add(o, "board_id", json_object_new_string(d->board_id));
+	json_object_object_add(o, "fw_ver", json_object_new_string(d->fw_ver));
 	return o;
 }
 
 json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
 {
-	json_object *o = json_object_new_object(), *ports = json_object_new_array();
-	if (!o || !ports) {
+	json_object *o = json_object_new_object(), *ports = json_object_new_array(), *devs = json_object_new_array();
+	if (!o || !ports || !devs) {
 		json_object_put(o);
 		json_object_put(ports);
+		json_object_put(devs);
 		return NULL;
 	}
 	json_object_object_add(o, "schema", json_object_new_string(ROCE_FP_SCHEMA));
 	json_object_object_add(o, "job_id", json_object_new_string(f->job_id));
-	json_object_object_add(o, "verdict", json_object_new_string(roce_fp_verdict_name(f->verdict)));
+	json_object_object_add(o, "verdict", json_object_new_string(roce_fingerprint_verdict_name(f->verdict)));
 	json_object_object_add(o, "gid_index", json_object_new_int(f->gid_index));
 	json_object_object_add(o, "addr_family", json_object_new_int(f->addr_family));
 	json_object_object_add(o, "traffic_class", json_object_new_int(f->traffic_class));
 	json_object_object_add(o, "pfc_priority", json_object_new_int(f->pfc_priority));
+	json_object_object_add(o, "trust", json_object_new_string(roce_fingerprint_trust_name(f->trust)));
+	json_object_object_add(o, "driver", json_object_new_string(f->driver));
+	for (size_t i = 0; i < f->n_devices; i++)
+		json_object_array_add(devs, device_json(&f->devices[i]));
+	json_object_object_add(o, "devices", devs);
 	for (size_t i = 0; i < f->n_ports; i++)
 		json_object_array_add(ports, port_json(&f->ports[i]));
 	json_object_object_add(o, "ports", ports);
@@ -120,13 +293,27 @@ static int only_keys(json_object *o, const char *const *keys, const char *what, 
 	return 0;
 }
 
-static const char *const port_keys[] = { "device", "port", "netdev", "active_mtu", "netdev_mtu", "rate_gbps", NULL };
-static const char *const top_keys[] = { "schema",        "job_id",       "verdict", "gid_index", "addr_family",
-	                                "traffic_class", "pfc_priority", "ports",   NULL };
+static const char *const port_keys[] = { "device",     "port",      "netdev", "rail",   "active_mtu",
+	                                 "netdev_mtu", "rate_gbps", "ecn_np", "ecn_rp", NULL };
+static const char *const device_keys[] = { "device", "hca_type", "board_id", "fw_ver", NULL };
+static const char *const top_keys[] = { "schema",      "job_id",        "verdict",      "gid_index",
+	                                "addr_family", "traffic_class", "pfc_priority", "trust",
+	                                "driver",      "devices",       "ports",        NULL };
+
+static int parse_word(json_object *o, const char *key, char *buf, struct roce_error *err)
+{
+	if (roce_jin_strcpy(o, key, buf, ROCE_FP_WORD_MAX, err) < 0)
+		return -1;
+	if (!word_ok(buf)) {
+		roce_error_set(err, "\"%s\" is not a version or model word", key);
+		return -1;
+	}
+	return 0;
+}
 
 static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error *err)
 {
-	int64_t port, amtu, nmtu, rate;
+	int64_t port, amtu, nmtu, rate, np, rp;
 	if (!json_object_is_type(o, json_type_object)) {
 		roce_error_set(err, "a port is not an object");
 		return -1;
@@ -135,18 +322,27 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 	    roce_jin_strcpy(o, "device", p->device, sizeof(p->device), err) < 0 ||
 	    roce_jin_int(o, "port", 1, 255, &port, err) < 0 ||
 	    roce_jin_strcpy(o, "netdev", p->netdev, sizeof(p->netdev), err) < 0 ||
+	    roce_jin_strcpy(o, "rail", p->rail, sizeof(p->rail), err) < 0 ||
 	    roce_jin_int(o, "active_mtu", 0, 4096, &amtu, err) < 0 ||
 	    roce_jin_int(o, "netdev_mtu", 0, 65535, &nmtu, err) < 0 ||
-	    roce_jin_int(o, "rate_gbps", 0, 100000, &rate, err) < 0)
+	    roce_jin_int(o, "rate_gbps", 0, 100000, &rate, err) < 0 || roce_jin_int(o, "ecn_np", -1, 1, &np, err) < 0 ||
+	    roce_jin_int(o, "ecn_rp", -1, 1, &rp, err) < 0)
 		return -1;
 	if (!roce_device_name_ok(p->device) || !roce_netdev_name_ok(p->netdev)) {
 		roce_error_set(err, "port: \"device\" or \"netdev\" is not a name the kernel gives");
+		return -1;
+	}
+	/* one spelling per subnet: the rail is matched by its text */
+	if (p->rail[0] && !roce_subnet_canonical(p->rail)) {
+		roce_error_set(err, "port: \"rail\" is not a subnet as this program writes one");
 		return -1;
 	}
 	p->port = (unsigned)port;
 	p->active_mtu = (int)amtu;
 	p->netdev_mtu = (unsigned)nmtu;
 	p->rate_gbps = (unsigned)rate;
+	p->ecn_np = (int)np;
+	p->ecn_rp = (int)rp;
 	return 0;
 }
 
@@ -169,6 +365,37 @@ static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_e
 			return -1;
 		}
 		f->n_ports++;
+	}
+	return 0;
+}
+
+static int parse_devices(json_object *o, struct roce_fingerprint *f, struct roce_error *err)
+{
+	json_object *a;
+	if (roce_jin_member(o, "devices", json_type_array, &a, err) < 0)
+		return -1;
+	size_t n = json_object_array_length(a);
+	if (n > ROCE_FP_PORTS_MAX) {
+		roce_error_set(err, "\"devices\" has %zu entries, at most %d", n, ROCE_FP_PORTS_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *d = json_object_array_get_idx(a, i);
+		struct roce_fp_device *fd = &f->devices[i];
+		if (!json_object_is_type(d, json_type_object)) {
+			roce_error_set(err, "a device is not an object");
+			return -1;
+		}
+		if (only_keys(d, device_keys, "device", err) < 0 ||
+		    roce_jin_strcpy(d, "device", fd->device, sizeof(fd->device), err) < 0 ||
+		    parse_word(d, "hca_type", fd->hca_type, err) < 0 ||
+		    parse_word(d, "board_id", fd->board_id, err) < 0 || parse_word(d, "fw_ver", fd->fw_ver, err) < 0)
+			return -1;
+		if (!roce_device_name_ok(fd->device) || roce_fingerprint_device(f, fd->device)) {
+			roce_error_set(err, "device: \"device\" is not a name the kernel gives, or listed twice");
+			return -1;
+		}
+		f->n_devices++;
 	}
 	return 0;
 }
@@ -202,17 +429,19 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
                         struct roce_error *err)
 {
 	int64_t gid, af, tc, pfc;
-	int verdict;
+	int verdict, trust;
 	if (!json_object_is_type(o, json_type_object)) {
 		roce_error_set(err, "not a JSON object");
 		return -1;
 	}
 	if (only_keys(o, top_keys, "fingerprint", err) < 0 || parse_names(o, job_id, node, f, err) < 0 ||
-	    roce_jin_enum(o, "verdict", roce_fp_verdict_name, 0, ROCE_FP_FAIL, &verdict, err) < 0 ||
+	    roce_jin_enum(o, "verdict", roce_fingerprint_verdict_name, 0, ROCE_FP_UNCHECKED, &verdict, err) < 0 ||
 	    roce_jin_int(o, "gid_index", -1, 255, &gid, err) < 0 ||
 	    roce_jin_int(o, "addr_family", 4, 6, &af, err) < 0 ||
 	    roce_jin_int(o, "traffic_class", -1, 255, &tc, err) < 0 ||
-	    roce_jin_int(o, "pfc_priority", -1, 7, &pfc, err) < 0)
+	    roce_jin_int(o, "pfc_priority", -1, 7, &pfc, err) < 0 ||
+	    roce_jin_enum(o, "trust", roce_fingerprint_trust_name, 0, ROCE_TRUST_DSCP, &trust, err) < 0 ||
+	    parse_word(o, "driver", f->driver, err) < 0)
 		return -1;
 	if (af == 5) {
 		roce_error_set(err, "\"addr_family\" = 5: not 4 or 6");
@@ -223,7 +452,14 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 	f->addr_family = (int)af;
 	f->traffic_class = (int)tc;
 	f->pfc_priority = (int)pfc;
-	return parse_ports(o, f, err);
+	f->trust = (enum roce_trust_mode)trust;
+	if (parse_devices(o, f, err) < 0 || parse_ports(o, f, err) < 0)
+		return -1;
+	if (f->verdict == ROCE_FP_UNCHECKED && f->n_ports) {
+		roce_error_set(err, "an unchecked node lists ports");
+		return -1;
+	}
+	return 0;
 }
 
 int roce_fingerprint_parse(const char *text, size_t len, const char *job_id, const char *node,

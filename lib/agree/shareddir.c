@@ -235,6 +235,7 @@ static void consider(struct gather_ctx *c, const struct dirent *d)
 		return; /* another node of the job, or one already read */
 	if (e.t < c->since) {
 		c->g->n_stale++;
+		c->g->stale[i] = true;
 		return;
 	}
 	struct pick *p = &c->picks[i];
@@ -423,10 +424,11 @@ int roce_shareddir_gather(const char *shared_dir, const char *job_id, time_t job
 	g->n = n;
 	g->fp = calloc(n ? n : 1, sizeof(*g->fp));
 	g->state = calloc(n ? n : 1, sizeof(*g->state));
+	g->stale = calloc(n ? n : 1, sizeof(*g->stale));
 	c.picks = calloc(n ? n : 1, sizeof(*c.picks));
 	todo = malloc((n ? n : 1) * sizeof(*todo));
 	c.text = malloc(TEXT_BUF);
-	if (!g->fp || !g->state || !c.picks || !todo || !c.text || index_build(&c.ix, nodes, n) < 0) {
+	if (!g->fp || !g->state || !g->stale || !c.picks || !todo || !c.text || index_build(&c.ix, nodes, n) < 0) {
 		roce_error_set(err, "out of memory for %zu fingerprints", n);
 		goto out;
 	}
@@ -466,6 +468,7 @@ void roce_shareddir_gather_free(struct roce_fp_gather *g)
 	free(g->distinct);
 	free(g->fp);
 	free(g->state);
+	free(g->stale);
 	memset(g, 0, sizeof(*g));
 }
 

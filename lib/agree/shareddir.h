@@ -32,6 +32,7 @@
 #ifndef ROCE_SHAREDDIR_H
 #define ROCE_SHAREDDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
@@ -64,6 +65,7 @@ struct roce_fp_gather {
 	 * copy them whole; their node member is "". */
 	struct roce_fingerprint **fp;
 	enum roce_fp_state *state;
+	bool *stale; /* an entry of an earlier job with this id was seen (and not taken) */
 	size_t n, n_read, n_refused;
 	size_t n_files;                 /* fingerprint files opened (one per distinct fingerprint when all is well) */
 	size_t n_stale;                 /* entries of an earlier job with this id, not taken */

@@ -248,6 +248,16 @@ struct roce_vlan {
 	uint8_t egress_pcps; /* bitmap of the PCPs the egress QoS map sends to */
 };
 
+/* An address of a netdev (rtnetlink RTM_GETADDR), with its prefix length:
+ * a RoCE v2 GID is made from one, and the prefix is the port's subnet, its
+ * rail (fingerprint.h). */
+#define ROCE_NETDEV_ADDRS 16
+struct roce_ifaddr {
+	int family;       /* AF_INET or AF_INET6 */
+	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
+	unsigned prefix;  /* 0-32 or 0-128 */
+};
+
 struct roce_netdev {
 	char name[IF_NAMESIZE];
 	struct roce_reading link_read; /* rtnetlink RTM_GETLINK */
@@ -264,6 +274,11 @@ struct roce_netdev {
 	struct roce_ecn ecn;
 	struct roce_trust trust; /* trust.c */
 	struct roce_vlan vlan;   /* rtlink.c, with link_read */
+	/* rtaddr.c: one dump for every netdev.  OK with n_addrs 0: none. */
+	struct roce_reading addr_read;
+	size_t n_addrs;
+	size_t addrs_more; /* beyond ROCE_NETDEV_ADDRS: counted, not kept */
+	struct roce_ifaddr addrs[ROCE_NETDEV_ADDRS];
 	/* A bond (RoCE LAG: mlx5_bond_N's netdev): its member ports, from
 	 * class/net/<bond>/bonding/slaves (bond.c).  Each member is an entry
 	 * of the node's netdevs too: PFC, ETS, ECN and trust live on the

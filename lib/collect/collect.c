@@ -12,6 +12,7 @@
 #include "collect/gdr.h"
 #include "collect/pcie.h"
 #include "collect/rdma.h"
+#include "collect/netlink/rtaddr.h"
 #include "collect/netlink/rtlink.h"
 #include "collect/trust.h"
 #include "collect/verbs.h"
@@ -121,6 +122,9 @@ int roce_collect_netdevs(struct roce_nl *nl, struct roce_node *node)
 		if (rc < 0)
 			not_ok++;
 	}
+	/* One dump for every netdev's addresses (the ports' subnets), after the
+	 * links gave their ifindexes; not counted: nothing fails for it. */
+	(void)roce_rtaddr_collect(nl, node);
 	return not_ok;
 }
 
@@ -149,6 +153,7 @@ static void open_failed(struct roce_node *node, int err)
 	snprintf(why, sizeof(why), "cannot open a NETLINK_ROUTE socket: %s", strerror(err));
 	for (size_t i = 0; i < node->n_netdevs; i++) {
 		roce_reading_set(&node->netdevs[i].link_read, ROCE_UNREADABLE, err, "%s", why);
+		roce_reading_set(&node->netdevs[i].addr_read, ROCE_UNREADABLE, err, "%s", why);
 		roce_dcb_set_all(&node->netdevs[i], ROCE_UNREADABLE, err, why);
 	}
 }

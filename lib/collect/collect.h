@@ -31,8 +31,8 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
  * Returns -1 + errno when the collector could not run at all (socket open
  * failed, ENOMEM adding a netdev), else roce_collect_netdevs()'s count. */
 int roce_collect_netlink(struct roce_node *node, int timeout_ms);
-/* Link + DCB for every entry of node->netdevs on nl, under whatever budget
- * nl has.  Returns how many netdevs have a reading that is not ROCE_OK
+/* Link + DCB for every entry of node->netdevs on nl, then one dump of the
+ * addresses (rtaddr.h), under whatever budget nl has.  Returns how many netdevs have a reading that is not ROCE_OK
  * (UNSUPPORTED DCB counts: veth and friends are never all OK). */
 int roce_collect_netdevs(struct roce_nl *nl, struct roce_node *node);
 

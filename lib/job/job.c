@@ -267,12 +267,14 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
                              struct roce_error *err)
 {
 	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX];
+	struct roce_fingerprint unchecked;
 	struct roce_error e;
+	bool checked = fp->node[0] != '\0';
 	if (!c->pol.shared_dir[0])
 		return 0;
-	if (!fp->node[0]) {
-		roce_error_set(err, "no fingerprint in SharedDir: the check did not run");
-		return -1;
+	if (!checked) { /* srun says so: unknown, never a pass */
+		roce_fingerprint_unchecked(&c->pol, c->job_id, c->node, &unchecked);
+		fp = &unchecked;
 	}
 	if (roce_shareddir_write(&c->pol, fp, c->uid, time(NULL), entry, sizeof(entry), &e) < 0) {
 		roce_error_set(err, "no fingerprint in SharedDir: %.*s", ROCE_ERR_MAX - 40, e.msg);
@@ -283,6 +285,10 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 		/* the entry stays until the sweep (shareddir.h): srun may still use it */
 		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
 		               ROCE_ERR_MAX - 80, e.msg);
+		return -1;
+	}
+	if (!checked) {
+		roce_error_set(err, "the check did not run: the fingerprint in SharedDir says so (unchecked)");
 		return -1;
 	}
 	return 0;

@@ -403,6 +403,44 @@ static int set_sysfs_root(struct roce_policy *p, const char *v)
 	return parse_path(v, p->sysfs_root, sizeof(p->sysfs_root));
 }
 
+/* "[NAME@]SUBNET" */
+static int parse_rail(const char *item, struct roce_rail *r)
+{
+	const char *at = strchr(item, '@'), *net = at ? at + 1 : item;
+	size_t nl = at ? (size_t)(at - item) : 0;
+	memset(r, 0, sizeof(*r));
+	if (at && (nl == 0 || nl >= sizeof(r->name)))
+		return -1;
+	memcpy(r->name, item, nl);
+	if (at && !hca_name_ok(r->name)) /* the same characters as a device name */
+		return -1;
+	return roce_subnet_parse(net, &r->net) == 0 ? 0 : -1;
+}
+
+/* Rails=[NAME@]SUBNET,...: at most 32, no subnet overlapping another, no
+ * name twice. */
+static int set_rails(struct roce_policy *p, const char *v)
+{
+	char copy[1024], *save = NULL;
+	struct roce_rail rails[ROCE_RAILS_MAX];
+	size_t n = 0;
+	if (snprintf(copy, sizeof(copy), "%s", v) >= (int)sizeof(copy) || strstr(v, ",,") || v[0] == ',' ||
+	    v[strlen(v) - 1] == ',')
+		return -1;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == ROCE_RAILS_MAX || parse_rail(tok, &rails[n]) < 0)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (roce_subnet_overlaps(&rails[i].net, &rails[n].net) ||
+			    (rails[n].name[0] && strcmp(rails[i].name, rails[n].name) == 0))
+				return -1;
+		n++;
+	}
+	memcpy(p->rails, rails, n * sizeof(rails[0]));
+	p->n_rails = n;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	setter_fn set;
@@ -445,6 +483,9 @@ static const struct {
 	{ "StateDir", set_state_dir, "an absolute path" },
 	{ "SharedDir", set_shared_dir, "an absolute path" },
 	{ "SysfsRoot", set_sysfs_root, "an absolute path" },
+	{ "Rails", set_rails,
+	  "[NAME@]SUBNET,... in rail order: up to 32 network addresses such as 192.0.2.0/26 (host bits clear, "
+	  "none overlapping another), each maybe named (rail0@192.0.2.0/26; names of up to 15 of A-Za-z0-9_.-)" },
 };
 
 const char *roce_policy_key_name(const char *key)
@@ -492,6 +533,14 @@ int roce_policy_set_kv(struct roce_policy *p, const char *kv, const char *where,
 	memcpy(key, kv, (size_t)(eq - kv));
 	key[eq - kv] = '\0';
 	return roce_policy_set(p, key, eq + 1, where, err);
+}
+
+int roce_policy_rail_of(const struct roce_policy *p, int family, const uint8_t *addr)
+{
+	for (size_t i = 0; i < p->n_rails; i++)
+		if (roce_subnet_contains(&p->rails[i].net, family, addr))
+			return (int)i;
+	return -1;
 }
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device)

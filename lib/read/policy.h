@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "base/counter.h"
 #include "base/error.h"
+#include "base/subnet.h"
 
 #define ROCE_DEFAULT_CONFIG "/etc/slurm/roce.conf"
 #define ROCE_HCA_MAX 32 /* NCCL_IB_HCA takes at most 32 entries */
@@ -42,6 +43,16 @@ enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 	"rx_icrc_encapsulated:10"
 #define ROCE_RESUME_AFTER_DEFAULT 3
 #define ROCE_RESUME_AFTER_MAX 1000
+
+/* Rails=: the site's rails, in order, each a subnet and maybe a name
+ * (fingerprint.h: a port is on the rail whose subnet holds its GID's
+ * address). */
+#define ROCE_RAILS_MAX ROCE_HCA_MAX
+#define ROCE_RAIL_NAME_MAX 16
+struct roce_rail {
+	char name[ROCE_RAIL_NAME_MAX]; /* "" unnamed: the subnet names it */
+	struct roce_subnet net;
+};
 
 struct roce_policy {
 	int gid_index;                        /* 0..255 or ROCE_GID_AUTO */
@@ -82,6 +93,8 @@ struct roce_policy {
 	uint64_t trend_threshold[ROCE_N_COUNTERS]; /* growth within the window that is sick; 0 = not tracked */
 	int trend_window_s;                        /* a flap settles after this long without growth */
 	bool live; /* the health check samples running jobs for roce-report --live (Live=) */
+	struct roce_rail rails[ROCE_RAILS_MAX]; /* Rails=; n_rails 0: each port's own subnet is its rail */
+	size_t n_rails;
 };
 
 void roce_policy_defaults(struct roce_policy *p);
@@ -101,6 +114,8 @@ const char *roce_policy_key_name(const char *key);
 #define ROCE_POLICY_NODENAME "NodeName"
 
 bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
+/* The Rails= entry whose subnet holds addr (4 or 16 bytes of family), -1 none. */
+int roce_policy_rail_of(const struct roce_policy *p, int family, const uint8_t *addr);
 
 const char *roce_mode_name(enum roce_mode m);
 int roce_mode_parse(const char *s, enum roce_mode *out); /* "off|warn|strict" */

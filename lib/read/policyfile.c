@@ -126,7 +126,10 @@ struct parser {
 };
 
 /* Keys read outside the compute nodes (roce-report, srun): one value everywhere. */
-static bool cluster_wide(const char *key) { return !strcmp(key, "ReportDir") || !strcmp(key, "SharedDir"); }
+static bool cluster_wide(const char *key)
+{
+	return !strcmp(key, "ReportDir") || !strcmp(key, "SharedDir") || !strcmp(key, "Rails");
+}
 
 static void parse_word(struct parser *ps, const char *word, const char *where)
 {

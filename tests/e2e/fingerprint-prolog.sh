@@ -7,7 +7,9 @@
 # without its name, so that nodes offering the same have the same digest;
 # the epilog removes it (the last one the job's directory); SharedDir unset
 # writes nothing; a SharedDir root must not write through is refused with a
-# log line, and the report still works.
+# log line, and the report still works.  Each port's rail is the subnet of
+# its GID's address on its netdev, read from the kernel (rtnetlink), or the
+# Rails= entry that holds the address; addresses themselves are not in it.
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
@@ -26,6 +28,11 @@ netns_veth "$NS" eth1 9000
 R=$T/sys
 mkdir -p "$R"
 fab_example "$R" 2
+# two rails: mlx5_0's GID 192.0.2.10 on eth0 (192.0.2.0/26), mlx5_1's 192.0.2.75 on eth1 (192.0.2.64/26)
+fab_roce_ipv4 "$R" mlx5_1 1 eth1 192.0.2.75
+ip -n "$NS" addr add 192.0.2.10/26 dev eth0
+ip -n "$NS" addr add 192.0.2.75/26 dev eth1
+ip -n "$NS" addr add 198.51.100.7/24 dev eth1 # a second address: not the GID's
 
 conf() { # conf NAME [SHAREDDIR]
 	printf 'ReportDir=%s\nStateDir=%s\nPfcPriority=none\n' "$T/reports" "$T/state" >"$T/$1.conf"
@@ -52,7 +59,7 @@ is "$(stat -c '%a %U' "$T/shared" "$F" | tr '\n' ' ')" "711 root 444 root " "Sha
 is "$(stat -c '%U' "$T/shared/101")" "root" "the job's directory is root's"
 like "$(getfacl -cn "$T/shared/101" 2>/dev/null | tr '\n' ' ')" 'user::rwx user:4001:r-x group::--- mask::r-x other::---' \
 	"only the job user (ACL) and root may list and enter it"
-is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/2 101 pass false" \
+is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/3 101 pass false" \
 	"schema, job, verdict, no node name"
 is "$(setpriv --reuid 4001 --regid 4001 --clear-groups ls "$T/shared" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
 	"the job user lists the job's directory, not SharedDir: which jobs run here is not theirs to see"
@@ -60,6 +67,12 @@ is "$(jq -c '[.ports[] | [.device, .port, .netdev, .active_mtu, .netdev_mtu]]' "
 	'[["mlx5_0",1,"eth0",4096,9000],["mlx5_1",1,"eth1",4096,9000]]' "the healthy ports in order, netdevs and MTUs"
 is "$(jq -c '[.gid_index, .addr_family, .traffic_class, .pfc_priority]' "$F")" '[3,4,-1,-1]' \
 	"GID index and family, traffic class, PFC priority"
+is "$(jq -c '[.ports[] | .rail]' "$F")" '["192.0.2.0/26","192.0.2.64/26"]' \
+	"each port's rail: the subnet of its GID's address on its netdev (rtnetlink)"
+ok "no address in it" sh -c "! grep -q '192\.0\.2\.10\b\|192\.0\.2\.75\|198\.51' '$F'"
+is "$(jq -c '[.devices[] | [.device, .hca_type, .board_id, .fw_ver]], .driver, .trust, [.ports[] | [.rate_gbps, .ecn_np, .ecn_rp]]' "$F" | tr '\n' ' ')" \
+	'[["mlx5_0","MT28908","MT_0000000223","20.39.1002"],["mlx5_1","MT28908","MT_0000000223","20.39.1002"]] "" "unknown" [[100,-1,-1],[100,-1,-1]] ' \
+	"the adapters' model and firmware, the driver (no version here), trust, link rates, ECN (PfcPriority=none: not looked at)"
 is "$(ls -A "$T/shared/101")" "$name" "no temporaries left"
 job prolog "$C" 101 nodeB
 FB=$(ls -d "$T"/shared/101/*.nodeB 2>/dev/null)
@@ -78,6 +91,19 @@ ok "and only its own" test -f "$FB" -a -n "$(ls "$T"/shared/102/*.nodeA)"
 ok "the report is still written" test -f "$T/reports/101/nodeA.json"
 job epilog "$C" 101 nodeB
 ok "the last epilog of the job removes its directory" test ! -e "$T/shared/101"
+
+# Rails=: the entry that holds the address is the rail, whatever the netdev's prefix
+CR=$(conf rails "$T/shared")
+echo "Rails=a@192.0.2.0/25,b@203.0.113.0/24" >>"$CR"
+job prolog "$CR" 105 nodeA
+is "$(jq -c '[.ports[] | .rail]' "$T"/shared/105/*.nodeA)" '["192.0.2.0/25","192.0.2.0/25"]' \
+	"Rails=: each port's rail is the entry holding its address"
+# an address the netdev does not have (it changed since the GID table was read): unknown, never guessed
+ip -n "$NS" addr del 192.0.2.75/26 dev eth1
+job prolog "$C" 106 nodeA
+is "$(jq -c '[.ports[] | .rail]' "$T"/shared/106/*.nodeA)" '["192.0.2.0/26",""]' \
+	"no such address on the netdev: the rail is unknown"
+ip -n "$NS" addr add 192.0.2.75/26 dev eth1
 
 # unset: nothing
 C0=$(conf without)

@@ -13,7 +13,8 @@
  * The pages state the packaged paths: a VALUE under /var/ is taken under
  * this build's localstatedir.  An empty VALUE (the page's "Default: empty")
  * cannot go through the parser, which refuses empty values; it is checked
- * on the field for the keys whose default is empty (Hca, TopologyFile, SharedDir).
+ * on the field for the keys whose default is empty (Hca, TopologyFile, SharedDir,
+ * Rails).
  */
 #include "config.h"
 #include <stdio.h>
@@ -30,6 +31,8 @@ static int empty_default(const char *key, const struct roce_policy *p)
 		return p->topology_file[0] == '\0' ? 0 : 1;
 	if (!strcasecmp(key, "SharedDir"))
 		return p->shared_dir[0] == '\0' ? 0 : 1;
+	if (!strcasecmp(key, "Rails"))
+		return p->n_rails == 0 ? 0 : 1;
 	fprintf(stderr, "policy-default: %s: no empty default known for this key\n", key);
 	return 2;
 }

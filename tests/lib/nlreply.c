@@ -7,6 +7,7 @@
 #include "nlreply.h"
 #include <arpa/inet.h>
 #include <linux/if_link.h>
+#include <linux/if_addr.h>
 #include <linux/if_vlan.h>
 
 #include <stdio.h>
@@ -68,6 +69,53 @@ void nlreply_link_vlan(struct nlmsghdr *nlh, uint16_t id, const uint32_t (*egres
 	}
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
+}
+
+struct nlmsghdr *nlreply_addr(void *buf, uint32_t seq, int family, const void *addr, unsigned prefix, int ifindex,
+                              const char *label, uint8_t scope)
+{
+	struct nlmsghdr *nlh = nlreply_header(buf, RTM_NEWADDR, seq);
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	struct ifa_cacheinfo ci = { .ifa_prefered = 0xffffffff, .ifa_valid = 0xffffffff, .cstamp = 1234, .tstamp = 1234 };
+	ifa->ifa_family = (uint8_t)family;
+	ifa->ifa_prefixlen = (uint8_t)prefix;
+	ifa->ifa_flags = IFA_F_PERMANENT;
+	ifa->ifa_scope = scope;
+	ifa->ifa_index = (uint32_t)ifindex;
+	if (family == AF_INET) {
+		uint32_t a, mask = prefix ? htonl(0xffffffffu << (32 - prefix)) : 0;
+		memcpy(&a, addr, 4);
+		mnl_attr_put(nlh, IFA_ADDRESS, 4, addr);
+		mnl_attr_put(nlh, IFA_LOCAL, 4, addr);
+		if (prefix < 31) {
+			uint32_t bcast = a | ~mask;
+			mnl_attr_put(nlh, IFA_BROADCAST, 4, &bcast);
+		}
+		mnl_attr_put_strz(nlh, IFA_LABEL, label);
+		mnl_attr_put_u32(nlh, IFA_FLAGS, IFA_F_PERMANENT);
+		mnl_attr_put(nlh, IFA_CACHEINFO, sizeof(ci), &ci);
+	} else {
+		mnl_attr_put(nlh, IFA_ADDRESS, 16, addr);
+		mnl_attr_put(nlh, IFA_CACHEINFO, sizeof(ci), &ci);
+		mnl_attr_put_u32(nlh, IFA_FLAGS, IFA_F_PERMANENT);
+	}
+	return nlh;
+}
+
+struct nlmsghdr *nlreply_done(void *buf, uint32_t seq, int status)
+{
+	struct nlmsghdr *nlh = nlreply_header(buf, NLMSG_DONE, seq);
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	int32_t *st = mnl_nlmsg_put_extra_header(nlh, sizeof(*st));
+	*st = status;
+	return nlh;
+}
+
+void nlreply_append(void *dgram, size_t *off, const struct nlmsghdr *nlh)
+{
+	memcpy((char *)dgram + *off, nlh, nlh->nlmsg_len);
+	*off += NLMSG_ALIGN(nlh->nlmsg_len);
 }
 
 struct nlmsghdr *nlreply_error(void *buf, uint32_t seq, int error, uint16_t req_type)

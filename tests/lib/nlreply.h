@@ -44,6 +44,20 @@ struct nlmsghdr *nlreply_link(void *buf, uint32_t seq, const char *name, int ifi
  * egress holds from,to pairs. */
 void nlreply_link_vlan(struct nlmsghdr *nlh, uint16_t id, const uint32_t (*egress)[2], size_t n_egress);
 
+/* One RTM_NEWADDR of an RTM_GETADDR dump (NLM_F_MULTI), as
+ * inet_fill_ifaddr() (family AF_INET: ADDRESS, LOCAL, BROADCAST below /31,
+ * LABEL, FLAGS, CACHEINFO) or inet6_fill_ifaddr() (AF_INET6: ADDRESS,
+ * CACHEINFO, FLAGS) builds it for a permanent address (`ip addr add`):
+ * addr is 4 or 16 bytes, scope 0 (global) or 253 (link). */
+struct nlmsghdr *nlreply_addr(void *buf, uint32_t seq, int family, const void *addr, unsigned prefix, int ifindex,
+                              const char *label, uint8_t scope);
+/* NLMSG_DONE ending a dump, as netlink_dump_done() puts it: NLM_F_MULTI and
+ * the dump's int status (0, or -errno). */
+struct nlmsghdr *nlreply_done(void *buf, uint32_t seq, int status);
+/* Copy message nlh to dgram + *off (a datagram of several messages, as a
+ * dump sends them) and advance *off. */
+void nlreply_append(void *dgram, size_t *off, const struct nlmsghdr *nlh);
+
 /* NLMSG_ERROR as netlink_ack() sends it under NETLINK_CAP_ACK: the error
  * code and the request's header only (36 bytes). */
 struct nlmsghdr *nlreply_error(void *buf, uint32_t seq, int error, uint16_t req_type);

@@ -183,6 +183,45 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_gdr_level_parse("NVL", &l), -1);
 }
 
+/* Rails=: ordered, maybe named; overlapping, duplicate or host-bit subnets refused. */
+static void t_rails(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	char out[ROCE_SUBNET_TEXT_MAX];
+	roce_policy_defaults(&p);
+	assert_int_equal(p.n_rails, 0);
+	assert_int_equal(roce_policy_set_kv(&p, "Rails=192.0.2.64/26,a-1@192.0.2.0/26,2001:db8:1::/64", "x", &err), 0);
+	assert_int_equal(p.n_rails, 3);
+	roce_subnet_format(&p.rails[0].net, out);
+	assert_string_equal(out, "192.0.2.64/26");
+	assert_string_equal(p.rails[0].name, "");
+	assert_string_equal(p.rails[1].name, "a-1");
+	assert_int_equal(roce_policy_rail_of(&p, AF_INET, (uint8_t[]){ 192, 0, 2, 10 }), 1);
+	assert_int_equal(roce_policy_rail_of(&p, AF_INET, (uint8_t[]){ 192, 0, 2, 200 }), -1);
+	static const char *const bad[] = {
+		"Rails=192.0.2.0/24,192.0.2.64/26", /* overlaps */
+		"Rails=192.0.2.0/26,192.0.2.0/26",  /* twice */
+		"Rails=a@192.0.2.0/26,a@192.0.2.64/26",
+		"Rails=192.0.2.70/26",              /* host bits */
+		"Rails=@192.0.2.0/26", "Rails=a.b/c@192.0.2.0/26", "Rails=abcdefghijklmnop@192.0.2.0/26",
+		"Rails=192.0.2.0/26,", "Rails=,192.0.2.0/26", "Rails=192.0.2.0/26,,192.0.2.64/26", "Rails=mlx5_0",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (roce_policy_set_kv(&p, bad[i], "roce.conf:4", &err) == 0)
+			fail_msg("%s taken", bad[i]);
+	assert_non_null(strstr(err.msg, "roce.conf:4: Rails: invalid value \"mlx5_0\" (expected [NAME@]SUBNET"));
+	assert_int_equal(p.n_rails, 3); /* a refused value changes nothing */
+	char many[1024] = "Rails=";
+	for (int i = 0; i < 33; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s10.%d.0.0/16", i ? "," : "", i);
+	assert_int_equal(roce_policy_set_kv(&p, many, "x", &err), -1);
+	*strrchr(many, ',') = '\0';
+	assert_int_equal(roce_policy_set_kv(&p, many, "x", &err), 0);
+	assert_int_equal(p.n_rails, 32);
+}
+
 /* roce-check resolves a relative --sysfs-root itself; roce.conf's SysfsRoot
  * (and --set SysfsRoot=) stays absolute-only, with an error naming the value. */
 static void t_sysfs_root_absolute_only(void **s)
@@ -247,6 +286,7 @@ int main(void)
 		cmocka_unit_test(t_errors_name_file_line_key),
 		cmocka_unit_test(t_kv_and_tokens),
 		cmocka_unit_test(t_sysfs_root_absolute_only),
+		cmocka_unit_test(t_rails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

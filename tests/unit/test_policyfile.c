@@ -226,10 +226,12 @@ static void t_nodename_problems(void **s)
 	assert_int_equal(p.gid_index, 5);
 
 	/* what srun and roce-report read is the same everywhere */
-	assert_int_equal(read_for(&p, "NodeName=gpu1\nReportDir=/x\nSharedDir=/y\nNodeName=ALL\nReportDir=/z\n",
+	assert_int_equal(read_for(&p, "NodeName=gpu1\nReportDir=/x\nSharedDir=/y\nRails=192.0.2.0/26\nNodeName=ALL\nReportDir=/z\n",
 	                          "gpu1", &res),
 	                 -1);
-	assert_int_equal(res.n_problems, 2);
+	assert_int_equal(res.n_problems, 3);
+	assert_string_equal(res.problems[2].key, "Rails");
+	assert_int_equal(p.n_rails, 0);
 	assert_non_null(strstr(res.problems[0].err.msg, ":2: ReportDir: not in a NodeName= section (line 1)"));
 	assert_string_equal(res.problems[0].key, "ReportDir");
 	assert_string_equal(res.problems[1].key, "SharedDir");

@@ -287,6 +287,8 @@ static void earlier_jobs_entries(void **state)
 	assert_int_equal(g.fp[1]->ports[0].active_mtu, 4096);
 	assert_int_equal(g.state[2], ROCE_FP_READ);
 	assert_int_equal(g.n_stale, 2);
+	assert_true(g.stale[0]);  /* srun says why crashed is missing */
+	assert_false(g.stale[2]);
 	roce_shareddir_gather_free(&g);
 	/* the earlier job itself (start unknown to the caller: 0) would have taken them */
 	assert_int_equal(gather(nodes, 1, 0, 0, &g, &err), 0);

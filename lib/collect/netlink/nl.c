@@ -238,15 +238,17 @@ static bool name_ok(const char *name)
 	return len > 0 && len < IF_NAMESIZE;
 }
 
-/* Send req (sequence number assigned here) and wait for its reply. */
-static void transact(struct roce_nl *nl, struct nlmsghdr *req, const char *what, struct roce_nl_result *res)
+/* Send req (sequence number assigned here): 0, or -1 with res filled;
+ * *deadline: when its answer must have come. */
+static int send_request(struct roce_nl *nl, struct nlmsghdr *req, const char *what, int64_t *deadline,
+                        struct roce_nl_result *res)
 {
-	int64_t deadline = roce_clock_ms() + nl->timeout_ms;
-	if (nl->has_budget && nl->budget_end_ms < deadline)
-		deadline = nl->budget_end_ms;
-	if (deadline <= roce_clock_ms()) {
+	*deadline = roce_clock_ms() + nl->timeout_ms;
+	if (nl->has_budget && nl->budget_end_ms < *deadline)
+		*deadline = nl->budget_end_ms;
+	if (*deadline <= roce_clock_ms()) {
 		result_set(res, ROCE_TIMEOUT, ETIMEDOUT, "%s: deadline passed before the request was sent", what);
-		return;
+		return -1;
 	}
 	if (++nl->seq == 0)
 		nl->seq = 1;
@@ -264,9 +266,116 @@ static void transact(struct roce_nl *nl, struct nlmsghdr *req, const char *what,
 	roce_kread_leave();
 	if (sent < 0) {
 		result_set(res, ROCE_UNREADABLE, errno, "%s: send: %s", what, strerror(errno));
-		return;
+		return -1;
 	}
-	recv_reply(nl, nl->seq, deadline, what, res);
+	return 0;
+}
+
+/* Send req and wait for its reply. */
+static void transact(struct roce_nl *nl, struct nlmsghdr *req, const char *what, struct roce_nl_result *res)
+{
+	int64_t deadline;
+	if (send_request(nl, req, what, &deadline, res) == 0)
+		recv_reply(nl, nl->seq, deadline, what, res);
+}
+
+/* ------------------------------------------------------------ dumps */
+
+struct dump {
+	roce_nl_msg_fn cb;
+	void *data;
+	const char *what;
+};
+
+/* NLMSG_DONE: its payload, when there is one, is 0 or the dump's -errno. */
+static int dump_done(const struct nlmsghdr *nlh, const char *what, struct roce_nl_result *res)
+{
+	int32_t code = 0;
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(code))
+		memcpy(&code, mnl_nlmsg_get_payload(nlh), sizeof(code));
+	if (code < 0 && code >= -4095) {
+		result_set(res, roce_status_for_errno(-code), -code, "%s: the dump failed: %s", what, strerror(-code));
+		return -1;
+	}
+	if (code != 0) {
+		result_set(res, ROCE_MALFORMED, EPROTO, "%s: NLMSG_DONE says %d", what, code);
+		return -1;
+	}
+	res->status = ROCE_OK;
+	return 1;
+}
+
+/* The messages of one datagram (len bytes in nl->buf) that answer seq: 1
+ * when NLMSG_DONE came, 0 when more are to come, -1 with res filled. */
+static int dump_datagram(const struct roce_nl *nl, int len, unsigned seq, const struct dump *d,
+                         struct roce_nl_result *res)
+{
+	const struct nlmsghdr *nlh = (const void *)nl->buf;
+	char why[ROCE_WHY_MAX];
+	for (; roce_nlmsg_fits(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_seq != seq || (nl->portid && nlh->nlmsg_pid != nl->portid) ||
+		    nlh->nlmsg_type == NLMSG_NOOP)
+			continue;
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			return dump_done(nlh, d->what, res);
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			int e = roce_nlmsg_envelope(nlh, NLMSG_ERROR, 0, d->what, why, sizeof(why));
+			if (e > 0)
+				result_set(res, roce_status_for_errno(e), e, "%s: %s", d->what, strerror(e));
+			else
+				result_set(res, ROCE_MALFORMED, EPROTO, "%s", why);
+			return -1;
+		}
+		why[0] = '\0';
+		if (d->cb(nlh, d->data, why) != MNL_CB_OK) {
+			result_set(res, ROCE_MALFORMED, EPROTO, "%s", why[0] ? why : "the dump's message was refused");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void recv_dump(struct roce_nl *nl, unsigned seq, int64_t deadline, const struct dump *d,
+                      struct roce_nl_result *res)
+{
+	for (;;) {
+		int64_t left = deadline - roce_clock_ms();
+		if (left <= 0)
+			break;
+		struct pollfd pfd = { .fd = nl->fd, .events = POLLIN };
+		int n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			result_set(res, ROCE_UNREADABLE, errno, "%s: poll: %s", d->what, strerror(errno));
+			return;
+		}
+		if (n == 0)
+			continue;
+		ssize_t got = recv_datagram(nl, d->what, res);
+		if (got < 0)
+			return;
+		if (got > 0 && dump_datagram(nl, (int)got, seq, d, res) != 0)
+			return;
+	}
+	result_set(res, ROCE_TIMEOUT, ETIMEDOUT, "%s: the kernel's answer did not end within the deadline", d->what);
+}
+
+void roce_nl_dump(struct roce_nl *nl, uint16_t type, const void *fam, size_t famlen, const char *what,
+                  roce_nl_msg_fn cb, void *data, struct roce_nl_result *res)
+{
+	char req_buf[NL_SEND_BUF] __attribute__((aligned(8)));
+	struct dump d = { cb, data, what };
+	int64_t deadline;
+
+	memset(res, 0, sizeof(*res));
+	memset(req_buf, 0, sizeof(req_buf));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req_buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	memcpy(mnl_nlmsg_put_extra_header(nlh, famlen), fam, famlen);
+	if (send_request(nl, nlh, what, &deadline, res) == 0)
+		recv_dump(nl, nl->seq, deadline, &d, res);
 }
 
 void roce_nl_ask(struct roce_nl *nl, uint16_t type, const void *fam, size_t famlen, uint16_t name_type,

@@ -53,4 +53,15 @@ struct roce_nl_result {
 void roce_nl_ask(struct roce_nl *nl, uint16_t type, const void *fam, size_t famlen, uint16_t name_type,
                  const char *name, const char *what, struct roce_nl_result *res);
 
+/* A dump: every message of the kernel's answer to one NLM_F_DUMP request
+ * of type with a family header (fam, famlen bytes) goes to cb, in order,
+ * until NLMSG_DONE, within the same deadline as roce_nl_ask (one for the
+ * whole answer).  cb returns MNL_CB_OK to go on; anything else stops the
+ * dump, res then MALFORMED with cb's why (whylen ROCE_WHY_MAX).  res->status
+ * ROCE_OK once NLMSG_DONE came (res->reply NULL); an NLMSG_ERROR or a
+ * failed NLMSG_DONE is the errno's status. */
+typedef int (*roce_nl_msg_fn)(const struct nlmsghdr *nlh, void *data, char *why);
+void roce_nl_dump(struct roce_nl *nl, uint16_t type, const void *fam, size_t famlen, const char *what,
+                  roce_nl_msg_fn cb, void *data, struct roce_nl_result *res);
+
 #endif
