@@ -406,11 +406,43 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	return 0;
 }
 
+/* The drain reason of a node whose RDMA driver did not load: ib_core makes
+ * class/infiniband, the adapter's driver (mlx5_ib for mlx5_* devices) fills it. */
+static void driver_reason(const struct roce_policy *pol, char *buf, size_t len)
+{
+	bool mlx5 = true;
+	for (size_t i = 0; i < pol->n_hca; i++)
+		mlx5 = mlx5 && strncmp(pol->hca[i], "mlx5_", 5) == 0;
+	snprintf(buf, len, "RDMA driver not loaded (ib_core%s)", mlx5 ? ", mlx5_ib" : "");
+}
+
+/* Hca= names devices this node must have, so a node with no class/infiniband
+ * at all (ib_core and the adapter's driver not loaded: a DKMS build that
+ * failed on a new kernel, a blacklist) fails it, and drains: one finding
+ * for the node, naming the drivers. */
+static int check_no_rdma_driver(struct roce_check_result *r, const struct roce_node *node,
+                                const struct roce_policy *pol)
+{
+	char reason[64], listed[160] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < pol->n_hca && used < sizeof(listed); i++)
+		used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? "," : "", pol->hca[i]);
+	driver_reason(pol, reason, sizeof(reason));
+	return roce_finding_addf(r, "hca", NULL, 0, ROCE_FAIL, true, reason,
+	                         "Hca= lists %s, but no RDMA driver is loaded: %s (ib_core and the adapter's "
+	                         "RDMA driver are not loaded: `modprobe mlx5_ib` or the adapter's driver, `dmesg`; "
+	                         "after a kernel update, a DKMS module that did not build: `dkms status`)",
+	                         listed, node->devices_read.why);
+}
+
 static int check_node(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	/* An Hca= device absent from a listing we read is a hardware fault, also when
-	 * the node has no RDMA device at all; from a listing we could not read it
-	 * is unknown (never a drain). */
+	 * the node has no RDMA device at all or no class/infiniband (the driver did
+	 * not load); from a listing we could not read (EIO, EACCES) it is unknown
+	 * (never a drain). */
+	if (pol->n_hca && node->devices_read.status == ROCE_MISSING)
+		return check_no_rdma_driver(r, node, pol);
 	for (size_t i = 0; i < pol->n_hca; i++) {
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;

@@ -219,10 +219,26 @@ R=$(fixture nodev); mkdir -p "$R/class/infiniband"
 run "$R" --set Hca=mlx5_0 --format json
 is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" fail "Hca= absent, no RDMA device at all: hca fails"
 is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_0 missing" "Hca= absent, no RDMA device at all: drain reason"
-R=$(fixture nodev-unreadable)
+# no class/infiniband at all: ib_core and mlx5_ib did not load (a DKMS build
+# that failed on a new kernel): with Hca= the node fails and drains
+R=$(fixture nodriver)
 run "$R" --set Hca=mlx5_0 --format json
-is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" unknown "Hca= with a listing that failed: unknown"
-is "$(jq -r .check.summary.drain_reason <<<"$out")" null "Hca= with a listing that failed: no drain"
+is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" fail "Hca=, no class/infiniband (driver not loaded): hca fails"
+is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: RDMA driver not loaded (ib_core, mlx5_ib)" \
+	"Hca=, driver not loaded: the drain reason names the drivers"
+out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" --set Hca=mlx5_0 --health 2>&1); rc=$?
+is "$rc" 1 "Hca=, driver not loaded: --health exits 1 (NHC drains)"
+like "$out" "FAIL +hca +node +Hca= lists mlx5_0, but no RDMA driver is loaded" "Hca=, driver not loaded: said"
+# a listing that failed (EACCES here, as user nobody) is unknown: no drain
+R=$(fixture nodev-unreadable); mkdir -p "$R/class/infiniband/mlx5_0"; chmod 700 "$R/class/infiniband"
+why=$(netns_nobody_why "$R")
+if [ -n "$why" ]; then
+	skip "$why"; skip "$why"
+else
+	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" --set Hca=mlx5_0 --format json 2>&1)
+	is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" unknown "Hca= with a listing that failed (EACCES): unknown"
+	is "$(jq -r .check.summary.drain_reason <<<"$out")" null "Hca= with a listing that failed (EACCES): no drain"
+fi
 
 # --- traffic class
 R=$(fixture tc); fab_example "$R" 1

@@ -205,6 +205,34 @@ static void t_hca_absent_no_devices(void **state)
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Permission denied"));
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+	roce_reading_set(&f->node.devices_read, ROCE_UNREADABLE, EIO, "cannot list /sys/class/infiniband: Input/output error");
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+
+	/* no class/infiniband at all: the RDMA driver did not load (a DKMS build
+	 * that failed on a new kernel): Hca= says the node has one, so it drains,
+	 * one finding naming the drivers */
+	f->policy.n_hca = 2;
+	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "mlx5_1");
+	roce_reading_set(&f->node.devices_read, ROCE_MISSING, ENOENT,
+	                 "cannot list /sys/class/infiniband: No such file or directory");
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "hca", FX_ANY), 1);
+	fd = fx_finding(&f->check, "hca", "node", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	assert_non_null(strstr(fd->message, "Hca= lists mlx5_0,mlx5_1, but no RDMA driver is loaded: cannot list "
+	                                    "/sys/class/infiniband: No such file or directory"));
+	assert_non_null(strstr(fd->message, "dkms status"));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: RDMA driver not loaded (ib_core, mlx5_ib)");
+	assert_true(f->check.failed);
+	/* another vendor's device: only ib_core is named for sure */
+	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "bnxt_re0");
+	fx_check_run(f);
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: RDMA driver not loaded (ib_core)");
 }
 
 /* An IPv4 link-local (169.254/16) RoCE v2 GID is not routed across an L3
