@@ -23,8 +23,30 @@ static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"
 
 /* ------------------------------------------------------------ per-port checks */
 
+/* Without Hca=, a host port (no GPU behind its PCIe switch, the node's GPU
+ * rails elsewhere: check_link.c) that is down is said, left out and not
+ * drained: unplugged storage and front-end ports are common on healthy
+ * nodes.  A GPU's rail that is down, a port whose place is unknown, and
+ * every port Hca= names still fail and drain. */
+#define HOST_DOWN_NOTE                                                                                             \
+	"a host port (no GPU behind its PCIe switch; this node's GPU rails are other ports) that is down is left " \
+	"out, "                                                                                                    \
+	"not drained; Hca= names the ports you expect up"
+
+static bool port_down(const struct roce_port *p)
+{
+	return roce_reading_ok(&p->state_read) && roce_reading_ok(&p->phys_state_read) &&
+	       (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP);
+}
+
+static bool host_port_down(const struct roce_node *node, const struct roce_policy *pol, const struct roce_device *d,
+                           const struct roce_port *p)
+{
+	return pol->n_hca == 0 && port_down(p) && roce_check_link_host_port(node, d);
+}
+
 static enum roce_verdict check_port_state(struct roce_check_result *r, const struct roce_device *d,
-                                          const struct roce_port *p)
+                                          const struct roce_port *p, bool host_down)
 {
 	const struct roce_reading *bad = !roce_reading_ok(&p->state_read)        ? &p->state_read
 	                                 : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read
@@ -34,6 +56,13 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 		                  "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name,
 		                  p->num, roce_status_name(bad->status), bad->why);
 		return ROCE_UNKNOWN;
+	}
+	if (host_down) {
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_WARN, false, NULL,
+		                  "%s port %u is %s (phys_state %s): " HOST_DOWN_NOTE
+		                  "; if it should be up, check its cable, transceiver and switch port",
+		                  d->name, p->num, p->state_name, p->phys_state_name);
+		return ROCE_WARN;
 	}
 	if (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP) {
 		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_FAIL, true, NULL,
@@ -49,7 +78,7 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 }
 
 static enum roce_verdict check_netdev(struct roce_check_result *r, const struct roce_node *node,
-                                      const struct roce_device *d, const struct roce_port *p,
+                                      const struct roce_device *d, const struct roce_port *p, bool host_down,
                                       const struct roce_netdev **out)
 {
 	*out = NULL;
@@ -78,6 +107,12 @@ static enum roce_verdict check_netdev(struct roce_check_result *r, const struct 
 		return ROCE_UNKNOWN;
 	}
 	*out = nd;
+	if (!nd->up && host_down) {
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_WARN, false, NULL,
+		                  "%s (netdev of %s port %u) is %s, as its port: " HOST_DOWN_NOTE, nd->name, d->name,
+		                  p->num, nd->operstate[0] ? nd->operstate : "down");
+		return ROCE_WARN;
+	}
 	if (!nd->up) {
 		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, true, NULL,
 		                  "%s (netdev of %s port %u) is %s: `ip link set %s up`, "
@@ -303,9 +338,9 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	size_t before = r->n_findings;
 	const struct roce_netdev *nd;
 	int tc;
-	bool ok = true;
-	ok &= check_port_state(r, d, p) == ROCE_PASS;
-	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
+	bool ok = true, host_down = host_port_down(node, pol, d, p);
+	ok &= check_port_state(r, d, p, host_down) == ROCE_PASS;
+	ok &= check_netdev(r, node, d, p, host_down, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
 	/* PFC where it lives: on each member of a bond (RoCE LAG), else on nd */
