@@ -496,6 +496,7 @@ run "$R" --set Ecn=require --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
 run "$R" --set Ecn=require
 like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+is "$(grep -o 'echo 1 > [^`]*' <<<"$out")" "echo 1 > /sys/class/net/eth1/ecn/roce_rp/enable/3" "ecn: only RP off: the fix names roce_rp alone"
 # new in 0.2.0, so released at warn (NEWS): a PFC-only fabric keeps its ports on upgrade
 run "$R" --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "ecn: the default (Ecn=warn) keeps the port"
