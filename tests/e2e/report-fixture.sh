@@ -228,6 +228,20 @@ rm "$T/reports/501/nodeG.json"
 report 501 --format json
 is "$(jq -c '[.nodes[0].verdicts[] | select(.code=="no_rdma_traffic")] | length' <<<"$out")" 0 "one fragment: no no_rdma_traffic"
 
+# --- a site that checks no PFC (PfcPriority=none, as on veths with no DCB):
+# the report says "not checked", not unknown; one that checks it and cannot
+# read it (a veth): unknown
+R=$T/nopfc; mkdir -p "$R"; fab_example "$R" 1
+cp "$T/roce.conf" "$T/roce.conf.pfc"
+sed -i 's/^PfcPriority=3$/PfcPriority=none/' "$T/roce.conf"
+job prolog 601 nodeH "$R"; job epilog 601 nodeH "$R"
+report 601
+like "$out" "PFC priorities +not checked on every node" "PfcPriority=none: PFC priorities not checked, not unknown"
+mv "$T/roce.conf.pfc" "$T/roce.conf"
+job prolog 602 nodeH "$R"; job epilog 602 nodeH "$R"
+report 602
+like "$out" "PFC priorities +unknown on every node" "PfcPriority=3 on a veth (no DCB): unknown"
+
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "usage: no SLURM_JOB_ID -> 2"
