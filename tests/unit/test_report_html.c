@@ -43,6 +43,8 @@ static void t_page(void **state)
 	assert_int_equal(count(page, "<tr><td class=\"t\">"), 8);       /* 4 nodes x 2 ports */
 	assert_int_equal(count(page, "<script"), 1);
 	assert_non_null(strstr(page, "error: fragment n9.json: fragment of job 7, not 4242</p>"));
+	assert_non_null(strstr(page, "<section id=\"node-verdicts\"><h2>Node verdicts</h2>"));
+	assert_non_null(strstr(page, "<a href=\"#node-verdicts\">Node verdicts</a>"));
 	free(page);
 	roce_report_free(&r);
 }
@@ -86,12 +88,35 @@ static void t_ran_with(void **state)
 	roce_report_free(&r);
 }
 
+/* A clean job: no empty Node verdicts section, no link to it (as the text). */
+static void t_clean_job(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	roce_report_init(&r, "4242");
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
+	json_object_put(f);
+	roce_delta_free(&d);
+	assert_int_equal(r.nodes[0].n_verdicts, 0);
+	char *page = page_of(&r);
+	assert_non_null(strstr(page, "none: no loss, congestion or link problems seen"));
+	assert_null(strstr(page, "Node verdicts"));
+	assert_null(strstr(page, "node-verdicts"));
+	free(page);
+	roce_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_page),
 		cmocka_unit_test(t_hostile),
 		cmocka_unit_test(t_ran_with),
+		cmocka_unit_test(t_clean_job),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
