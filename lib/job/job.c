@@ -275,25 +275,53 @@ static void mark_sharing(int sfd, const char *job_id)
 
 /* StateDir/<jobid>.<node>.shared: the name of this node's entry in
  * SharedDir (shareddir.h: it carries the fingerprint's digest and the
- * prolog's time), so that the epilog removes it without listing SharedDir.
- * (The node name too: tests run several nodes on one StateDir.) */
+ * prolog's time), so that the epilog removes it without listing SharedDir,
+ * and on a second line the SharedDir it went into: roce.conf's SharedDir=
+ * may be edited while the job runs, and the entry is removed from where it
+ * was written.  (A mark of 0.2.0's first builds has the entry alone: the
+ * epilog's SharedDir then.)  (The node name too: tests run several nodes
+ * on one StateDir.) */
 #define SHARED_MARK_MAX (ROCE_JOBID_MAX + ROCE_FP_NODE_MAX + 8)
+#define SHARED_MARK_TEXT_MAX (ROCE_SHAREDDIR_ENTRY_MAX + sizeof(((struct roce_policy *)0)->shared_dir) + 2)
 static void shared_mark(char *buf, const char *job_id, const char *node)
 {
 	snprintf(buf, SHARED_MARK_MAX, "%s.%s.shared", job_id, node);
 }
 
+/* A mark's text cut into its entry (text itself) and the SharedDir of its
+ * second line (NULL: a mark without one). */
+static const char *mark_dir(char *text)
+{
+	char *dir = strchr(text, '\n'), *end;
+	if (!dir)
+		return NULL;
+	*dir++ = '\0';
+	if (dir[0] != '/' || !(end = strchr(dir, '\n')))
+		return NULL;
+	*end = '\0';
+	return dir;
+}
+
 /* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
 static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
 {
-	char mark[SHARED_MARK_MAX], entry[ROCE_SHAREDDIR_ENTRY_MAX];
+	char mark[SHARED_MARK_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_reading r;
 	if (!node || !roce_slurmid_node_ok(node))
 		return;
 	shared_mark(mark, job_id, node);
-	if (roce_readfile_buf(sfd, NULL, mark, entry, sizeof(entry), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
-	                      &r) > 0)
-		roce_shareddir_remove(p, job_id, entry);
+	if (roce_readfile_buf(sfd, NULL, mark, text, sizeof(text), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &r) >
+	    0) {
+		const char *dir = mark_dir(text);
+		/* the policy as it is, but the SharedDir the prolog wrote into */
+		struct roce_policy *where = dir && strlen(dir) < sizeof(p->shared_dir) ? malloc(sizeof(*where)) : NULL;
+		if (where) {
+			*where = *p;
+			snprintf(where->shared_dir, sizeof(where->shared_dir), "%s", dir);
+		}
+		roce_shareddir_remove(where ? where : p, job_id, text);
+		free(where);
+	}
 	unlinkat(sfd, mark, 0);
 }
 
@@ -303,7 +331,7 @@ static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *j
 static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce_fingerprint *fp,
                              struct roce_error *err)
 {
-	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX];
+	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_error e;
 	if (!c->pol.shared_dir[0])
 		return 0;
@@ -316,7 +344,9 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 		return -1;
 	}
 	shared_mark(mark, c->job_id, c->node);
-	if (roce_safefile_write(sfd, mark, entry, strlen(entry), geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
+	/* shared_dir fits (policy.c bounds it): the mark is never cut */
+	int n = snprintf(text, sizeof(text), "%s\n%s\n", entry, c->pol.shared_dir);
+	if (roce_safefile_write(sfd, mark, text, (size_t)n, geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
 		/* the entry stays until the sweep (shareddir.h): srun may still use it */
 		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
 		               ROCE_ERR_MAX - 80, e.msg);

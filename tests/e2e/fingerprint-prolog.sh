@@ -77,6 +77,27 @@ ok "the report is still written" test -f "$T/reports/101/nodeA.json"
 job epilog "$C" 101 nodeB
 ok "the last epilog of the job removes its directory" test ! -e "$T/shared/101"
 
+# SharedDir= edited while a job runs: the epilog removes the entry from the
+# directory the prolog wrote it into (the mark in StateDir names it)
+job prolog "$C" 105 nodeA
+F5=$(ls -d "$T"/shared/105/*.nodeA 2>/dev/null)
+ok "job 105: fingerprint in the SharedDir of its prolog" test -f "$F5"
+job epilog "$(conf moved "$T/shared2")" 105 nodeA
+ok "SharedDir= changed before the epilog: the entry is removed from where it was written" test ! -e "$F5"
+ok "... and the job's directory there with it" test ! -e "$T/shared/105"
+job prolog "$C" 106 nodeA
+F6=$(ls -d "$T"/shared/106/*.nodeA 2>/dev/null)
+job epilog "$(conf without)" 106 nodeA
+ok "SharedDir= removed before the epilog: the entry is removed all the same" test ! -e "$F6" -a ! -e "$T/shared/106"
+# a mark without the directory (0.2.0's first builds): the epilog's SharedDir
+job prolog "$C" 107 nodeA
+F7=$(ls -d "$T"/shared/107/*.nodeA 2>/dev/null)
+M7=$(ls "$T"/state/107.*nodeA*.shared)
+is "$(sed -n 2p "$M7")" "$T/shared" "the mark's second line is the SharedDir written into"
+sed -i 2d "$M7"
+job epilog "$C" 107 nodeA
+ok "a mark with the entry alone: removed from the epilog's SharedDir" test ! -e "$F7"
+
 # unset: nothing
 C0=$(conf without)
 job prolog "$C0" 103 nodeA
