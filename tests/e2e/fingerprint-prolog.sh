@@ -111,6 +111,6 @@ job prolog "$CL" 104 nodeA
 is "$rc" 0 "prolog with a linked SharedDir: exit 0 (never fails the job)"
 like "$out" "no fingerprint in SharedDir: SharedDir $T/link: .*symbolic link" "the log line names SharedDir and why"
 is "$(ls -A "$T/elsewhere")" "" "nothing written through the link"
-ok "the counter snapshot was still taken" test -f "$T/state/104.json"
+ok "the counter snapshot was still taken" test -f "$T/state/104.nodeA.snapshot.json"
 
 done_testing
