@@ -81,6 +81,14 @@ void roce_delta_free(struct roce_delta *d);
 void roce_delta_counter(const struct roce_counter_def *def, uint64_t start, uint64_t end, bool port_reset,
                         struct roce_counter_delta *out);
 
+/* A port's check_why: "at job start: WHY" (end: "at job end: WHY") into
+ * why (ROCE_WHY_MAX bytes); a WHY too long for it is cut after its last
+ * whole word, and "..." says so.  WHY is "CHECK: message" (snapshot.c). */
+void roce_delta_check_why(char *why, bool end, const char *what);
+/* True when a check_why (roce_delta_check_why's, or a bare WHY) is the
+ * finding of the named check ("link_rate"). */
+bool roce_delta_check_why_is(const char *why, const char *check);
+
 const char *roce_delta_status_name(enum roce_delta_status s);
 const char *roce_delta_presence_name(enum roce_port_presence p);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/nodehealth.h"
 #include "report/report_metric.h"
+#include "pipeline/delta.h"
 #include "read/sysfs.h"
 
 #include <stdio.h>
@@ -35,8 +36,9 @@ static const struct {
 };
 
 /* A slow link fails the port's check with the link rate check's finding
- * (check_link.c), which the fragment keeps as the port's check_why. */
-#define SLOW_LINK_CHECK "link_rate:"
+ * (check_link.c), which the fragment keeps as the port's check_why, after
+ * when it was seen (roce_delta_check_why). */
+#define SLOW_LINK_CHECK "link_rate"
 
 void roce_nodehealth_init(struct roce_nodehealth *h)
 {
@@ -156,7 +158,7 @@ static int kind(const struct roce_fragment_verdict *v, const struct roce_fragmen
 		if (strcmp(v->code, codes[i].code) == 0)
 			return (int)codes[i].p;
 	if (strcmp(v->code, "check_failed") == 0 && p && p->check_why &&
-	    strncmp(p->check_why, SLOW_LINK_CHECK, strlen(SLOW_LINK_CHECK)) == 0)
+	    roce_delta_check_why_is(p->check_why, SLOW_LINK_CHECK))
 		return ROCE_NH_SLOW_LINK;
 	return -1;
 }
