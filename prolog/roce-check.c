@@ -779,9 +779,10 @@ static void drain_or_resume(const struct args *a, const struct roce_policy *p, c
 
 /* What the configuration itself shows, before the node's findings: a
  * roce.conf that did not parse (checked with its last good copy), and, for
- * a health check, a plugstack that does not load the plugin.  Neither
- * drains. */
-static void config_findings(const struct args *a, const struct roce_policycache_outcome *cached)
+ * a health check, a plugstack that does not load the plugin and the
+ * directories the prolog and epilog would refuse.  None drains. */
+static void config_findings(const struct args *a, const struct roce_policy *p,
+                            const struct roce_policycache_outcome *cached)
 {
 	if (cached->cached && a->format == FMT_TEXT)
 		checkconfig_cached_finding(cached->bad.msg, cached->saved, stdout);
@@ -790,6 +791,8 @@ static void config_findings(const struct args *a, const struct roce_policycache_
 		        cached->saved);
 	if ((a->drain || a->health) && a->format == FMT_TEXT)
 		checkconfig_plugstack_finding(a->plugstack, stdout);
+	if ((a->drain || a->health) && a->format == FMT_TEXT)
+		checkconfig_dirs_finding(p, stdout);
 	fflush(stdout);
 }
 
@@ -809,7 +812,7 @@ int main(int argc, char **argv)
 	}
 	if (load_policy(&a, &policy, &cached) < 0)
 		return EXIT_USAGE;
-	config_findings(&a, &cached);
+	config_findings(&a, &policy, &cached);
 	slurm_release_warning(&policy, release, sizeof(release));
 	struct work w = { .a = &a,
 		          .policy = &policy,

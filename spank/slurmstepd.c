@@ -17,8 +17,10 @@
 #include "config.h"
 #include "roce.h"
 #include "base/clock.h"
+#include "base/hostname.h"
 #include "base/printable.h"
 #include "check/brief.h"
+#include "base/slurmid.h"
 #include "fragment/ranwith.h"
 
 #include <errno.h>
@@ -113,9 +115,13 @@ static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
 static void record_ran_with(const struct roce_policy *policy, const struct roce_ranwith *rw)
 {
 	struct roce_error err = { "" };
-	char job[16];
+	char job[16], host[64];
+	/* the node's name as the job epilog finds it (job.c), which files the record */
+	const char *node = roce_hostname_node(getenv("SLURMD_NODENAME"), host, sizeof(host));
 	snprintf(job, sizeof(job), "%" PRIu32, step.job_id);
-	if (roce_ranwith_record(policy->state_dir, job, rw, &err) < 0)
+	if (!node || !roce_slurmid_node_ok(node))
+		roce_error_set(&err, "no node name to file it under");
+	if (err.msg[0] || roce_ranwith_record(policy->state_dir, job, node, rw, &err) < 0)
 		slurm_error(ROCE_LOG "%s: cannot record the step's NCCL values for the job report: %s", node_name(),
 		            err.msg);
 }

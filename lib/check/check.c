@@ -23,8 +23,30 @@ static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"
 
 /* ------------------------------------------------------------ per-port checks */
 
+/* Without Hca=, a host port (no GPU behind its PCIe switch, the node's GPU
+ * rails elsewhere: check_link.c) that is down is said, left out and not
+ * drained: unplugged storage and front-end ports are common on healthy
+ * nodes.  A GPU's rail that is down, a port whose place is unknown, and
+ * every port Hca= names still fail and drain. */
+#define HOST_DOWN_NOTE                                                                                             \
+	"a host port (no GPU behind its PCIe switch; this node's GPU rails are other ports) that is down is left " \
+	"out, "                                                                                                    \
+	"not drained; Hca= names the ports you expect up"
+
+static bool port_down(const struct roce_port *p)
+{
+	return roce_reading_ok(&p->state_read) && roce_reading_ok(&p->phys_state_read) &&
+	       (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP);
+}
+
+static bool host_port_down(const struct roce_node *node, const struct roce_policy *pol, const struct roce_device *d,
+                           const struct roce_port *p)
+{
+	return pol->n_hca == 0 && port_down(p) && roce_check_link_host_port(node, d);
+}
+
 static enum roce_verdict check_port_state(struct roce_check_result *r, const struct roce_device *d,
-                                          const struct roce_port *p)
+                                          const struct roce_port *p, bool host_down)
 {
 	const struct roce_reading *bad = !roce_reading_ok(&p->state_read)        ? &p->state_read
 	                                 : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read
@@ -34,6 +56,13 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 		                  "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name,
 		                  p->num, roce_status_name(bad->status), bad->why);
 		return ROCE_UNKNOWN;
+	}
+	if (host_down) {
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_WARN, "down", 0, NULL,
+		                  "%s port %u is %s (phys_state %s): " HOST_DOWN_NOTE
+		                  "; if it should be up, check its cable, transceiver and switch port",
+		                  d->name, p->num, p->state_name, p->phys_state_name);
+		return ROCE_WARN;
 	}
 	if (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP) {
 		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_FAIL, "down", ROCE_FINDING_HARDWARE, NULL,
@@ -49,7 +78,7 @@ static enum roce_verdict check_port_state(struct roce_check_result *r, const str
 }
 
 static enum roce_verdict check_netdev(struct roce_check_result *r, const struct roce_node *node,
-                                      const struct roce_device *d, const struct roce_port *p,
+                                      const struct roce_device *d, const struct roce_port *p, bool host_down,
                                       const struct roce_netdev **out)
 {
 	*out = NULL;
@@ -78,6 +107,12 @@ static enum roce_verdict check_netdev(struct roce_check_result *r, const struct 
 		return ROCE_UNKNOWN;
 	}
 	*out = nd;
+	if (!nd->up && host_down) {
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_WARN, "down", 0, NULL,
+		                  "%s (netdev of %s port %u) is %s, as its port: " HOST_DOWN_NOTE, nd->name, d->name,
+		                  p->num, nd->operstate[0] ? nd->operstate : "down");
+		return ROCE_WARN;
+	}
 	if (!nd->up) {
 		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, "down", ROCE_FINDING_HARDWARE, NULL,
 		                  "%s (netdev of %s port %u) is %s: `ip link set %s up`, "
@@ -301,9 +336,9 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	size_t before = r->n_findings;
 	const struct roce_netdev *nd;
 	int tc;
-	bool ok = true;
-	ok &= check_port_state(r, d, p) == ROCE_PASS;
-	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
+	bool ok = true, host_down = host_port_down(node, pol, d, p);
+	ok &= check_port_state(r, d, p, host_down) == ROCE_PASS;
+	ok &= check_netdev(r, node, d, p, host_down, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
 	/* PFC where it lives: on each member of a bond (RoCE LAG), else on nd */
@@ -404,11 +439,43 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	return 0;
 }
 
+/* The drain reason of a node whose RDMA driver did not load: ib_core makes
+ * class/infiniband, the adapter's driver (mlx5_ib for mlx5_* devices) fills it. */
+static void driver_reason(const struct roce_policy *pol, char *buf, size_t len)
+{
+	bool mlx5 = true;
+	for (size_t i = 0; i < pol->n_hca; i++)
+		mlx5 = mlx5 && strncmp(pol->hca[i], "mlx5_", 5) == 0;
+	snprintf(buf, len, "RDMA driver not loaded (ib_core%s)", mlx5 ? ", mlx5_ib" : "");
+}
+
+/* Hca= names devices this node must have, so a node with no class/infiniband
+ * at all (ib_core and the adapter's driver not loaded: a DKMS build that
+ * failed on a new kernel, a blacklist) fails it, and drains: one finding
+ * for the node, naming the drivers. */
+static int check_no_rdma_driver(struct roce_check_result *r, const struct roce_node *node,
+                                const struct roce_policy *pol)
+{
+	char reason[64], listed[160] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < pol->n_hca && used < sizeof(listed); i++)
+		used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? "," : "", pol->hca[i]);
+	driver_reason(pol, reason, sizeof(reason));
+	return roce_finding_addf(r, "hca", NULL, 0, ROCE_FAIL, "no RDMA driver", ROCE_FINDING_HARDWARE, reason,
+	                         "Hca= lists %s, but no RDMA driver is loaded: %s (ib_core and the adapter's "
+	                         "RDMA driver are not loaded: `modprobe mlx5_ib` or the adapter's driver, `dmesg`; "
+	                         "after a kernel update, a DKMS module that did not build: `dkms status`)",
+	                         listed, node->devices_read.why);
+}
+
 static int check_node(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	/* An Hca= device absent from a listing we read is a hardware fault, also when
-	 * the node has no RDMA device at all; from a listing we could not read it
-	 * is unknown (never a drain). */
+	 * the node has no RDMA device at all or no class/infiniband (the driver did
+	 * not load); from a listing we could not read (EIO, EACCES) it is unknown
+	 * (never a drain). */
+	if (pol->n_hca && node->devices_read.status == ROCE_MISSING)
+		return check_no_rdma_driver(r, node, pol);
 	for (size_t i = 0; i < pol->n_hca; i++) {
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;

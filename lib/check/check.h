@@ -28,10 +28,15 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 int roce_check_pfc_dscp(const struct roce_dscp_map *m, int prio);
 
 /* check_link.c: every RoCE port's rate against LinkRate= (a minimum, or as
- * fast as the same adapter model's other ports), and against its netdev's
- * speed.  A slow port is a hardware fault: its port result is no longer
- * healthy.  -1 on ENOMEM. */
+ * fast as the same adapter model's other ports of its role), and against its
+ * netdev's speed.  A slow port warns (LinkRateAction=warn), or is a hardware
+ * fault whose port result is no longer healthy (fail).  -1 on ENOMEM. */
 int roce_check_link(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+/* Is d a host port (storage, front-end): its place read, no NVIDIA GPU
+ * behind its PCIe switch, while another device of the node has one (the
+ * node's GPU rails)?  False when the places were not read (collect.c reads
+ * them when LinkRate=auto needs roles or, without Hca=, a port is down). */
+bool roce_check_link_host_port(const struct roce_node *node, const struct roce_device *d);
 
 /* check_fw.c: adapters of one model (hca_type + board_id) on different
  * firmware warn; an unreadable fw_ver is unknown.  -1 on ENOMEM. */

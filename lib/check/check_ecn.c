@@ -30,6 +30,16 @@ static int roce_priority(const struct roce_check_result *r, const struct roce_po
 	return -1;
 }
 
+/* The fix names exactly the points that are off, the one off first. */
+static void ecn_fix(const struct roce_netdev *nd, int prio, char *buf, size_t len)
+{
+	bool np = nd->ecn.np[prio] == 0, rp = nd->ecn.rp[prio] == 0;
+	const char *first = np ? "roce_np" : "roce_rp";
+	int n = snprintf(buf, len, "`echo 1 > /sys/class/net/%s/ecn/%s/enable/%d`", nd->name, first, prio);
+	if (np && rp && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " and `... roce_rp/enable/%d`", prio);
+}
+
 static int judge(struct roce_check_result *r, const struct roce_policy *pol, const struct roce_port_result *pr,
                  const struct roce_netdev *nd, int prio)
 {
@@ -39,18 +49,24 @@ static int judge(struct roce_check_result *r, const struct roce_policy *pol, con
 		const char *which = e->np[prio] == 0 && e->rp[prio] == 0 ? "roce_np and roce_rp"
 		                    : e->np[prio] == 0                   ? "roce_np"
 		                                                         : "roce_rp";
-		return roce_finding_addf(
-		        r, "ecn", pr->device, pr->port, bad, "off", 0, NULL,
-		        "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, congestion "
-		        "turns into pauses and timeouts: `echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d` and "
-		        "`... roce_rp/enable/%d` (persist with mlnx_qos or the OFED config), and ECN marking on the "
-		        "switches",
-		        nd->name, prio, which, nd->name, prio, prio);
+		char fix[200];
+		ecn_fix(nd, prio, fix, sizeof(fix));
+		return roce_finding_addf(r, "ecn", pr->device, pr->port, bad, "off", 0, NULL,
+		                         "ECN is off on %s for priority %d (%s): DCQCN cannot slow senders down, "
+		                         "congestion turns into pauses and timeouts: %s (persist with mlnx_qos or the "
+		                         "OFED config), and ECN marking on the switches",
+		                         nd->name, prio, which, fix);
 	}
+	/* Unverifiable: with Ecn=require unknown (the port is left out), with
+	 * the default warn a warning that keeps the port (released at warn). */
 	if (e->np[prio] < 0 || e->rp[prio] < 0)
-		return roce_finding_addf(r, "ecn", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
-		                         "ECN state of %s for priority %d is unknown (%s: %s)", nd->name, prio,
-		                         roce_status_name(e->read.status), e->read.why);
+		return roce_finding_addf(r, "ecn", pr->device, pr->port,
+		                         pol->ecn == ROCE_ECN_REQUIRE ? ROCE_UNKNOWN : ROCE_WARN, "unknown", 0, NULL,
+		                         "ECN state of %s for priority %d is unknown (%s: %s)%s", nd->name, prio,
+		                         roce_status_name(e->read.status), e->read.why,
+		                         pol->ecn == ROCE_ECN_REQUIRE
+		                                 ? ""
+		                                 : ": the port is kept (Ecn=require leaves it out)");
 	bool lossless = roce_reading_ok(&nd->pfc.read) && (nd->pfc.enabled & (1u << prio));
 	if (lossless && e->cnp_prio >= 0 && !(nd->pfc.enabled & (1u << e->cnp_prio)) && pol->ecn != ROCE_ECN_IGNORE)
 		return roce_finding_addf(

@@ -39,11 +39,30 @@ static unsigned roce_rate(const struct roce_policy *pol, const struct roce_devic
 	return 0;
 }
 
+/* Without Hca=, an Ethernet port that is not ACTIVE: whether it is a host
+ * port decides whether it drains (check.c). */
+static bool port_down_unlisted(const struct roce_node *node, const struct roce_policy *pol)
+{
+	if (pol->n_hca)
+		return false;
+	for (size_t i = 0; i < node->n_devices; i++)
+		for (size_t p = 0; p < node->devices[i].n_ports; p++) {
+			const struct roce_port *port = &node->devices[i].ports[p];
+			if (port->link_layer == ROCE_LL_ETHERNET && roce_reading_ok(&port->state_read) &&
+			    port->state != PORT_ACTIVE)
+				return true;
+		}
+	return false;
+}
+
 /* LinkRate=auto compares a port with its role's (check_link.c): the GPU
  * neighbourhood that tells roles apart is read only when two ports of one
- * adapter model run at different rates, the one case where roles matter. */
+ * adapter model run at different rates, or a port is down, the cases where
+ * roles matter. */
 static bool roles_needed(const struct roce_node *node, const struct roce_policy *pol)
 {
+	if (port_down_unlisted(node, pol))
+		return true;
 	if (pol->link_rate != ROCE_LINK_RATE_AUTO)
 		return false;
 	for (size_t i = 0; i < node->n_devices; i++) {

@@ -15,8 +15,10 @@
 #include "pipeline/snapshot.h"
 #include "base/hostname.h"
 #include "base/slurmid.h"
+#include "base/statename.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
+#include "read/fstype.h"
 #include "agree/shareddir.h"
 #include "proc/worker.h"
 
@@ -33,12 +35,20 @@
 
 /* ---------------------------------------------------------------- state files */
 
+/* The names of the job's files are statename.h's: each carries the node's
+ * name, so that nodes that share a StateDir by mistake never take each
+ * other's (the prolog says when StateDir is on a shared file system). */
+
 /* Whatever else happened: a stale snapshot would flag later jobs as sharing
- * the node.  No fsync: one that reappears after a crash is stale and removed. */
-static void remove_state(int sfd, const char *job_id)
+ * the node.  No fsync: one that reappears after a crash is stale and removed.
+ * (The name from before per-node names too: a job whose prolog ran before
+ * an upgrade.) */
+static void remove_state(int sfd, const char *job_id, const char *node)
 {
 	char name[ROCE_JOBSTATE_NAME_MAX];
-	roce_jobstate_name(name, job_id);
+	roce_jobstate_name(name, job_id, node);
+	unlinkat(sfd, name, 0);
+	roce_jobstate_name(name, job_id, NULL);
 	unlinkat(sfd, name, 0);
 }
 
@@ -61,15 +71,41 @@ static void idlist_add(struct idlist *l, const char *id)
 	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
 }
 
-/* Other jobs' snapshots.  One written before this boot began belongs to a
- * job that died with the node: removed, so it cannot flag later jobs as
- * sharing.  (mtime, not content: no need to read every other snapshot.) */
-static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
+/* This node's, or from before per-node names (no node: then this node's
+ * as well, StateDir being node-local). */
+static bool this_node(const struct roce_statename *n, const char *node)
+{
+	return !n->node[0] || strcmp(n->node, node) == 0;
+}
+
+static bool absent(int sfd, const char *name)
+{
+	return faccessat(sfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+/* A marker whose job has no snapshot on this node any more (under either
+ * name: its prolog may have run before an upgrade): its epilog took its
+ * markers before a late prolog added this one. */
+static bool orphan_marker(int sfd, const struct roce_statename *n)
+{
+	char snap[ROCE_JOBSTATE_NAME_MAX];
+	roce_jobstate_name(snap, n->job, NULL);
+	if (!absent(sfd, snap))
+		return false;
+	roce_jobstate_name(snap, n->job, n->node[0] ? n->node : NULL);
+	return absent(sfd, snap);
+}
+
+/* Other jobs' snapshots on this node.  One written before this boot began
+ * belongs to a job that died with the node: removed, so it cannot flag
+ * later jobs as sharing.  (mtime, not content: no need to read every other
+ * snapshot.)  Other nodes' files are theirs: never looked at. */
+static void scan_state_dir(int sfd, const char *job_id, const char *node, struct idlist *others)
 {
 	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
-	char job[ROCE_JOBID_MAX];
+	struct roce_statename n;
 	time_t booted = roce_jobstate_boot_time();
 	if (!d) {
 		if (dup_fd >= 0)
@@ -77,49 +113,40 @@ static void scan_state_dir(int sfd, const char *job_id, struct idlist *others)
 		return;
 	}
 	while ((e = readdir(d))) {
-		const char *with = strstr(e->d_name, ".with.");
-		if (with && (size_t)(with - e->d_name) < sizeof(job)) {
-			/* <X>.with.<Y> whose X has no snapshot any more: X's epilog
-			 * took its markers before a late prolog added this one. */
-			char snap[ROCE_JOBID_MAX + 8];
-			snprintf(snap, sizeof(snap), "%.*s.json", (int)(with - e->d_name), e->d_name);
-			bool ours = (size_t)(with - e->d_name) == strlen(job_id) &&
-			            strncmp(e->d_name, job_id, strlen(job_id)) == 0;
-			if (!ours && faccessat(sfd, snap, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-				unlinkat(sfd, e->d_name, 0);
+		if (!roce_statename_parse(e->d_name, &n) || !this_node(&n, node) || strcmp(n.job, job_id) == 0)
 			continue;
-		}
-		if (!roce_jobstate_name_job(e->d_name, job, sizeof(job)) || strcmp(job, job_id) == 0)
+		if (n.kind == ROCE_STATENAME_MARKER && orphan_marker(sfd, &n))
+			unlinkat(sfd, e->d_name, 0);
+		if (n.kind != ROCE_STATENAME_SNAPSHOT)
 			continue;
 		if (roce_jobstate_before_boot(sfd, e->d_name, booted)) {
 			unlinkat(sfd, e->d_name, 0);
 			continue;
 		}
-		idlist_add(others, job);
+		idlist_add(others, n.job);
 	}
 	closedir(d);
 }
 
-/* Markers "<jobid>.with.<other>" left for us by later jobs' prologs. */
-static void take_markers(int sfd, const char *job_id, struct idlist *shared)
+/* Markers "<jobid>.<node>.with.<other>" left for us by later jobs' prologs
+ * on this node (and "<jobid>.with.<other>" from before per-node names). */
+static void take_markers(int sfd, const char *job_id, const char *node, struct idlist *shared)
 {
 	/* A fresh open, not dup(): a dup shares the directory offset with sfd. */
 	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *e;
-	char prefix[ROCE_JOBID_MAX + 8];
+	struct roce_statename n;
 	if (!d) {
 		if (dup_fd >= 0)
 			close(dup_fd);
 		return;
 	}
-	snprintf(prefix, sizeof(prefix), "%s.with.", job_id);
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+		if (!roce_statename_parse(e->d_name, &n) || n.kind != ROCE_STATENAME_MARKER || !this_node(&n, node) ||
+		    strcmp(n.job, job_id) != 0)
 			continue;
-		const char *other = e->d_name + strlen(prefix);
-		if (roce_slurmid_job_ok(other))
-			idlist_add(shared, other);
+		idlist_add(shared, n.other);
 		unlinkat(sfd, e->d_name, 0);
 	}
 	closedir(d);
@@ -210,10 +237,10 @@ static void load_trend(int sfd, const struct job_ctx *c, struct roce_trend *t)
 
 /* ---------------------------------------------------------------- prolog */
 
-static void touch_marker(int sfd, const char *job, const char *other)
+static void touch_marker(int sfd, const char *job, const char *node, const char *other)
 {
-	char marker[2 * ROCE_JOBID_MAX + 8];
-	snprintf(marker, sizeof(marker), "%s.with.%s", job, other);
+	char marker[ROCE_STATENAME_MAX];
+	roce_statename_format(marker, ROCE_STATENAME_MARKER, job, node, other);
 	int fd = openat(sfd, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		close(fd);
@@ -221,42 +248,68 @@ static void touch_marker(int sfd, const char *job, const char *other)
 
 /*
  * Sharing is detected AFTER our snapshot is in place, and marked both ways
- * (<other>.with.<us> and <us>.with.<other>): of two prologs running at the
- * same time, the one that scans last sees the other's snapshot, so both
- * epilogs find a marker whatever the interleaving.
+ * (<other>.<node>.with.<us> and <us>.<node>.with.<other>): of two prologs
+ * running at the same time, the one that scans last sees the other's
+ * snapshot, so both epilogs find a marker whatever the interleaving.
  */
-static void mark_sharing(int sfd, const char *job_id)
+static void mark_sharing(int sfd, const char *job_id, const char *node)
 {
 	struct idlist others = { 0 };
-	scan_state_dir(sfd, job_id, &others);
+	scan_state_dir(sfd, job_id, node, &others);
 	for (size_t i = 0; i < others.n; i++) {
-		touch_marker(sfd, others.id[i], job_id);
-		touch_marker(sfd, job_id, others.id[i]);
+		touch_marker(sfd, others.id[i], node, job_id);
+		touch_marker(sfd, job_id, node, others.id[i]);
 	}
 	free(others.id);
 }
 
 /* StateDir/<jobid>.<node>.shared: the name of this node's entry in
  * SharedDir (shareddir.h: it carries the fingerprint's digest and the
- * prolog's time), so that the epilog removes it without listing SharedDir.
- * (The node name too: tests run several nodes on one StateDir.) */
-#define SHARED_MARK_MAX (ROCE_JOBID_MAX + ROCE_FP_NODE_MAX + 8)
+ * prolog's time), so that the epilog removes it without listing SharedDir,
+ * and on a second line the SharedDir it went into: roce.conf's SharedDir=
+ * may be edited while the job runs, and the entry is removed from where it
+ * was written.  (A mark of 0.2.0's first builds has the entry alone: the
+ * epilog's SharedDir then.) */
+#define SHARED_MARK_TEXT_MAX (ROCE_SHAREDDIR_ENTRY_MAX + sizeof(((struct roce_policy *)0)->shared_dir) + 2)
 static void shared_mark(char *buf, const char *job_id, const char *node)
 {
-	snprintf(buf, SHARED_MARK_MAX, "%s.%s.shared", job_id, node);
+	roce_statename_format(buf, ROCE_STATENAME_SHARED, job_id, node, NULL);
+}
+
+/* A mark's text cut into its entry (text itself) and the SharedDir of its
+ * second line (NULL: a mark without one). */
+static const char *mark_dir(char *text)
+{
+	char *dir = strchr(text, '\n'), *end;
+	if (!dir)
+		return NULL;
+	*dir++ = '\0';
+	if (dir[0] != '/' || !(end = strchr(dir, '\n')))
+		return NULL;
+	*end = '\0';
+	return dir;
 }
 
 /* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
 static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
 {
-	char mark[SHARED_MARK_MAX], entry[ROCE_SHAREDDIR_ENTRY_MAX];
+	char mark[ROCE_STATENAME_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_reading r;
 	if (!node || !roce_slurmid_node_ok(node))
 		return;
 	shared_mark(mark, job_id, node);
-	if (roce_readfile_buf(sfd, NULL, mark, entry, sizeof(entry), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
-	                      &r) > 0)
-		roce_shareddir_remove(p, job_id, entry);
+	if (roce_readfile_buf(sfd, NULL, mark, text, sizeof(text), ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &r) >
+	    0) {
+		const char *dir = mark_dir(text);
+		/* the policy as it is, but the SharedDir the prolog wrote into */
+		struct roce_policy *where = dir && strlen(dir) < sizeof(p->shared_dir) ? malloc(sizeof(*where)) : NULL;
+		if (where) {
+			*where = *p;
+			snprintf(where->shared_dir, sizeof(where->shared_dir), "%s", dir);
+		}
+		roce_shareddir_remove(where ? where : p, job_id, text);
+		free(where);
+	}
 	unlinkat(sfd, mark, 0);
 }
 
@@ -266,7 +319,7 @@ static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *j
 static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce_fingerprint *fp,
                              struct roce_error *err)
 {
-	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[SHARED_MARK_MAX];
+	char entry[ROCE_SHAREDDIR_ENTRY_MAX], mark[ROCE_STATENAME_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_fingerprint unchecked;
 	struct roce_error e;
 	bool checked = fp->node[0] != '\0';
@@ -281,7 +334,9 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 		return -1;
 	}
 	shared_mark(mark, c->job_id, c->node);
-	if (roce_safefile_write(sfd, mark, entry, strlen(entry), geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
+	/* shared_dir fits (policy.c bounds it): the mark is never cut */
+	int n = snprintf(text, sizeof(text), "%s\n%s\n", entry, c->pol.shared_dir);
+	if (roce_safefile_write(sfd, mark, text, (size_t)n, geteuid(), getegid(), 0600, -1, 0, &e) < 0) {
 		/* the entry stays until the sweep (shareddir.h): srun may still use it */
 		roce_error_set(err, "SharedDir: the epilog will not find this node's fingerprint: %.*s",
 		               ROCE_ERR_MAX - 80, e.msg);
@@ -296,6 +351,41 @@ static int write_fingerprint(const struct job_ctx *c, int sfd, const struct roce
 
 bool roce_job_gates(enum roce_mode mode, const struct roce_policy *p) { return p->gate || mode == ROCE_MODE_STRICT; }
 
+/* A StateDir on a file system other nodes share (by mistake: it is node
+ * state, tmpfs by default): every file of ours carries the node's name, so
+ * nothing is taken from another node, but say it in the log. */
+static bool shared_state_dir(int sfd, const struct job_ctx *c, struct roce_error *note)
+{
+	const char *fs;
+	if (!roce_fstype_shared(sfd, &fs))
+		return false;
+	roce_error_set(note,
+	               "StateDir %.200s is on a shared file system (%s): it is node-local state (tmpfs "
+	               "/run/slurm-roce by default); each node's files carry its name (%s), but give every "
+	               "node its own (roce.conf(5), StateDir)",
+	               c->pol.state_dir, fs, c->node);
+	return true;
+}
+
+/* What the prolog says: its failure, else the missing fingerprint (fp_err),
+ * else the note; a shared StateDir (note) is named whatever else went
+ * wrong: it may be the cause (a read-only or full shared file system). */
+static int prolog_result(int rc, const struct roce_error *fp_err, const struct roce_error *note, struct roce_error *err)
+{
+	if (rc == 0 && fp_err) {
+		*err = *fp_err;
+		rc = ROCE_JOB_NO_FINGERPRINT;
+	} else if (rc == 0 && note) {
+		*err = *note;
+		return ROCE_JOB_NOTE;
+	}
+	if (rc != 0 && note) {
+		struct roce_error first = *err;
+		roce_error_set(err, "%.200s; %.300s", first.msg, note->msg);
+	}
+	return rc;
+}
+
 /* The report's half of the prolog, from the checked node: the snapshot in
  * StateDir, the fingerprint in SharedDir. */
 static int prolog_report(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
@@ -304,11 +394,12 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	struct roce_snapshot s;
 	struct roce_trend trend;
 	struct roce_fingerprint fp;
-	struct roce_error fp_err;
+	struct roce_error fp_err, note;
 	int rc = ROCE_JOB_NONFATAL, sfd, fp_rc = 0;
 
 	if ((sfd = roce_safefile_state_dir(c->pol.state_dir, err)) < 0)
 		return ROCE_JOB_NONFATAL;
+	bool shared = shared_state_dir(sfd, c, &note);
 	roce_snapshot_init(&s);
 	roce_trend_init(&trend);
 	fp.node[0] = '\0';
@@ -322,17 +413,13 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	 * the epilog copes with a missing snapshot. */
 	if (roce_jobstate_write(sfd, c->job_id, c->node, (long)c->uid, &s, &trend, err) == 0) {
 		rc = 0;
-		mark_sharing(sfd, c->job_id);
+		mark_sharing(sfd, c->job_id, c->node);
 	}
 out:
 	roce_trend_free(&trend);
 	roce_snapshot_free(&s);
 	close(sfd);
-	if (rc == 0 && fp_rc < 0) {
-		*err = fp_err;
-		rc = ROCE_JOB_NO_FINGERPRINT;
-	}
-	return rc;
+	return prolog_result(rc, fp_rc < 0 ? &fp_err : NULL, shared ? &note : NULL, err);
 }
 
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
@@ -467,8 +554,8 @@ static void prolog_left(int sfd, const struct job_ctx *c, struct epilog_in *in)
 	in->have_start = roce_jobstate_read(sfd, c->pol.state_dir, c->job_id, c->node, &in->st, &why) == 0;
 	if (!in->have_start)
 		snprintf(in->note, sizeof(in->note), "%.*s", (int)sizeof(in->note) - 1, why.msg);
-	take_markers(sfd, c->job_id, &in->shared);
-	scan_state_dir(sfd, c->job_id, &in->shared);
+	take_markers(sfd, c->job_id, c->node, &in->shared);
+	scan_state_dir(sfd, c->job_id, c->node, &in->shared);
 }
 
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
@@ -490,7 +577,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	else
 		prolog_left(sfd, &c, &in);
 	/* what the steps ran with (none: no step was checked here, or an older plugin) */
-	if (sfd < 0 || roce_ranwith_take(sfd, job_id, &in.rw, &serr) < 0)
+	if (sfd < 0 || roce_ranwith_take(sfd, job_id, c.node, &in.rw, &serr) < 0)
 		memset(&in.rw, 0, sizeof(in.rw));
 	if (sfd >= 0)
 		drop_fingerprint(sfd, &c.pol, job_id, c.node);
@@ -506,7 +593,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 		rc = 0;
 out:
 	if (sfd >= 0) {
-		remove_state(sfd, job_id);
+		remove_state(sfd, job_id, c.node);
 		/* after the state: livesample.c */
 		roce_livesample_remove(&c.pol, sfd, job_id, c.node);
 		close(sfd);
@@ -550,15 +637,18 @@ static void job_worker(const void *arg, void *res)
  * deadline still owes the job's snapshot its removal (a stale one would flag
  * every later job on the node as sharing it), and its fingerprint (srun must
  * not find this job's after the job).  No sysfs read needed. */
-static void drop_snapshot(const struct roce_policy *p, const char *job_id, const char *node)
+static void drop_snapshot(const struct roce_policy *p, const char *job_id, const char *node_name)
 {
 	struct roce_error e = { "" };
-	if (!roce_slurmid_job_ok(job_id))
+	char host[64];
+	/* the node's name as the prolog had it (job_ctx_init) */
+	const char *node = roce_hostname_node(node_name, host, sizeof(host));
+	if (!roce_slurmid_job_ok(job_id) || !node || !roce_slurmid_node_ok(node))
 		return;
 	int sfd = roce_safefile_state_dir(p->state_dir, &e);
 	if (sfd < 0)
 		return;
-	remove_state(sfd, job_id);
+	remove_state(sfd, job_id, node);
 	drop_fingerprint(sfd, p, job_id, node);
 	close(sfd);
 }
@@ -584,7 +674,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const
 	res.err.msg[sizeof(res.err.msg) - 1] = '\0'; /* the child's text is trusted no further than its bounds */
 	if (res.rc != 0)
 		roce_error_set(err, "%s", res.err.msg);
-	if (res.rc == ROCE_JOB_NO_FINGERPRINT || res.rc == ROCE_JOB_GATE_FAILED)
+	if (res.rc == ROCE_JOB_NO_FINGERPRINT || res.rc == ROCE_JOB_NOTE || res.rc == ROCE_JOB_GATE_FAILED)
 		return res.rc;
 	return res.rc < 0 ? -1 : res.rc > 0 ? ROCE_JOB_NONFATAL : 0;
 }

@@ -7,7 +7,8 @@
  * writes StateDir and ReportDir.
  *
  * Prolog: collect the node model, run the check, snapshot every RoCE port's
- * counters into StateDir/<jobid>.json (StateDir root-only 0700, file 0600).
+ * counters into StateDir/<jobid>.<node>.snapshot.json (statename.h;
+ * StateDir root-only 0700, file 0600).
  * Epilog: snapshot again, compute deltas and verdicts, write ONE fragment
  * ReportDir/<jobid>/<node>.json atomically, remove the snapshot.
  *
@@ -25,7 +26,8 @@
  *    (still 0440; the user could then chmod their own file).  Nobody else can
  *    read it.
  *  - Sharing: the prolog records the other jobs whose snapshots are in
- *    StateDir and leaves a marker <other>.with.<jobid> for each, so both
+ *    StateDir for this node and leaves a marker <other>.<node>.with.<jobid>
+ *    for each, so both
  *    jobs' reports are flagged "shared node" (counters are per port).
  *    Snapshots older than the current boot (mtime) are removed by the next
  *    prolog or epilog that scans StateDir.
@@ -64,6 +66,9 @@
 /* The prolog's report half worked, but its fingerprint is not in SharedDir
  * (err says why): srun will find this node "unknown". */
 #define ROCE_JOB_NO_FINGERPRINT 2
+/* The prolog's report half worked; err says what the admin should know
+ * (StateDir on a shared file system: fstype.h). */
+#define ROCE_JOB_NOTE 4
 
 #define ROCE_JOB_GATE_FAILED 3
 

@@ -35,16 +35,34 @@ void roce_jobstate_free(struct roce_jobstate *s)
 	roce_jobstate_init(s);
 }
 
-void roce_jobstate_name(char *buf, const char *job_id) { snprintf(buf, ROCE_JOBSTATE_NAME_MAX, "%s.json", job_id); }
-
-bool roce_jobstate_name_job(const char *name, char *job, size_t len)
+void roce_jobstate_name(char *buf, const char *job_id, const char *node)
 {
-	size_t n = strlen(name);
-	if (n < 6 || n - 5 >= len || strcmp(name + n - 5, ".json") != 0)
+	roce_statename_format(buf, ROCE_STATENAME_SNAPSHOT, job_id, node, NULL);
+}
+
+bool roce_jobstate_name_job(const char *name, const char *node, char *job, size_t len)
+{
+	struct roce_statename n;
+	if (!roce_statename_parse(name, &n) || n.kind != ROCE_STATENAME_SNAPSHOT ||
+	    (n.node[0] && strcmp(n.node, node) != 0) || strlen(n.job) >= len)
 		return false;
-	memcpy(job, name, n - 5);
-	job[n - 5] = '\0';
-	return roce_slurmid_job_ok(job);
+	snprintf(job, len, "%s", n.job);
+	return true;
+}
+
+static bool absent(int sfd, const char *name)
+{
+	return faccessat(sfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+bool roce_jobstate_present(int sfd, const char *job_id, const char *node)
+{
+	char name[ROCE_JOBSTATE_NAME_MAX];
+	roce_jobstate_name(name, job_id, node);
+	if (!absent(sfd, name))
+		return true;
+	roce_jobstate_name(name, job_id, NULL);
+	return !absent(sfd, name);
 }
 
 time_t roce_jobstate_boot_time(void)
@@ -79,7 +97,7 @@ int roce_jobstate_write(int sfd, const char *job_id, const char *node, long job_
 	if (trend && trend->time_s > 0)
 		json_object_object_add(o, "trend", roce_trend_json_build(trend));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	roce_jobstate_name(name, job_id);
+	roce_jobstate_name(name, job_id, node);
 	if (!text)
 		roce_error_set(err, "out of memory serialising the snapshot");
 	else
@@ -131,8 +149,13 @@ int roce_jobstate_read(int sfd, const char *state_dir, const char *job_id, const
 	int rc = -1;
 
 	roce_jobstate_init(s);
-	roce_jobstate_name(name, job_id);
-	if (!(o = read_file(sfd, name, &sub))) {
+	roce_jobstate_name(name, job_id, node);
+	/* a prolog that ran before the upgrade to per-node names */
+	if (!(o = read_file(sfd, name, &sub)) && absent(sfd, name)) {
+		roce_jobstate_name(name, job_id, NULL);
+		o = read_file(sfd, name, &sub);
+	}
+	if (!o) {
 		roce_error_set(why, "no prolog snapshot (%.120s/%s: %.60s)", state_dir, name, sub.msg);
 		return -1;
 	}

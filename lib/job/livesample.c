@@ -31,7 +31,13 @@
 #define SAMPLE_MAX (16u << 20)
 #define LIVE_SUFFIX ".live"
 
-static void sample_name(char *buf, size_t len, const char *job_id) { snprintf(buf, len, "%s" SAMPLE_SUFFIX, job_id); }
+/* "<jobid>.<node>.sample.json": the node's name, as the job's other files
+ * in StateDir (statename.h). */
+#define SAMPLE_NAME_MAX (ROCE_JOBSTATE_NAME_MAX + 8)
+static void sample_name(char *buf, size_t len, const char *job_id, const char *node)
+{
+	snprintf(buf, len, "%s.%s" SAMPLE_SUFFIX, job_id, node);
+}
 
 static void live_name(char *buf, size_t len, const char *node) { snprintf(buf, len, "%s" LIVE_SUFFIX, node); }
 
@@ -76,13 +82,13 @@ static int before_parse(json_object *o, const char *job_id, const char *node, st
  * this id whose epilog never ran): then this sample is a first one. */
 static void before_load(int sfd, const char *job_id, const char *node, int64_t start_ns, struct before *b)
 {
-	char name[ROCE_JOBID_MAX + 16];
+	char name[SAMPLE_NAME_MAX];
 	struct roce_reading r;
 	struct roce_error err;
 	size_t len;
 	memset(b, 0, sizeof(*b));
 	roce_snapshot_init(&b->snap);
-	sample_name(name, sizeof(name), job_id);
+	sample_name(name, sizeof(name), job_id, node);
 	char *text =
 	        roce_readfile(sfd, NULL, name, SAMPLE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
 	if (!text)
@@ -97,7 +103,7 @@ static void before_load(int sfd, const char *job_id, const char *node, int64_t s
 
 static int sample_save(int sfd, const struct roce_live *l, const struct roce_snapshot *now, struct roce_error *err)
 {
-	char name[ROCE_JOBID_MAX + 16];
+	char name[SAMPLE_NAME_MAX];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "schema", json_object_new_string(SAMPLE_SCHEMA));
 	json_object_object_add(o, "job_id", json_object_new_string(l->job_id));
@@ -107,7 +113,7 @@ static int sample_save(int sfd, const struct roce_live *l, const struct roce_sna
 	json_object_object_add(o, "events", roce_live_json_events_build(l->events, l->n_events));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	int rc = -1;
-	sample_name(name, sizeof(name), l->job_id);
+	sample_name(name, sizeof(name), l->job_id, l->node);
 	if (!text)
 		roce_error_set(err, "out of memory");
 	else
@@ -117,13 +123,6 @@ static int sample_save(int sfd, const struct roce_live *l, const struct roce_sna
 }
 
 /* ---------------------------------------------------------------- the live file */
-
-static bool job_running(int sfd, const char *job_id)
-{
-	char name[ROCE_JOBSTATE_NAME_MAX];
-	roce_jobstate_name(name, job_id);
-	return faccessat(sfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
-}
 
 static int live_write(const struct roce_policy *p, int sfd, const struct roce_live *l, struct roce_error *err)
 {
@@ -145,7 +144,7 @@ static int live_write(const struct roce_policy *p, int sfd, const struct roce_li
 	/* Not fsync'd: the next sample replaces it, and the epilog removes it. */
 	rc = roce_safefile_write(jfd, name, text, strlen(text), geteuid(), admin_gid, 0440, l->job_uid, 0, err);
 	/* The epilog ran meanwhile (see above): nothing of the job may stay. */
-	if (rc == 0 && !job_running(sfd, l->job_id))
+	if (rc == 0 && !roce_jobstate_present(sfd, l->job_id, l->node))
 		unlinkat(jfd, name, 0);
 out:
 	if (jfd >= 0)
@@ -187,13 +186,28 @@ static int sample_job(const struct roce_policy *p, int sfd, const char *job_id, 
  * ROCE_LIVESAMPLE_JOBS_MAX, not those that died with an earlier boot (the
  * next prolog removes them); samples of jobs that ended are removed (an
  * epilog that did not run, or a sample that raced it). */
-static size_t running_jobs(int sfd, char (*jobs)[ROCE_JOBID_MAX], size_t max, size_t *more)
+/* A sample of node's: true with its job in job (ROCE_JOBID_MAX bytes). */
+static bool sample_of(const char *name, const char *node, char *job)
+{
+	size_t len = strlen(name), sl = strlen(SAMPLE_SUFFIX), nl = strlen(node);
+	const char *dot = strchr(name, '.');
+	if (!dot || len <= sl + nl + 1 || strcmp(name + len - sl, SAMPLE_SUFFIX) != 0 ||
+	    (size_t)(dot - name) >= ROCE_JOBID_MAX)
+		return false;
+	/* "<job>." then the node's name, exactly, then the suffix */
+	if ((size_t)(dot - name) + 1 + nl + sl != len || strncmp(dot + 1, node, nl) != 0)
+		return false;
+	snprintf(job, ROCE_JOBID_MAX, "%.*s", (int)(dot - name), name);
+	return roce_slurmid_job_ok(job);
+}
+
+static size_t running_jobs(int sfd, const char *node, char (*jobs)[ROCE_JOBID_MAX], size_t max, size_t *more)
 {
 	int fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 	size_t n = 0;
-	char job[ROCE_JOBID_MAX], state[ROCE_JOBSTATE_NAME_MAX];
+	char job[ROCE_JOBID_MAX];
 	time_t booted = roce_jobstate_boot_time();
 	if (!d) {
 		if (fd >= 0)
@@ -201,14 +215,10 @@ static size_t running_jobs(int sfd, char (*jobs)[ROCE_JOBID_MAX], size_t max, si
 		return 0;
 	}
 	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name), sl = strlen(SAMPLE_SUFFIX);
-		if (len > sl && len - sl < sizeof(job) && strcmp(e->d_name + len - sl, SAMPLE_SUFFIX) == 0) {
-			snprintf(job, sizeof(job), "%.*s", (int)(len - sl), e->d_name);
-			roce_jobstate_name(state, job);
-			if (roce_slurmid_job_ok(job) && faccessat(sfd, state, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-			    errno == ENOENT)
+		if (sample_of(e->d_name, node, job)) {
+			if (!roce_jobstate_present(sfd, job, node))
 				unlinkat(sfd, e->d_name, 0);
-		} else if (roce_jobstate_name_job(e->d_name, job, sizeof(job)) &&
+		} else if (roce_jobstate_name_job(e->d_name, node, job, sizeof(job)) &&
 		           !roce_jobstate_before_boot(sfd, e->d_name, booted)) {
 			if (n < max)
 				snprintf(jobs[n++], ROCE_JOBID_MAX, "%s", job);
@@ -242,7 +252,7 @@ int roce_livesample_run(const struct roce_policy *p, const char *node, const str
 		close(sfd);
 		return -1;
 	}
-	size_t n = running_jobs(sfd, jobs, ROCE_LIVESAMPLE_JOBS_MAX, &more);
+	size_t n = running_jobs(sfd, node, jobs, ROCE_LIVESAMPLE_JOBS_MAX, &more);
 	out->jobs = (unsigned)(n + more);
 	for (size_t i = 0; i < n; i++) {
 		if (sample_job(p, sfd, jobs[i], node, now, &err) == 0)
@@ -310,7 +320,7 @@ int roce_livesample_run_guarded(const struct roce_policy *p, const char *node, c
 void roce_livesample_remove(const struct roce_policy *p, int sfd, const char *job_id, const char *node)
 {
 	char name[PATH_MAX];
-	sample_name(name, sizeof(name), job_id);
+	sample_name(name, sizeof(name), job_id, node);
 	unlinkat(sfd, name, 0);
 	if (snprintf(name, sizeof(name), "%s/%s", p->report_dir, job_id) >= (int)sizeof(name))
 		return;

@@ -11,8 +11,8 @@
  *                                   group ReportDir's, 0440, an ACL for the
  *                                   job's user; atomic, not fsync'd: the next
  *                                   sample replaces it)
- *   StateDir/<jobid>.sample.json    this sample's snapshot and events, for the
- *                                   next one (root's alone, 0600)
+ *   StateDir/<jobid>.<node>.sample.json  this sample's snapshot and events,
+ *                                   for the next one (root's alone, 0600)
  *
  * The epilog removes both when the job ends (roce_livesample_remove, after
  * the job's StateDir file, so that a sample racing it removes what it

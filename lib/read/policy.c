@@ -78,6 +78,8 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->link_rate = ROCE_LINK_RATE_AUTO;
 	/* warn since 0.2.0: a check new in a release is first released at warn (NEWS) */
 	p->ecn = ROCE_ECN_WARN;
+	p->link_rate_action = ROCE_ACTION_WARN;
+	p->trust = ROCE_ACTION_WARN;
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
@@ -299,6 +301,17 @@ static int set_trend_window(struct roce_policy *p, const char *v)
 	p->trend_window_s = (int)n;
 	return 0;
 }
+static int set_trust(struct roce_policy *p, const char *v) { return parse_action(v, &p->trust); }
+
+/* warn or fail: not judging the rate at all is LinkRate=none. */
+static int set_link_rate_action(struct roce_policy *p, const char *v)
+{
+	enum roce_action a;
+	if (parse_action(v, &a) < 0 || a == ROCE_ACTION_IGNORE)
+		return -1;
+	p->link_rate_action = a;
+	return 0;
+}
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -463,6 +476,8 @@ static const struct {
 	{ "TrendWindow", set_trend_window, "1-2592000 (seconds)" },
 	{ "Live", set_live, "yes or no" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
+	{ "LinkRateAction", set_link_rate_action, "warn or fail" },
+	{ "Trust", set_trust, "warn, fail or ignore" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
 	{ "HcaTies", set_hca_ties, "bandwidth or all" },

@@ -26,7 +26,7 @@ enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB
  * in the job's output too; fail (PfcUnknown= only), the port fails. */
 enum roce_unknown_action { ROCE_UNKNOWN_QUIET = 0, ROCE_UNKNOWN_WARN, ROCE_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
-/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
+/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=, Trust=, LinkRateAction=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 /* Among HCAs equally near a GPU (HcaTies=): those with the most bandwidth, as NCCL, or all. */
 enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
@@ -76,18 +76,20 @@ struct roce_policy {
 	enum roce_action iommu;         /* IOMMU DMA translation on a GPUDirect path */
 	enum roce_action ets; /* the PFC priority's TC at 0 % under ETS, or its buffer shared with lossy priorities */
 	int timeout_ms;       /* deadline for all collectors together */
-	char topology_file[256];  /* hwloc XML, "" = live topology (cached) */
-	char topology_cache[256]; /* where the live topology's XML export is cached */
-	char report_dir[256];     /* per-job fabric report fragments */
-	char state_dir[256];      /* prolog counter snapshots (root only) */
-	char shared_dir[256];     /* node fingerprints for the job-wide agreement, "" = none */
-	bool drain;               /* plugin: drain nodes with broken hardware */
-	bool gate;                /* Gate=yes: every job's prolog checks the node (else strict jobs') */
-	unsigned resume_after;    /* health check: resume our drain after this many passing runs, 0 = never */
-	enum roce_ecn_policy ecn; /* a disabled ECN reaction or notification point: fail, warn, ignore */
-	int link_rate;            /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
+	char topology_file[256];           /* hwloc XML, "" = live topology (cached) */
+	char topology_cache[256];          /* where the live topology's XML export is cached */
+	char report_dir[256];              /* per-job fabric report fragments */
+	char state_dir[256];               /* prolog counter snapshots (root only) */
+	char shared_dir[256];              /* node fingerprints for the job-wide agreement, "" = none */
+	bool drain;                        /* plugin: drain nodes with broken hardware */
+	bool gate;                         /* Gate=yes: every job's prolog checks the node (else strict jobs') */
+	unsigned resume_after;             /* health check: resume our drain after this many passing runs, 0 = never */
+	enum roce_ecn_policy ecn;          /* a disabled ECN reaction or notification point: fail, warn, ignore */
+	int link_rate;                     /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
-	char sysfs_root[256];     /* "/sys"; a fixture tree in tests */
+	enum roce_action link_rate_action; /* a slow port: warn (kept), or fail (left out, drained) */
+	enum roce_action trust;            /* RoCE landing off the PFC priority (qos/trust, dscp2prio, VLAN) */
+	char sysfs_root[256];              /* "/sys"; a fixture tree in tests */
 	/* The health check's link-quality trend (Trend=, TrendCounters=, TrendWindow=) */
 	enum roce_action trend;                    /* what a sick port gives; ignore: no trend kept */
 	uint64_t trend_threshold[ROCE_N_COUNTERS]; /* growth within the window that is sick; 0 = not tracked */

@@ -2,6 +2,8 @@
 /* nodehealth.c - jobs' reports folded into node port rows, ranked (nodehealth.h). */
 #include "config.h"
 #include "report/nodehealth.h"
+#include "report/report_metric.h"
+#include "pipeline/delta.h"
 #include "read/sysfs.h"
 
 #include <stdio.h>
@@ -36,8 +38,9 @@ static const struct {
 };
 
 /* A slow link fails the port's check with the link rate check's finding
- * (check_link.c), which the fragment keeps as the port's check_why. */
-#define SLOW_LINK_CHECK "link_rate:"
+ * (check_link.c), which the fragment keeps as the port's check_why, after
+ * when it was seen (roce_delta_check_why). */
+#define SLOW_LINK_CHECK "link_rate"
 
 void roce_nodehealth_init(struct roce_nodehealth *h)
 {
@@ -178,7 +181,7 @@ static int kind(const struct roce_nodehealth *h, const struct roce_fragment *n, 
 	if (strcmp(v->code, "check_failed") != 0)
 		return -1;
 	*p = verdict_port(h, n, v);
-	if (*p && (*p)->check_why && strncmp((*p)->check_why, SLOW_LINK_CHECK, strlen(SLOW_LINK_CHECK)) == 0)
+	if (*p && (*p)->check_why && roce_delta_check_why_is((*p)->check_why, SLOW_LINK_CHECK))
 		return ROCE_NH_SLOW_LINK;
 	return -1;
 }

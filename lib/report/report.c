@@ -406,8 +406,22 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 		roce_strcopy(buf, len, "no ports");
 }
 
+/* As port_pfc, on a node whose policy checks no PFC (PfcPriority=none,
+ * recorded in the fragment as pfc_priority -1): PFC not read is "not
+ * checked" there, not unknown (a veth, a driver without DCB, nobody asked). */
+static void port_pfc_unchecked(const struct roce_fragment_port *p, char *v, size_t len)
+{
+	if (p->pfc_status == ROCE_DELTA_UNREAD)
+		roce_strcopy(v, len, "not checked");
+	else
+		port_pfc(p, v, len);
+}
+
 static void mtu_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_mtu, buf, len); }
-static void pfc_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_pfc, buf, len); }
+static void pfc_values(const struct roce_fragment *n, char *buf, size_t len)
+{
+	port_values(n, n->pfc_priority < 0 ? port_pfc_unchecked : port_pfc, buf, len);
+}
 static void rate_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_rate, buf, len); }
 static void fw_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_fw, buf, len); }
 

@@ -94,12 +94,31 @@ static int column_of(struct columns *c, const struct roce_fragment_port *p, bool
 
 #define LEVELS 5 /* l0-l4 */
 
-/* Level 1-4 of v > 0 on a log scale up to max; 0 for 0.  Clamped before the
- * conversion: a double out of int's range (NaN, infinity) has no int. */
-static int level(double v, double max)
+/* A rate's levels span RATE_DECADES decades below the job's maximum: a
+ * log scale from 0 put 1.4 and 8.1 GiB/s in one level.  A count's run on a
+ * log scale from 1 (log1p) up to the maximum. */
+#define RATE_DECADES 2.0
+
+/* Where level l (1-4) of max begins: it holds [from(l), from(l + 1)). */
+static double level_from(double max, int l, bool rate)
+{
+	if (rate)
+		return l == 1 ? 0 : max * pow(10, -RATE_DECADES * (5 - l) / 4);
+	return expm1(log1p(max) * (l - 1) / 4);
+}
+
+/* Level 1-4 of v > 0 up to max; 0 for 0.  Clamped before the conversion:
+ * a double out of int's range (NaN, infinity) has no int. */
+static int level(double v, double max, bool rate)
 {
 	if (!(v > 0) || !(max > 0) || !isfinite(v) || !isfinite(max))
 		return 0;
+	if (rate) {
+		int l = 4;
+		while (l > 1 && v < level_from(max, l, true))
+			l--;
+		return l;
+	}
 	double l = 1 + 4 * log1p(v) / log1p(max);
 	return l >= 1 && l < LEVELS - 1 ? (int)l : LEVELS - 1;
 }
@@ -152,7 +171,7 @@ static void heat_cell(FILE *out, const struct roce_fragment *n, const struct roc
 	double v;
 	char label[32], name[ROCE_REPORT_PORT_NAME_MAX];
 	enum roce_report_metric_status st = roce_report_metric_value(n, p, m, &v);
-	int l = level(v, max);
+	int l = level(v, max, roce_report_metric_is_rate(m));
 	bool is_worst = st != ROCE_METRIC_UNREAD && worst > 0 && v >= worst;
 	roce_report_metric_port(p, name, sizeof(name));
 	if (st == ROCE_METRIC_UNREAD)
@@ -225,7 +244,7 @@ static void heat_svg(FILE *out, const struct roce_job_report *r, const struct ra
 	fputs("</svg>\n", out);
 }
 
-/* The scale: 0, the four log-spaced levels of level() up to the maximum
+/* The scale: 0, the four levels of level() up to the maximum
  * (for counts, the whole numbers each holds; a level that holds none is
  * left out), not read. */
 static void legend(FILE *out, enum roce_report_metric m, double max)
@@ -237,7 +256,7 @@ static void legend(FILE *out, enum roce_report_metric m, double max)
 	      "<rect class=\"cell l0\" x=\"0\" y=\"2\" width=\"16\" height=\"16\"/><text x=\"20\" y=\"15\">0</text>",
 	      out);
 	for (int l = 1; l <= 4 && max > 0; l++) {
-		double from = expm1(log1p(max) * (l - 1) / 4), to = l == 4 ? max : expm1(log1p(max) * l / 4);
+		double from = level_from(max, l, rate), to = l == 4 ? max : level_from(max, l + 1, rate);
 		if (rate) {
 			snprintf(hi, sizeof(hi), "%s%s", l == 4 ? "&#8804;" : "&lt;",
 			         roce_report_metric_short(to, true, lo, sizeof(lo)));

@@ -20,6 +20,7 @@
 #include "report/report_ranwith.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,18 @@ static const char SCRIPT[] =
         "var desc=t.getAttribute('data-sorted')!=='-'+k;location.hash='sort='+(desc?'-':'')+k;});"
         "window.addEventListener('hashchange',fromHash);fromHash();})();";
 
+/* Anything for the Node verdicts section: a verdict, a node's note or a
+ * fragment's error.  A clean job gets no empty section (as the text). */
+static bool node_section(const struct roce_job_report *r)
+{
+	if (r->n_errors)
+		return true;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		if (r->nodes[i].n_verdicts || r->nodes[i].note)
+			return true;
+	return false;
+}
+
 static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
 	char *list = roce_report_nodelist(r, nodelist);
@@ -85,10 +98,11 @@ static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_
 	else
 		fputs("</span>, unknown duration</p>\n", out);
 	fputs("<nav><a href=\"#verdicts\">Verdicts</a><a href=\"#consistency\">Consistency</a>"
-	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a><a href=\"#node-verdicts\">Node "
-	      "verdicts</a>"
-	      "</nav></header>\n",
+	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a>",
 	      out);
+	if (node_section(r))
+		fputs("<a href=\"#node-verdicts\">Node verdicts</a>", out);
+	fputs("</nav></header>\n", out);
 	free(list);
 }
 
@@ -425,6 +439,8 @@ static void verdict_item(FILE *out, const struct vref *e)
 static int node_verdicts(FILE *out, const struct roce_job_report *r)
 {
 	size_t n = 0;
+	if (!node_section(r))
+		return 0;
 	for (size_t i = 0; i < r->n_nodes; i++)
 		n += r->nodes[i].n_verdicts;
 	struct vref *all = malloc((n ? n : 1) * sizeof(*all));

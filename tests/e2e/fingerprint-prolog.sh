@@ -105,6 +105,27 @@ is "$(jq -c '[.ports[] | .rail]' "$T"/shared/106/*.nodeA)" '["192.0.2.0/26",""]'
 	"no such address on the netdev: the rail is unknown"
 ip -n "$NS" addr add 192.0.2.75/26 dev eth1
 
+# SharedDir= edited while a job runs: the epilog removes the entry from the
+# directory the prolog wrote it into (the mark in StateDir names it)
+job prolog "$C" 115 nodeA
+F15=$(ls -d "$T"/shared/115/*.nodeA 2>/dev/null)
+ok "job 115: fingerprint in the SharedDir of its prolog" test -f "$F15"
+job epilog "$(conf moved "$T/shared2")" 115 nodeA
+ok "SharedDir= changed before the epilog: the entry is removed from where it was written" test ! -e "$F15"
+ok "... and the job's directory there with it" test ! -e "$T/shared/115"
+job prolog "$C" 116 nodeA
+F16=$(ls -d "$T"/shared/116/*.nodeA 2>/dev/null)
+job epilog "$(conf without)" 116 nodeA
+ok "SharedDir= removed before the epilog: the entry is removed all the same" test ! -e "$F16" -a ! -e "$T/shared/116"
+# a mark without the directory (0.2.0's first builds): the epilog's SharedDir
+job prolog "$C" 117 nodeA
+F17=$(ls -d "$T"/shared/117/*.nodeA 2>/dev/null)
+M17=$(ls "$T"/state/117.*nodeA*.shared)
+is "$(sed -n 2p "$M17")" "$T/shared" "the mark's second line is the SharedDir written into"
+sed -i 2d "$M17"
+job epilog "$C" 117 nodeA
+ok "a mark with the entry alone: removed from the epilog's SharedDir" test ! -e "$F17"
+
 # unset: nothing
 C0=$(conf without)
 job prolog "$C0" 103 nodeA
@@ -118,7 +139,7 @@ job prolog "$CL" 104 nodeA
 is "$rc" 0 "prolog with a linked SharedDir: exit 0 (never fails the job)"
 like "$out" "no fingerprint in SharedDir: SharedDir $T/link: .*symbolic link" "the log line names SharedDir and why"
 is "$(ls -A "$T/elsewhere")" "" "nothing written through the link"
-ok "the counter snapshot was still taken" test -f "$T/state/104.json"
+ok "the counter snapshot was still taken" test -f "$T/state/104.nodeA.snapshot.json"
 
 # a SharedDir every user can list (made by hand 0755): refused, named, left as it is
 mkdir -m 755 "$T/listed"

@@ -95,6 +95,18 @@ for q in "${QUERIES[@]}"; do
 	if [ -z "$bad" ]; then pass "in the exposition: $q"; else fail "in the exposition: $q" "$bad"; fi
 done
 
+# Every panel reads a job's series over the dashboard's time range, not at
+# its end only: a job's series end when its .prom file leaves node_exporter,
+# and an instant query of the bare series shows nothing for a job older than
+# that.  (The node panels read series replaced at every run, roce-report
+# --nodes' and the health check's: they show the node now, or over time.)
+bare=""
+while read -r q; do
+	rest=$(sed -E 's/last_over_time\([A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\[\$__range\]\)//g' <<<"$q")
+	[ -z "$(metrics "$rest" | grep '^roce_job_')" ] || bare="$bare$q"$'\n'
+done < <(jq -r '.panels[].targets[].expr | gsub("\\s+"; " ")' "$DASH")
+is "$bare" "" "every panel query reads a job's series with last_over_time(...[\$__range]): past jobs show"
+
 # The lexer above must see a wrong name: the old label and a misspelt counter.
 check "a query with the old job label is caught" '[ -n "$(labels "roce_job_verdict{job=\"501\"}")" ] &&
 	! grep -qE "[{,]job=\"" <<<"$SAMPLES"'

@@ -52,6 +52,12 @@ like "$H" '&lt;img src=x onerror=' "the fragment file name's markup is text"
 is "$("$REPORT" 601 --config "$T/roce.conf" --format html 2>/dev/null | cmp - "$OUT" && echo same)" same \
 	"stdout and -o give the same page"
 
+# A clean job (one node, traffic, nothing wrong): no empty Node verdicts section.
+ok "gpu04: a clean one-node job" rj_node 612 gpu04 2 mlx5_0 counters port_xmit_data 250000000
+H2=$("$REPORT" 612 --config "$T/roce.conf" --format html 2>&1)
+like "$H2" "none: no loss, congestion or link problems seen" "a clean job: no job verdict"
+unlike "$H2" "node-verdicts|Node verdicts" "a clean job: no empty Node verdicts section, no link to it"
+
 # -o never leaves a partial or wrong file: a failed run keeps the old one.
 cp "$OUT" "$T/before"
 "$REPORT" 699 --report-dir "$T/reports" --format html -o "$OUT" >/dev/null 2>&1

@@ -181,4 +181,22 @@ rm -f "$T/state/trend.json"
 ok "a job after the trend state is gone" rj_node 201 gpu08 2
 is "$(jq '[.verdicts[] | select(.code == "counter_trend")] | length' "$T/reports/201/gpu08.json")" 0 \
 	"no trend kept: no counter_trend verdict"
+
+# --- a slow link, from the fragment the real prolog and epilog wrote: the
+# port's check_why says when ("at job start: link_rate: ...")
+printf 'ReportDir=%s/slow\nStateDir=%s/state\nLinkRateAction=fail\nTimeoutMs=20000\n' "$T" "$T" >"$T/slow.conf"
+r=$T/sys-slow
+mkdir -p "$r" # ReportDir $T/slow: made by the epilog (0751), as on a node
+fab_example "$r" 2
+echo "25 Gb/sec (1X EDR)" >"$(fab_devdir "$r" mlx5_1)/ports/1/rate"
+for kind in prolog epilog; do
+	ip netns exec "$NS" env SLURM_JOB_ID=200 SLURM_JOB_UID=0 SLURMD_NODENAME=gpu01 \
+		"$top_builddir/prolog/roce-$kind" --config "$T/slow.conf" --sysfs-root "$r" >>"$T/slow.out" 2>&1
+done
+like "$(jq -r '.ports[] | select(.device == "mlx5_1") | .check_why' "$T/slow/200/gpu01.json")" "^at job start: link_rate: " \
+	"slow link: the epilog's fragment says when and which check"
+out=$("$R" --nodes --config "$T/slow.conf" --format json 2>"$T/err"); rc=$?
+is "$(jq -r '.ports[] | select(.device == "mlx5_1") | [.node, .problems.slow_link] | @tsv' <<<"$out")" "gpu01	1" \
+	"slow link: --nodes counts it"
+is "$(jq -r '[.ports[] | select(.device == "mlx5_0") | .problems.slow_link] | add' <<<"$out")" 0 "slow link: not the fast ports"
 done_testing

@@ -130,11 +130,11 @@ mkdir -p "$T/pstate" "$T/elsewhere"
 mkdir -m 751 "$T/preports"
 chmod 700 "$T/pstate"
 echo precious >"$T/victim"
-ln -s "$T/victim" "$T/pstate/804.json"
+ln -s "$T/victim" "$T/pstate/804.n1.snapshot.json"
 job prolog "$C" 804
 is "$rc" 0 "symlink in StateDir: prolog exit 0"
 is "$(cat "$T/victim")" precious "symlink in StateDir: its target untouched"
-ok "symlink in StateDir: replaced by our own file" test -f "$T/pstate/804.json" -a ! -L "$T/pstate/804.json"
+ok "symlink in StateDir: replaced by our own file" test -f "$T/pstate/804.n1.snapshot.json" -a ! -L "$T/pstate/804.n1.snapshot.json"
 ln -s "$T/elsewhere" "$T/preports/805"
 job prolog "$C" 805; job epilog "$C" 805
 is "$rc" 0 "symlinked job dir: epilog exit 0"

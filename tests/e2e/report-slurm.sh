@@ -60,8 +60,8 @@ hold() { echo "t=0; while [ ! -e '$W/$1' ] && [ \$t -lt 1200 ]; do sleep 0.1; t=
 
 # --- one-node job: traffic while it runs
 id=$(submit -N1 -w node1 --wrap "$(hold go1)")
-lab_wait_file "$W/state/node1/$id.json"
-ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.json"
+lab_wait_file "$W/state/node1/$id.node1.snapshot.json"
+ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.node1.snapshot.json"
 fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data 2500
 fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
 # "no report" says which case it is: slurmctld knows the job is still running
@@ -100,8 +100,8 @@ like "$out" "RoCE v2 GID index +3 on every node" "three nodes: consistency over 
 # --health, in the node's namespaces) samples it; roce-report --live shows
 # both nodes, each with what moved on its own ports since its sample before
 id=$(submit -N2 -w node1,node3 --wrap "$(hold go_live)")
-lab_wait_file "$W/state/node1/$id.json"
-lab_wait_file "$W/state/node3/$id.json"
+lab_wait_file "$W/state/node1/$id.node1.snapshot.json"
+lab_wait_file "$W/state/node3/$id.node3.snapshot.json"
 health() {
 	lab_node_exec "$1" env -i SLURMD_NODENAME="$1" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		"$B/roce-check" --health --config "$W/roce-$1.conf" >"$W/hc.out" 2>&1
@@ -133,9 +133,9 @@ ok "no live file left" test -z "$(ls "$W/reports/$id" | grep '\.live$')"
 
 # --- two jobs at once on one node: b starts and ends while a runs
 a=$(submit -N1 -n1 -w node2 --wrap "$(hold go_a)")
-lab_wait_file "$W/state/node2/$a.json"
+lab_wait_file "$W/state/node2/$a.node2.snapshot.json"
 b=$(submit -N1 -n1 -w node2 --wrap "$(hold go_b)")
-lab_wait_file "$W/state/node2/$b.json"
+lab_wait_file "$W/state/node2/$b.node2.snapshot.json"
 touch "$W/go_b"; lab_wait_job "$b"
 touch "$W/go_a"; lab_wait_job "$a"
 wait_fragments "$a" 1; wait_fragments "$b" 1

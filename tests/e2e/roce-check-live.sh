@@ -71,7 +71,7 @@ health
 is "$rc/$err" "0/" "first sample: the health check exits 0, says nothing"
 is "$(stat -c '%a %u %g' "$F" 2>&1)" "440 0 $ADMINS" "the live file is filed as a fragment: 0440, root's, ReportDir's group"
 like "$(getfacl -cp "$F" 2>/dev/null)" "user:4001:r--" "and readable by the job's user (ACL)"
-is "$(stat -c '%a' "$T/state/501.sample.json")" 600 "the sample is kept in StateDir, root's alone"
+is "$(stat -c '%a' "$T/state/501.gpu01.sample.json")" 600 "the sample is kept in StateDir, root's alone"
 live 501
 is "$rc" 0 "--live: exit 0"
 like "$out" "^RoCE live view of job 501: 1 node\(s\), started " "--live: the header"
@@ -186,19 +186,35 @@ health --set Live=no
 is "$(stat -c %Y.%s "$F")" "$before" "Live=no: the live file is not replaced"
 
 # --- an orphaned sample (its job's epilog did not run) is removed; a job from before the boot is not sampled
-install -m 600 /dev/null "$T/state/999.sample.json"
-cp "$T/state/501.json" "$T/state/503.json"
-sed -i 's/"job_id":"501"/"job_id":"503"/' "$T/state/503.json"
-touch -d @1000000000 "$T/state/503.json"
+install -m 600 /dev/null "$T/state/999.gpu01.sample.json"
+cp "$T/state/501.gpu01.snapshot.json" "$T/state/503.gpu01.snapshot.json"
+sed -i 's/"job_id":"501"/"job_id":"503"/' "$T/state/503.gpu01.snapshot.json"
+touch -d @1000000000 "$T/state/503.gpu01.snapshot.json"
 health
-ok "an orphaned sample is removed" test ! -e "$T/state/999.sample.json"
+ok "an orphaned sample is removed" test ! -e "$T/state/999.gpu01.sample.json"
 ok "a job from before the boot is not sampled" test ! -e "$T/reports/503"
-rm -f "$T/state/503.json"
+rm -f "$T/state/503.gpu01.snapshot.json"
+
+# --- a job whose prolog ran before the upgrade to per-node names (0.1.0's
+# <job>.json): the sampler still finds it, and the epilog removes all of it
+ok "job 504's prolog" job prolog 504
+mv "$T/state/504.gpu01.snapshot.json" "$T/state/504.json"
+health
+ok "a snapshot under 0.1.0's name: the job is sampled" test -f "$T/reports/504/gpu01.live"
+ok "... its sample kept under the node's name" test -f "$T/state/504.gpu01.sample.json"
+ok "job 504's epilog" job epilog 504
+ok "the epilog removes the old-named snapshot, the sample and the live file" \
+	test ! -e "$T/state/504.json" -a ! -e "$T/state/504.gpu01.sample.json" -a ! -e "$T/reports/504/gpu01.live"
+# another node's sample (a StateDir shared by mistake) is that node's to remove
+install -m 600 /dev/null "$T/state/998.gpu02.sample.json"
+health
+ok "another node's sample is left alone" test -e "$T/state/998.gpu02.sample.json"
+rm -f "$T/state/998.gpu02.sample.json"
 
 # --- a sample kept from before the job's start (an earlier job with this id
 # whose epilog never ran) is not this job's: the next sample is a first one
-jq -c '.snapshot.time_ns = 1000000000' "$T/state/501.sample.json" >"$T/old.json"
-install -m 600 "$T/old.json" "$T/state/501.sample.json"
+jq -c '.snapshot.time_ns = 1000000000' "$T/state/501.gpu01.sample.json" >"$T/old.json"
+install -m 600 "$T/old.json" "$T/state/501.gpu01.sample.json"
 health
 is "$(jq .samples "$F")" 1 "a sample from before the job's start: not used, this one is a first"
 
@@ -206,7 +222,7 @@ is "$(jq .samples "$F")" 1 "a sample from before the job's start: not used, this
 ok "the job's epilog" job epilog 501
 ok "the fragment is written" test -f "$T/reports/501/gpu01.json"
 ok "the live file is gone" test ! -e "$F"
-ok "the sample is gone" test ! -e "$T/state/501.sample.json"
+ok "the sample is gone" test ! -e "$T/state/501.gpu01.sample.json"
 live 501
 is "$rc" 1 "--live after the job: exit 1"
 like "$lerr" "job 501 has ended on its nodes: roce-report 501 shows its report" "--live after the job: says so"

@@ -21,6 +21,8 @@ cat >"$W/roce.conf" <<CONF
 # veth has no DCB: PFC cannot be checked here
 PfcPriority=none
 Mode=warn
+# a slow port left out and drained (the default, warn, only says it: roce-check.sh)
+LinkRateAction=fail
 ReportDir=$W/reports
 StateDir=$W/state
 CONF

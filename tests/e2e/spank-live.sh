@@ -52,7 +52,7 @@ touch "$W/job.out" && chmod 666 "$W/job.out"
 id=$(lab_run "${LAB_AS_USER[@]}" sbatch --parsable --roce --chdir=/ -o "$W/job.out" \
 	--wrap "while [ ! -e $W/stop ]; do sleep 0.2; done; echo DONE")
 lab_wait_job_state "$id" RUNNING
-check "the job runs; its prolog snapshot is in StateDir" '[ -n "$id" ] && lab_wait_file "$W/state/$id.json"'
+check "the job runs; its prolog snapshot is in StateDir" '[ -n "$id" ] && lab_wait_file "$W/state/$id.node1.snapshot.json"'
 
 # --- the health check samples it: 1 GiB sent on mlx5_0 so far
 counter mlx5_0 counters port_xmit_data $((1 << 28))
@@ -92,7 +92,7 @@ check "a configuration finding: the health check leaves the node alone" '[ "$(la
 touch "$W/stop"
 lab_wait_job "$id"
 check "the epilog wrote the fragment and removed the live file and the sample" \
-	'lab_wait_file "$W/reports/$id/node1.json" && [ ! -e "$W/reports/$id/node1.live" ] && [ ! -e "$W/state/$id.sample.json" ]'
+	'lab_wait_file "$W/reports/$id/node1.json" && [ ! -e "$W/reports/$id/node1.live" ] && [ ! -e "$W/state/$id.node1.sample.json" ]'
 live "$id"
 check "--live after the job: exit 1, pointing at its report" '[ $RC = 1 ] && grep -q "job $id has ended on its nodes: roce-report $id shows its report" $W/err'
 

@@ -6,8 +6,8 @@
 #  - strings a user controls (job name, comment, --chdir with odd characters,
 #    the job environment: SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_GPUS,
 #    ROCE_EXPORTED, TMPDIR..., a forged option variable) never name a file
-#    the plugin writes: StateDir and ReportDir hold only <jobid>.json and
-#    <jobid>/<node>.json, and nothing else appears anywhere;
+#    the plugin writes: StateDir and ReportDir hold only <jobid>.<node>.snapshot.json
+#    (and the other names of lib/base/statename.h) and <jobid>/<node>.json, and nothing else appears anywhere;
 #  - hostile names in sysfs (an HCA directory named with a newline, a comma,
 #    an '=', a GID whose netdev has a newline) cannot smuggle a variable into
 #    the job's environment, nor an element into NCCL's lists;
@@ -99,10 +99,10 @@ batch_job=$(cat "$W/sbatch.out")
 # and stays while it runs (3 s at least).  The srun job's epilog may still
 # be due: its snapshot may be listed too.
 running=""
-batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.json" <<<"$running"; }
+batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.node1\.snapshot\.json" <<<"$running"; }
 lab_poll 120 batch_snapshot_listed
-like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
-is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$|^[0-9]+\.ranwith\.json$|^[0-9]+\.[A-Za-z0-9._-]+\.shared$' <<<"$running")" "" "and nothing not named by job ids"
+like "$running" "^$batch_job\.node1\.snapshot\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.<node>.snapshot.json"
+is "$(grep -Ev '^[0-9]+\.node1\.(snapshot\.json|ranwith\.json|shared|with\.[0-9]+)$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job"
 # the output file is the job's: give a slow node a moment to have written it
 batch_step_ran() { grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; }

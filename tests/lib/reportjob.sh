@@ -87,8 +87,9 @@ rj_health() {
 	fab_example "$r" 2
 	fab_port "$r" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
 	rm -f "$(fab_devdir "$r" mlx5_0)/ports/1/rate"
+	# LinkRateAction=fail: the unreadable rate is unknown (warn makes it a warning)
 	set -- "$1" --config "$T/roce.conf" --sysfs-root "$r" --node "$1" --set StateDir="$T/state-health-$1" \
-		--health --format prometheus
+		--set LinkRateAction=fail --health --format prometheus
 	# --health exits 1: the node drains
 	ip netns exec "$NS" "$top_builddir/prolog/roce-check" "${@:2}" >/dev/null 2>"$T/rj.out"
 	fab_counter "$r" mlx5_0 1 counters symbol_error 120

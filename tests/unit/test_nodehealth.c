@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
+#include "pipeline/delta.h"
 #include "report/nodehealth.h"
 #include "report/nodehealth_html.h"
 #include "report/nodehealth_json.h"
@@ -40,7 +41,11 @@ static void job(struct roce_job_report *r, const char *id, size_t nodes, int64_t
 				pd->c[ROCE_C_LINK_DOWNED].value = 1;
 			if (what == SLOW) {
 				pd->check = ROCE_FAIL;
-				snprintf(pd->check_why, ROCE_WHY_MAX, "link_rate: mlx5_%zu port 1 runs at 25 Gb/s", sick_port);
+				char finding[64];
+				/* as the epilog writes it: when, then the finding */
+				snprintf(finding, sizeof(finding), "link_rate: mlx5_%zu port 1 runs at 25 Gb/s",
+				         sick_port);
+				roce_delta_check_why(pd->check_why, false, finding);
 			}
 		}
 		struct roce_fragment_meta m = fx_meta(name);
@@ -246,8 +251,8 @@ static double add_ms(size_t ports, size_t verdicts)
 		}
 		for (size_t k = 0; k < verdicts; k++) {
 			snprintf(name, sizeof(name), "mlx5_%zu:1", (k * 7919) % ports);
-			v[k] = (struct roce_fragment_verdict){ "packet_loss", roce_arena_strdup(&n->arena, name), "m", "f",
-				                               ROCE_SEV_WARN };
+			v[k] = (struct roce_fragment_verdict){ "packet_loss", roce_arena_strdup(&n->arena, name), "m",
+				                               "f", ROCE_SEV_WARN };
 		}
 		n->ports = p;
 		n->n_ports = ports;
@@ -307,13 +312,19 @@ static void t_printers(void **state)
 	assert_non_null(o);
 	json_object *p0 = json_object_array_get_idx(json_object_object_get(o, "ports"), 0);
 	assert_string_equal(json_object_get_string(json_object_object_get(p0, "node")), "n2");
-	assert_int_equal(json_object_get_int(json_object_object_get(json_object_object_get(p0, "problems"), "timeouts")), 1);
-	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(p0, "last_problem"), "job_id")), "32");
+	assert_int_equal(json_object_get_int(
+	                         json_object_object_get(json_object_object_get(p0, "problems"), "timeouts")),
+	                 1);
+	assert_string_equal(json_object_get_string(
+	                            json_object_object_get(json_object_object_get(p0, "last_problem"), "job_id")),
+	                    "32");
 	json_object_put(o);
 	free(t);
 
 	t = printed(roce_nodehealth_prometheus_print, &h);
-	assert_non_null(strstr(t, "roce_node_port_problem_jobs{node=\"n2\",device=\"mlx5_1\",port=\"1\",problem=\"loss\"} 1\n"));
+	assert_non_null(
+	        strstr(t,
+	               "roce_node_port_problem_jobs{node=\"n2\",device=\"mlx5_1\",port=\"1\",problem=\"loss\"} 1\n"));
 	assert_non_null(strstr(t, "roce_node_port_jobs_with_problem{node=\"n2\",device=\"mlx5_1\",port=\"1\"} 2\n"));
 	assert_non_null(strstr(t, "node=\"<b>\\\"x\\\\\""));
 	free(t);
@@ -329,11 +340,8 @@ static void t_printers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_rank),
-		cmocka_unit_test(t_node_verdict),
-		cmocka_unit_test(t_long_device),
-		cmocka_unit_test(t_add_linear),
-		cmocka_unit_test(t_printers),
+		cmocka_unit_test(t_rank),       cmocka_unit_test(t_node_verdict), cmocka_unit_test(t_long_device),
+		cmocka_unit_test(t_add_linear), cmocka_unit_test(t_printers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,6 +164,18 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=0", "roce.conf:3", &err), -1);
 	assert_string_equal(err.msg, "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=25G", "roce.conf:3", &err), -1);
+	/* checks new since 0.1.0 are released at warn (NEWS) */
+	assert_int_equal(p.link_rate_action, ROCE_ACTION_WARN);
+	assert_int_equal(p.trust, ROCE_ACTION_WARN);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRateAction=fail", "roce.conf:4", &err), 0);
+	assert_int_equal(p.link_rate_action, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRateAction=ignore", "roce.conf:4", &err), -1);
+	assert_string_equal(err.msg, "roce.conf:4: LinkRateAction: invalid value \"ignore\" (expected warn or fail)");
+	assert_int_equal(roce_policy_set_kv(&p, "trust=Ignore", "roce.conf:5", &err), 0);
+	assert_int_equal(p.trust, ROCE_ACTION_IGNORE);
+	assert_int_equal(roce_policy_set_kv(&p, "Trust=fail", "roce.conf:5", &err), 0);
+	assert_int_equal(p.trust, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "Trust=strict", "roce.conf:5", &err), -1);
 
 	assert_true(roce_token_ok("strict", 64));
 	assert_false(roce_token_ok("", 64));
