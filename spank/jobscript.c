@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <slurm/slurm.h>
 
 int roce_jobscript_init(spank_t sp) { return roce_option_register(sp); }
 
@@ -73,7 +74,14 @@ int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 	spank_get_item(sp, S_JOB_UID, &uid);
 	snprintf(job, sizeof(job), "%" PRIu32, job_id);
 	run_job_report(&policy, prolog, job, uid);
-	if (!prolog)
+	if (!prolog && policy.shared_dir[0]) {
+		/* The sweep asks slurmctld about jobs.  From 24.11 on, the first
+		 * libslurm RPC of `slurmstepd spank epilog` ends the process
+		 * (the sweep's worker died, its claim stayed for an hour: seen on
+		 * 24.11 in spank-cephfs.sh) unless slurm_init has loaded
+		 * libslurm's plugins first; 22.05 keeps what it loaded. */
+		slurm_init(NULL);
 		roce_jobwide_sweep(&policy);
+	}
 	return 0;
 }
