@@ -126,7 +126,14 @@ int roce_jobscript_run(spank_t sp, int ac, char **av, bool prolog)
 	spank_get_item(sp, S_JOB_UID, &uid);
 	snprintf(job, sizeof(job), "%" PRIu32, job_id);
 	int rc = run_job(&policy, prolog, parts, job, uid);
-	if (!prolog)
+	if (!prolog && policy.shared_dir[0]) {
+		/* The sweep asks slurmctld about jobs.  From 24.11 on, the first
+		 * libslurm RPC of `slurmstepd spank epilog` ends the process
+		 * (the sweep's worker died, its claim stayed for an hour: seen on
+		 * 24.11 in spank-cephfs.sh) unless slurm_init has loaded
+		 * libslurm's plugins first; 22.05 keeps what it loaded. */
+		slurm_init(NULL);
 		roce_jobwide_sweep(&policy);
+	}
 	return rc;
 }

@@ -314,7 +314,7 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	}
 	if (bad)
 		return 0;
-	char cur[24], cap[160];
+	char cur[24], cap[256]; /* fits platform_cap's longest: no cut */
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	platform_cap(s, cap, sizeof(cap));
 	if (links == 0)

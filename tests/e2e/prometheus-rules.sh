@@ -53,7 +53,7 @@ fab_counter "$T/sys07" mlx5_0 1 counters symbol_error 120
 healthcheck gpu07 "$T/sys07" "$T/text07"
 like "$(cat "$T/text07/roce-health.prom" 2>/dev/null)" '^roce_port_counter_growth\{node="gpu07",device="mlx5_0",port="1",counter="symbol_error"\} 120$' \
 	"roce-healthcheck: gpu07's symbol_error grew by 120 between two runs"
-like "$(cat "$T/hc.out")" "cannot read the state of gpu07 from slurmctld \(sinfo\): not draining it \(roce: mlx5_1 port 1 DOWN\)" \
+like "$(cat "$T/hc.out")" "cannot read the state of gpu07 from slurmctld: not draining it \(roce: mlx5_1 port 1 DOWN\): sinfo exited with status 1" \
 	"roce-healthcheck: gpu07 would drain (sinfo cannot tell its state: left alone)"
 like "$(cat "$T/text07/roce-health.prom" 2>/dev/null)" '^roce_health_drain\{node="gpu07",reason="roce: mlx5_1 port 1 DOWN"\} 1$' \
 	"roce-healthcheck wrote gpu07's health into the textfile directory"
