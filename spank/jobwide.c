@@ -123,7 +123,11 @@ static int prolog_at_alloc(void)
 	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
 		return known = -1;
 	known = conf->prolog_flags & PROLOG_FLAG_ALLOC ? 1 : 0;
+#if HAVE_DECL_SLURM_FREE_CONF /* 26.05's name */
+	slurm_free_conf(conf);
+#else
 	slurm_free_ctl_conf(conf);
+#endif
 	return known;
 }
 

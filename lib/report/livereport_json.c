@@ -6,6 +6,8 @@
 #include "fragment/verdicts.h"
 #include "report/report_metric.h"
 
+#include <stdint.h>
+
 #define LIVE_REPORT_SCHEMA "slurm-roce/live-report/1"
 
 /* An ISO time, null when unknown. */
@@ -13,6 +15,17 @@ static json_object *when(int64_t ns)
 {
 	char buf[32];
 	return ns > 0 ? json_object_new_string(roce_timearg_iso(ns, buf, sizeof(buf))) : NULL;
+}
+
+/* A metric: a whole number (a count, a rate that came out whole) as an
+ * integer, as the job report writes counts ("40", never "40.0": jq 1.7
+ * keeps a number's literal form), anything else as a double. */
+static json_object *metric_json(double v)
+{
+	/* the range first: converting a double outside int64_t's is undefined */
+	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v)
+		return json_object_new_int64((int64_t)v);
+	return json_object_new_double(v);
 }
 
 /* An interval: its seconds, every metric of report_metric.h (rates in bytes
@@ -32,7 +45,7 @@ static json_object *interval_json(const struct roce_live *l, const struct roce_l
 		double v;
 		enum roce_report_metric_status s = roce_report_metric_value(&fn, &fp, (enum roce_report_metric)k, &v);
 		const char *key = roce_report_metric_key((enum roce_report_metric)k);
-		json_object_object_add(m, key, s == ROCE_METRIC_UNREAD ? NULL : json_object_new_double(v));
+		json_object_object_add(m, key, s == ROCE_METRIC_UNREAD ? NULL : metric_json(v));
 		if (s == ROCE_METRIC_LOWER_BOUND)
 			json_object_array_add(lb, json_object_new_string(key));
 	}

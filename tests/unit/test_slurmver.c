@@ -180,7 +180,8 @@ static void the_record(char *name, size_t len)
 	name[0] = '\0';
 	while (d && (e = readdir(d)))
 		if (!strncmp(e->d_name, "slurmver-", 9))
-			snprintf(name, len, "%s", e->d_name);
+			if (snprintf(name, len, "%s", e->d_name) >= (int)len)
+				name[0] = '\0'; /* cut: no such record */
 	if (d)
 		closedir(d);
 }
@@ -190,7 +191,8 @@ static void copy_over(const char *file)
 {
 	char tmp[PATH_MAX + 16], buf[4096];
 	struct stat st;
-	snprintf(tmp, sizeof(tmp), "%s.new", file);
+	int w = snprintf(tmp, sizeof(tmp), "%s.new", file);
+	assert_true(w > 0 && (size_t)w < sizeof(tmp));
 	int in = open(file, O_RDONLY), out = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0755);
 	assert_true(in >= 0 && out >= 0);
 	ssize_t n;
