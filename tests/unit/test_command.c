@@ -91,7 +91,9 @@ static void deadline(void **s)
 	long took = ms_since(&t0);
 	assert_true(c.timed_out);
 	assert_int_equal(c.status, -1);
-	assert_true(took >= 300 && took < 3000);
+	/* killed, not waited for: well before the 30 s sleep ends (a loaded CI
+	 * machine can take seconds to schedule us, so no tighter bound) */
+	assert_true(took >= 300 && took < 20000);
 	describe("x", &c, 300, why, sizeof(why));
 	assert_string_equal(why, "sh did not answer within 300 ms (killed)");
 	/* the grandchild is gone too (or a zombie of init's, about to be) */
@@ -123,7 +125,7 @@ static void closes_output(void **s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(sh("exec >&- 2>&-; sleep 30", 300, &c), -1);
 	assert_true(c.timed_out);
-	assert_true(ms_since(&t0) < 3000);
+	assert_true(ms_since(&t0) < 20000); /* not the 30 s sleep: a loaded machine may take seconds */
 }
 
 /* It answers and exits; something it left holding the pipe does not hold us. */
@@ -135,7 +137,7 @@ static void leaves_a_child(void **s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(sh("sleep 30 & echo answer", 5000, &c), 0);
 	assert_string_equal(out, "answer\n");
-	assert_true(ms_since(&t0) < 3000);
+	assert_true(ms_since(&t0) < 20000); /* not the 30 s sleep: a loaded machine may take seconds */
 }
 
 /* More output than the buffer: cut, and no deadlock on a full pipe. */
