@@ -6,8 +6,8 @@
  * srun (local_user_init: the step exists, nothing is launched yet) asks
  * slurmctld for the step's nodes (one RPC: this context has no item for
  * them), reads their fingerprints from SharedDir (lib/agree/shareddir.h; each
- * node's job prolog wrote its own), waits at most TimeoutMs for missing
- * ones, agrees, prints one line per kind of difference, and passes the
+ * node's job prolog wrote its own), waits for missing ones (TimeoutMs, or
+ * until a new allocation's prologs could have written), agrees, prints one line per kind of difference, and passes the
  * verdict to the step in ROCE_AGREEMENT through its own environment, which
  * srun copies into the step's.  Each node's slurmstepd then restricts its
  * own plan to the agreed rails (it can only remove rails: the variable is
@@ -26,6 +26,7 @@
 #include "agree/shareddir.h"
 #include "base/nodelist.h"
 #include "base/slurmnodes.h"
+#include "job/job.h"
 #include "proc/worker.h"
 
 #include <errno.h>
@@ -42,7 +43,7 @@
 #define SWEEP_PERIOD_S 3600
 #define SWEEP_JOBS_MAX 1024
 #define SWEEP_TIMEOUT_MS 30000
-#define SRUN_MARGIN_MS 500 /* past TimeoutMs, for the worker's listing and reads */
+#define SRUN_MARGIN_MS 500 /* past the wait, for the worker's listing and reads */
 /* The allocation's --roce, as sbatch and salloc leave it in the job's environment */
 #define ROCE_ENV_ALLOC_OPTION "SLURM_SPANK__SLURM_SPANK_OPTION_roce_roce"
 
@@ -238,11 +239,11 @@ static void missing_lines(const struct agree_in *in, const struct roce_fp_gather
 		         own);
 	else if (none && in->why == MISSING_PLUGIN)
 		add_line(o, ROCE_LINE_UNKNOWN,
-		         "no fingerprint from %s in SharedDir after %d ms (TimeoutMs): the plugin is not loaded there "
+		         "no fingerprint from %s in SharedDir after %d ms: the plugin is not loaded there "
 		         "or its prolog failed%s",
 		         none, in->wait_ms, own);
 	else if (none)
-		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s", none,
+		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms%s", none,
 		         in->wait_ms, own);
 	free(stale);
 	free(none);
@@ -352,11 +353,28 @@ static void unknown(bool strict, const char *step, const char *why)
 		pass_on_value(val);
 }
 
+/* How long to wait for a missing fingerprint: TimeoutMs, or, in an
+ * allocation made just now (srun's own), until its prologs could have
+ * written.  They run beside srun, not before it: each may take TimeoutMs
+ * and its margin (job.h) and start up to TimeoutMs late (slurmctld's
+ * fan-out, a busy slurmd); waiting less failed healthy strict steps on a
+ * loaded machine.  Counted from slurmctld's start time (whole seconds),
+ * never more than that whole span (a clock ahead of slurmctld's). */
+static int fingerprint_wait_ms(const struct roce_policy *p, time_t start)
+{
+	int64_t span = 2 * (int64_t)p->timeout_ms + ROCE_JOB_PROLOG_MARGIN_MS;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t left = ((int64_t)start + 1) * 1000 + span - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+	left = left > span ? span : left;
+	return left > p->timeout_ms ? (int)left : p->timeout_ms;
+}
+
 /* How long to wait, and what to say of missing nodes. */
 static void missing_context(const struct roce_plugargs *config, const struct roce_policy *p, struct agree_in *in)
 {
 	int alloc = prolog_at_alloc();
-	in->wait_ms = p->timeout_ms;
+	in->wait_ms = fingerprint_wait_ms(p, in->start);
 	in->why = alloc < 0 ? MISSING_UNKNOWN : MISSING_PLUGIN;
 	/* no waiting: nothing would come */
 	if (alloc == 0) {
@@ -393,8 +411,8 @@ static void agree_step(const struct roce_plugargs *config, const struct roce_pol
 	in.n = n;
 	missing_context(config, p, &in);
 	/* A worker with a deadline: a stalled shared file system (a read asleep
-	 * in the kernel) must not hold srun past TimeoutMs. */
-	int deadline = p->timeout_ms + SRUN_MARGIN_MS;
+	 * in the kernel) must not hold srun past the wait. */
+	int deadline = in.wait_ms + SRUN_MARGIN_MS;
 	if (!(o = malloc(sizeof(*o)))) {
 		unknown(strict, in.step, "out of memory");
 	} else if (roce_worker_run(agree_worker, &in, o, sizeof(*o), deadline, &end) < 0) {

@@ -608,8 +608,8 @@ out:
 /* ---------------------------------------------------------------- with a deadline */
 
 /* The prolog delays the job's start, so it gets less room for writing than
- * the epilog, which may write to a shared file system. */
-#define PROLOG_MARGIN_MS 1000
+ * the epilog, which may write to a shared file system (the prolog's:
+ * job.h, srun waits for it). */
 #define EPILOG_MARGIN_MS 3000
 
 struct job_call {
@@ -659,7 +659,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const
 	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid };
 	struct job_result res;
 	struct roce_error why = { "" };
-	int margin = prolog ? PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
+	int margin = prolog ? ROCE_JOB_PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
 
 	memset(&res, 0, sizeof(res));
 	/* Forked: once per job, and the prolog's and epilog's processes live on

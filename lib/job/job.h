@@ -90,6 +90,10 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
                     uid_t job_uid, struct roce_error *err);
 
+/* The job prolog's deadline past TimeoutMs (srun waits that long for a new
+ * allocation's fingerprints: spank/jobwide.c). */
+#define ROCE_JOB_PROLOG_MARGIN_MS 1000
+
 /* roce_job_prolog or roce_job_epilog in a worker child (worker.h) with a
  * deadline of TimeoutMs plus room for writing: what the plugin's job
  * prolog/epilog and roce-prolog/roce-epilog run, so that a wedged driver

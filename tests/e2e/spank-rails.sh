@@ -133,10 +133,11 @@ lab_node_exec node3 mount --bind /dev/null "$LAB/plugstack.conf"
 srunN 3 --roce=strict
 check "strict, no plugin on node3: the step fails" '[ $RC != 0 ] && ! grep -q "^RAN node[12]" $W/out'
 check "srun says node3 wrote no fingerprint: the plugin is not loaded there or its prolog failed" \
-	'grep -q "roce: no fingerprint from node3 in SharedDir after 2000 ms (TimeoutMs): the plugin is not loaded there or its prolog failed$" $W/err'
+	'grep -q "roce: no fingerprint from node3 in SharedDir after [0-9]* ms: the plugin is not loaded there or its prolog failed$" $W/err'
 lab_node_exec node3 umount "$LAB/plugstack.conf"
 
-# --- 21-22: fingerprint reads stalled 20 s (faultfs between srun and CephFS): srun is bounded by TimeoutMs
+# --- 21-22: fingerprint reads stalled 20 s (faultfs between srun and CephFS): srun is bounded by its
+# wait (TimeoutMs, or up to twice that and 1 s in a new allocation: spank-roce(8)) and 500 ms
 if [ -x "$FAULTFS" ]; then
 	t0=$(date +%s%3N); srunN 2 --roce=warn; base=$(($(date +%s%3N) - t0))
 	mkdir -p "$W/backing" && mount --bind "$C/shared" "$W/backing"
@@ -144,11 +145,11 @@ if [ -x "$FAULTFS" ]; then
 	fpid=$!
 	lab_poll 10 sh -c "grep -q ' $C/shared fuse' /proc/mounts"
 	t0=$(date +%s%3N); srunN 2 --roce=warn; took=$(($(date +%s%3N) - t0))
-	echo "# a 2-node srun: $base ms; with fingerprint reads stalled 20 s: $took ms (TimeoutMs 2000)"
-	check "reads stalled 20 s: srun returns within TimeoutMs and a small margin of a plain srun" \
-		'[ $RC = 0 ] && [ $took -lt $((base + 2000 + 2500)) ]'
+	echo "# a 2-node srun: $base ms; with fingerprint reads stalled 20 s: $took ms (TimeoutMs 2000: a new allocation waits 5 s at most, and 500 ms)"
+	check "reads stalled 20 s: srun returns at its deadline (5.5 s at most), long before the stall ends" \
+		'[ $RC = 0 ] && [ $took -lt $((base + 10000)) ]'
 	check "the step's nodes are unknown, said in one line; each uses its own rails" \
-		'grep -q "roce: warning: the step.s nodes cannot be compared: SharedDir did not answer within 2500 ms (a stalled file system?); each node uses its own rails" $W/err && [ $(grep -c "^RAN" $W/out) = 2 ]'
+		'grep -q "roce: warning: the step.s nodes cannot be compared: SharedDir did not answer within [0-9]* ms (a stalled file system?); each node uses its own rails" $W/err && [ $(grep -c "^RAN" $W/out) = 2 ]'
 	fusermount3 -uz "$C/shared" 2>/dev/null || umount -l "$C/shared"
 	umount -l "$W/backing"
 	# srun left its reader asleep in the stalled read (abandoned by design):
