@@ -23,6 +23,7 @@
 #include "config.h"
 #include "roce.h"
 #include "agree/agree.h"
+#include "agree/problems.h"
 #include "agree/shareddir.h"
 #include "base/nodelist.h"
 #include "base/slurmnodes.h"
@@ -183,6 +184,7 @@ struct agree_out {
 	char env[ROCE_AGREE_ENV_MAX];
 	unsigned flags;
 	struct roce_lines lines;
+	struct roce_problem_keys said; /* the problems said for the nodes (problems.h) */
 	char uses[ROCE_LINE_MAX];
 	double waited_ms;
 	size_t n_read, n_files, n_refused, n_stale;
@@ -281,6 +283,10 @@ static void agree_worker(const void *arg, void *res)
 		if (o->lines.n < ROCE_LINES_MAX)
 			o->lines.line[o->lines.n++] = a.lines.line[i];
 	o->lines.dropped += a.lines.dropped;
+	/* each node's problems once for the step (issue 31); on ENOMEM the nodes say their own */
+	if (roce_problems_say((const struct roce_fingerprint *const *)g.fp, in->names, in->n, roce_nodelist_ranged,
+	                      &o->lines, &o->said) < 0)
+		memset(&o->said, 0, sizeof(o->said));
 	o->flags = a.flags;
 	o->verdict = roce_agree_verdict(&a, in->strict);
 	o->env_ok = roce_agree_encode(&a, o->verdict, in->step, o->env, sizeof(o->env)) == 0;
@@ -340,6 +346,15 @@ static void tell(const struct agree_out *o, bool strict)
 
 /* Tell the step. */
 static void pass_on_value(const char *val) { setenv(ROCE_AGREE_ENV, val, 1); }
+
+/* Tell the nodes which problems srun said (their own line leaves them out). */
+static void pass_on_said(const struct roce_problem_keys *said, const char *step)
+{
+	char keys[ROCE_SAID_ENV_MAX], val[ROCE_SAID_ENV_MAX + 40];
+	if (said->n && roce_problem_keys_format(said, keys, sizeof(keys)) &&
+	    snprintf(val, sizeof(val), "%s %s", step, keys) < (int)sizeof(val))
+		setenv(ROCE_SAID_ENV, val, 1);
+}
 
 /* Could not even look: unknown, never a pass. */
 static void unknown(bool strict, const char *step, const char *why)
@@ -434,6 +449,9 @@ static void agree_step(const struct roce_plugargs *config, const struct roce_pol
 		tell(o, strict);
 		if (o->env_ok)
 			pass_on_value(o->env); /* a value too long to pass fails safe: each node its own */
+		if (o->said.n > ROCE_PROBLEM_KEYS_MAX)
+			o->said.n = 0;
+		pass_on_said(&o->said, in.step);
 		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read from %zu file(s), %zu refused, "
 		                     "%zu of an earlier job ignored)",
 		            in.job, n, o->waited_ms, o->n_read, o->n_files, o->n_refused, o->n_stale);
@@ -454,6 +472,7 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", "Rails", NULL };
 
 	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
+	unsetenv(ROCE_SAID_ENV);
 	/* A bad plugstack line, or a problem of roce.conf with one of the keys
 	 * srun reads: client.c said so at init, the nodes judge it.  Any other
 	 * problem of the file is the nodes' to say (once, in slurmd's log). */
@@ -526,13 +545,34 @@ void roce_jobwide_sweep(const struct roce_policy *p)
 
 /* ------------------------------------------------------------------ each node */
 
+/* "JOB.STEP " of this step, into want. */
+static void this_step(spank_t sp, char *want, size_t len)
+{
+	uint32_t job_id = 0, step_id = 0;
+	spank_get_item(sp, S_JOB_ID, &job_id);
+	spank_get_item(sp, S_JOB_STEPID, &step_id);
+	snprintf(want, len, "%" PRIu32 ".%" PRIu32, job_id, step_id);
+}
+
+bool roce_jobwide_said(spank_t sp, char *keys, size_t len)
+{
+	char val[ROCE_SAID_ENV_MAX + 40], want[32];
+	if (spank_getenv(sp, ROCE_SAID_ENV, val, sizeof(val)) != ESPANK_SUCCESS)
+		return false;
+	this_step(sp, want, sizeof(want));
+	size_t w = strlen(want);
+	/* another step's (inherited), or not srun's: the node says its own */
+	if (strncmp(val, want, w) != 0 || val[w] != ' ' || strspn(val + w + 1, "0123456789abcdef,") != strlen(val + w + 1))
+		return false;
+	return snprintf(keys, len, "%s", val + w + 1) < (int)len;
+}
+
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len)
 {
 	char val[ROCE_AGREE_ENV_MAX], want[32], why[1024];
 	struct roce_agreed d;
 	struct roce_error err;
-	uint32_t job_id = 0, step_id = 0;
 
 	spank_err_t got = spank_getenv(sp, ROCE_AGREE_ENV, val, sizeof(val));
 	if (got != ESPANK_SUCCESS && got != ESPANK_NOSPACE)
@@ -542,9 +582,7 @@ enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, con
 		         ROCE_AGREE_ENV);
 		return ROCE_JOBWIDE_WARN;
 	}
-	spank_get_item(sp, S_JOB_ID, &job_id);
-	spank_get_item(sp, S_JOB_STEPID, &step_id);
-	snprintf(want, sizeof(want), "%" PRIu32 ".%" PRIu32, job_id, step_id);
+	this_step(sp, want, sizeof(want));
 	if (strcmp(d.step, want) != 0)
 		return ROCE_JOBWIDE_NONE; /* inherited from an outer step: not about this one */
 	switch (d.verdict) {

@@ -125,6 +125,9 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av);
 enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JOBWIDE_WARN, ROCE_JOBWIDE_FAIL };
 /* slurmstepd, each node: res->plan restricted to the step's agreed rails.
  * WARN and FAIL come with msg (len bytes) for the user. */
+/* The problems srun said for this step's nodes (ROCE_SAID: problems.h),
+ * their keys into keys; false when srun said none for this step. */
+bool roce_jobwide_said(spank_t sp, char *keys, size_t len);
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len);
 /* The job epilog (root): at most once an hour across the cluster, remove

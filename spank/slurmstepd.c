@@ -19,6 +19,7 @@
 #include "base/clock.h"
 #include "base/hostname.h"
 #include "base/printable.h"
+#include "agree/problems.h"
 #include "check/brief.h"
 #include "base/slurmid.h"
 #include "fragment/ranwith.h"
@@ -44,6 +45,7 @@ static struct {
 	bool config_ok; /* the plugstack words parsed; else config_err says why */
 	struct roce_error config_err;
 	bool fail_tasks; /* strict failure: task_init refuses */
+	char *end_why;   /* strict failure: end the step on every node once the user was told why */
 	uint32_t job_id, step_id;
 	size_t n_msgs;
 	enum msg_level level[ROCE_MSGS];
@@ -180,29 +182,46 @@ static void unset_inherited(spank_t sp)
 
 /* ------------------------------------------------------------------ verdict */
 
+/* Leave out of b[0..*n) the problems srun said for the step's nodes
+ * (keys: roce_jobwide_said), counting them out of *total. */
+static void leave_out_said(struct roce_brief *b, size_t *n, size_t *total, const char *keys)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!roce_problem_keys_have(keys, roce_brief_key(&b[i])))
+			b[kept++] = b[i];
+	*total -= *n - kept;
+	*n = kept;
+}
+
 /* "roce: [warning: ]NODE: " and the step's problems as brief.h says them,
- * the worst first, in one line that fits; false when there is none. */
-static bool brief_line(const struct roce_step_result *r, enum roce_brief_which which, const char *lead, char *line,
-                       size_t len)
+ * the worst first, in one line that fits, without those srun said (keys,
+ * NULL: none); false when there is none. */
+static bool brief_line(const struct roce_step_result *r, enum roce_brief_which which, const char *keys,
+                       const char *lead, char *line, size_t len)
 {
 	struct roce_brief b[ROCE_MAX_FINDINGS];
 	size_t total = roce_brief_of(r->findings, r->n_findings, which, b, ROCE_MAX_FINDINGS);
-	if (!total)
+	size_t n = total < ROCE_MAX_FINDINGS ? total : ROCE_MAX_FINDINGS;
+	if (keys)
+		leave_out_said(b, &n, &total, keys);
+	if (!n)
 		return false;
 	int head = snprintf(line, len, ROCE_LOG "%s%s: ", lead, node_name());
 	if (head < 0 || (size_t)head >= len)
 		return false;
-	roce_brief_join(b, total < ROCE_MAX_FINDINGS ? total : ROCE_MAX_FINDINGS, total, line + head,
-	                len - (size_t)head);
+	roce_brief_join(b, n, total, line + head, len - (size_t)head);
 	return true;
 }
 
 /* warn: one short line per node naming what the user should know (quiet
- * findings are not said: finding.h); the messages go to slurmd's log. */
-static void warn_line(const struct roce_step_result *r)
+ * findings are not said: finding.h), but not what srun said once for the
+ * step's nodes (issue 31); the messages go to slurmd's log. */
+static void warn_line(spank_t sp, const struct roce_step_result *r)
 {
-	char line[ROCE_MSG_LEN + 1];
-	if (brief_line(r, ROCE_BRIEF_SAID, "warning: ", line, sizeof(line)))
+	char line[ROCE_MSG_LEN + 1], keys[ROCE_SAID_ENV_MAX];
+	const char *said = roce_jobwide_said(sp, keys, sizeof(keys)) ? keys : NULL;
+	if (brief_line(r, ROCE_BRIEF_SAID, said, "warning: ", line, sizeof(line)))
 		keep_msg(MSG_WARN, "%s", line);
 }
 
@@ -210,7 +229,7 @@ static void warn_line(const struct roce_step_result *r)
 static void strict_lines(const struct roce_step_result *r)
 {
 	char line[ROCE_MSG_LEN + 1];
-	if (brief_line(r, ROCE_BRIEF_FAILING, "", line, sizeof(line)))
+	if (brief_line(r, ROCE_BRIEF_FAILING, NULL, "", line, sizeof(line)))
 		keep_msg(MSG_ERROR, "%s", line);
 	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
@@ -228,14 +247,26 @@ static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
 
 /* Strict and this node cannot run the step: its tasks fail in task_init,
  * and the step is ended on every node (abort.c), so that the healthy nodes'
- * tasks do not wait for this one's. */
+ * tasks do not wait for this one's.  Ended in user_init, after the lines
+ * saying why: asked here, slurmctld's cancel reached srun before them (CI,
+ * spank-3node.sh 8: the user saw the step killed and no reason). */
 static void fail_step(spank_t sp, const char *why)
 {
 	step.fail_tasks = true;
 	unset_inherited(sp);
-	if (roce_step_abort(step.job_id, step.step_id, node_name(), why) == 0)
-		keep_msg(MSG_ERROR, ROCE_LOG "%s: ending step %" PRIu32 ".%" PRIu32 " on every node (--roce=strict)",
-		         node_name(), step.job_id, step.step_id);
+	free(step.end_why);
+	step.end_why = strdup(why);
+}
+
+/* The batch script and the extern step are the job's: not ended (abort.c). */
+static void end_step(void)
+{
+	if (!step.end_why)
+		return;
+	if (step.step_id != SLURM_BATCH_SCRIPT && step.step_id != SLURM_EXTERN_CONT)
+		slurm_error(ROCE_LOG "%s: ending step %" PRIu32 ".%" PRIu32 " on every node (--roce=strict)", node_name(),
+		            step.job_id, step.step_id);
+	roce_step_abort(step.job_id, step.step_id, node_name(), step.end_why);
 }
 
 /* An internal error (timeout, bad config) fails only strict steps, without
@@ -303,7 +334,7 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, struct ro
 	if (!job_wide(sp, policy, res))
 		return;
 	if (res->n_findings)
-		warn_line(res);
+		warn_line(sp, res);
 	if (res->plan.valid)
 		export_plan(sp, policy, &res->plan);
 	else
@@ -415,6 +446,7 @@ void roce_slurmstepd_user_init(void)
 		else
 			slurm_spank_log("%s", step.msgs[i]);
 	}
+	end_step();
 }
 
 /* Runs in each task process just before execve, as the user.  Returning -1
@@ -432,5 +464,6 @@ void roce_slurmstepd_exit(void)
 	roce_step_abort_repeat();
 	for (size_t i = 0; i < step.n_msgs; i++)
 		free(step.msgs[i]);
+	free(step.end_why);
 	memset(&step, 0, sizeof(step));
 }

@@ -127,3 +127,17 @@ size_t roce_brief_join(const struct roce_brief *b, size_t n, size_t total, char 
 		snprintf(buf + used, len - used, "%s", more);
 	return shown;
 }
+
+static uint32_t fnv1a(uint32_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return (h ^ 0xffu) * 16777619u; /* a field's end: "ab"+"c" is not "a"+"bc" */
+}
+
+uint32_t roce_brief_key(const struct roce_brief *b)
+{
+	char status[4];
+	snprintf(status, sizeof(status), "%d", (int)b->status);
+	return fnv1a(fnv1a(fnv1a(fnv1a(2166136261u, status), b->check), b->cause), b->subjects);
+}

@@ -9,6 +9,7 @@
 #define ROCE_BRIEF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "check/finding.h"
 
 /* No line the plugin prints to a job's output is longer (issue 31). */
@@ -47,5 +48,10 @@ void roce_brief_text(const struct roce_brief *b, char *buf, size_t len);
  * bytes): as many whole ones as fit, at least the first (cut if it must
  * be); returns how many were shown. */
 size_t roce_brief_join(const struct roce_brief *b, size_t n, size_t total, char *buf, size_t len);
+
+/* A problem's identity across nodes and between the prolog's check and a
+ * step's (srun tells the nodes which it said: spank/jobwide.c): FNV-1a of
+ * its verdict, check, cause and subjects. */
+uint32_t roce_brief_key(const struct roce_brief *b);
 
 #endif

@@ -16,7 +16,7 @@ check_diag() {
 spank_need_lab
 why=$(ceph_can_run) || skip_all "$why"
 command -v jq >/dev/null || skip_all "needs jq"
-plan 26
+plan 27
 spank_workdir spank-rails
 FAULTFS="$top_builddir/tests/helpers/faultfs"
 spank_on_exit() {
@@ -135,6 +135,14 @@ check "strict, no plugin on node3: the step fails" '[ $RC != 0 ] && ! grep -q "^
 check "srun says node3 wrote no fingerprint: the plugin is not loaded there or its prolog failed" \
 	'grep -q "roce: no fingerprint from node3 in SharedDir after [0-9]* ms: the plugin is not loaded there or its prolog failed$" $W/err'
 lab_node_exec node3 umount "$LAB/plugstack.conf"
+
+# --- 21 (issue 31): every node's PFC unknown (PfcUnknown=warn; veths have no DCB), on CephFS:
+# srun says it once, for node[1-3], whatever each node calls its devices
+sed -i 's/^PfcPriority=none$/PfcPriority=3\nPfcUnknown=warn/' "$W/roce.conf"
+srunN 3 --roce=warn
+check "every node's PFC unknown: one line from srun for node[1-3] (node2's devices in its own names), none from the nodes" \
+	'[ $RC = 0 ] && [ "$(grep "roce:" $W/err)" = "srun: roce: warning: node[1-3]: pfc unknown (no DCB) on mlx5_0:1,mlx5_1:1" ]'
+sed -i '/^PfcUnknown=warn$/d; s/^PfcPriority=3$/PfcPriority=none/' "$W/roce.conf"
 
 # --- 21-22: fingerprint reads stalled 20 s (faultfs between srun and CephFS): srun is bounded by its
 # wait (TimeoutMs, or up to twice that and 1 s in a new allocation: spank-roce(8)) and 500 ms
