@@ -505,6 +505,17 @@ static void fingerprint_seeds(void)
 		fp_seed(name, &f[i], 1, "");
 	}
 	fp_seed("three-nodes-and-agreement", f, 3, "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0");
+	/* issue 31: the nodes' problems, two of them on every node, one on node3 */
+	for (int i = 0; i < 3; i++) {
+		struct roce_brief *b = &f[i].problems[f[i].n_problems++];
+		*b = (struct roce_brief){ .status = ROCE_WARN, .check = "pfc", .cause = "unknown (no DCB)",
+			                  .subjects = "mlx5_0:1,mlx5_1:1" };
+		if (i == 2)
+			f[i].problems[f[i].n_problems++] = (struct roce_brief){ .status = ROCE_FAIL, .check = "port_state",
+				                                                .cause = "down", .subjects = "mlx5_1:1" };
+		f[i].problems_more = i == 2;
+	}
+	fp_seed("three-nodes-with-problems", f, 3, "");
 	put("fingerprint", "agreement", "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0", 43);
 	fp_seed_node(&f[0], "hgx1", 4, a, four, 4096);
 	fp_seed_node(&f[1], "hgx2", 4, b, four, 4096);

@@ -84,9 +84,9 @@ bool roce_statename_parse(const char *name, struct roce_statename *out)
 	/* the names from before per-node names */
 	if (strcmp(rest, "json") == 0)
 		out->kind = ROCE_STATENAME_SNAPSHOT;
-	else if (strcmp(rest, RANWITH + 1) == 0)
+	else if (strcmp(rest, &RANWITH[1]) == 0)
 		out->kind = ROCE_STATENAME_RANWITH;
-	else if (strncmp(rest, WITH + 1, strlen(WITH) - 1) == 0 &&
+	else if (strncmp(rest, &WITH[1], strlen(WITH) - 1) == 0 &&
 	         take(out->other, sizeof(out->other), rest + strlen(WITH) - 1, strlen(rest + strlen(WITH) - 1),
 	              roce_slurmid_job_ok))
 		out->kind = ROCE_STATENAME_MARKER;
