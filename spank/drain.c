@@ -68,17 +68,3 @@ int roce_drain_node(const char *node, const char *reason)
 	slurm_info(ROCE_LOG "%s: drained: %s", node, reason);
 	return 0;
 }
-
-bool roce_drain_prolog_at_allocation(void)
-{
-	slurm_conf_t *conf = NULL;
-	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
-		return true;
-	bool alloc = (conf->prolog_flags & (PROLOG_FLAG_ALLOC | PROLOG_FLAG_CONTAIN)) != 0;
-#if HAVE_DECL_SLURM_FREE_CONF
-	slurm_free_conf(conf);
-#else
-	slurm_free_ctl_conf(conf);
-#endif
-	return alloc;
-}

@@ -61,7 +61,9 @@ static int gate_failed(const struct roce_policy *policy, const char *node, const
 	 * unless slurm_init has loaded libslurm's plugins first (what 22.05 has
 	 * loaded already, it leaves as it is). */
 	slurm_init(NULL);
-	if (!roce_drain_prolog_at_allocation()) {
+	/* unknown counts as at allocation: a strict job must not start on a
+	 * faulty node because slurmctld was slow to answer */
+	if (roce_prologflags_alloc() == 0) {
 		slurm_info(ROCE_LOG "%s: job %s: prolog gate: %s: not failing the prolog without PrologFlags=Alloc "
 		                    "(the job's steps judge the node)",
 		           node, job, shown);

@@ -113,26 +113,6 @@ static void free_names(char **names, size_t n)
 
 /* ---------------------------------------------------------------- why fingerprints are missing */
 
-/* Whether slurmctld runs the job prolog at allocation (PrologFlags=Alloc,
- * or Contain and X11, which imply it): 1 yes, 0 no, -1 it did not say.
- * One RPC (the whole configuration, a few KiB), once per srun. */
-static int prolog_at_alloc(void)
-{
-	static int known = -2;
-	slurm_conf_t *conf = NULL;
-	if (known != -2)
-		return known;
-	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
-		return known = -1;
-	known = conf->prolog_flags & PROLOG_FLAG_ALLOC ? 1 : 0;
-#if HAVE_DECL_SLURM_FREE_CONF /* 26.05's name */
-	slurm_free_conf(conf);
-#else
-	slurm_free_ctl_conf(conf);
-#endif
-	return known;
-}
-
 /* The mode the job prolog ran with, as far as srun can tell: for an srun
  * started inside an allocation, the allocation's --roce (sbatch and salloc
  * put it in the job's environment, which srun inherits), else SLURM_ROCE
@@ -388,7 +368,7 @@ static int fingerprint_wait_ms(const struct roce_policy *p, time_t start)
 /* How long to wait, and what to say of missing nodes. */
 static void missing_context(const struct roce_plugargs *config, const struct roce_policy *p, struct agree_in *in)
 {
-	int alloc = prolog_at_alloc();
+	int alloc = roce_prologflags_alloc();
 	in->wait_ms = fingerprint_wait_ms(p, in->start);
 	in->why = alloc < 0 ? MISSING_UNKNOWN : MISSING_PLUGIN;
 	/* no waiting: nothing would come */

@@ -109,10 +109,13 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
  * else holds it (roce_check_drain_leave_alone): 0 drained, 1 left alone,
  * -1 slurmctld could not be asked or refused (logged). */
 int roce_drain_node(const char *node, const char *reason);
+
+/* ---------------------------------------------------------------- prologflags.c */
+
 /* Does the job prolog run at allocation (PrologFlags=Alloc, or Contain,
- * which implies it)?  Asked of slurmctld; true when it cannot be asked: a
- * strict job must not start on a faulty node because slurmctld was slow. */
-bool roce_drain_prolog_at_allocation(void);
+ * which implies it)?  Asked of slurmctld once per process: 1 yes, 0 no,
+ * -1 it could not be asked (each caller says what that means to it). */
+int roce_prologflags_alloc(void);
 
 /* ---------------------------------------------------------------- jobwide.c */
 
