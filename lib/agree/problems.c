@@ -21,7 +21,7 @@ struct say_ctx {
 	size_t n_groups;
 	struct group g[ROCE_PROBLEM_KEYS_MAX];
 	bool overflow;
-	unsigned more; /* problems the fingerprints only counted */
+	size_t more; /* problems the fingerprints only counted (once per distinct fingerprint) */
 };
 
 static int by_fingerprint(const void *a, const void *b, void *arg)
@@ -33,11 +33,18 @@ static int by_fingerprint(const void *a, const void *b, void *arg)
 	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
+/* The same problem: field by field (what follows a string's NUL is no part of it). */
+static bool same(const struct roce_brief *x, const struct roce_brief *y)
+{
+	return x->status == y->status && strcmp(x->check, y->check) == 0 && strcmp(x->cause, y->cause) == 0 &&
+	       strcmp(x->subjects, y->subjects) == 0;
+}
+
 static struct group *group_of(struct say_ctx *c, const struct roce_brief *b, size_t first)
 {
 	uint32_t key = roce_brief_key(b);
 	for (size_t i = 0; i < c->n_groups; i++)
-		if (c->g[i].key == key && memcmp(&c->g[i].b, b, sizeof(*b)) == 0)
+		if (c->g[i].key == key && same(&c->g[i].b, b))
 			return &c->g[i];
 	if (c->n_groups == ROCE_PROBLEM_KEYS_MAX) {
 		c->overflow = true;
