@@ -45,7 +45,6 @@ static struct {
 	bool config_ok; /* the plugstack words parsed; else config_err says why */
 	struct roce_error config_err;
 	bool fail_tasks; /* strict failure: task_init refuses */
-	char *end_why;   /* strict failure: end the step on every node once the user was told why */
 	uint32_t job_id, step_id;
 	size_t n_msgs;
 	enum msg_level level[ROCE_MSGS];
@@ -247,26 +246,18 @@ static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
 
 /* Strict and this node cannot run the step: its tasks fail in task_init,
  * and the step is ended on every node (abort.c), so that the healthy nodes'
- * tasks do not wait for this one's.  Ended in user_init, after the lines
- * saying why: asked here, slurmctld's cancel reached srun before them (CI,
- * spank-3node.sh 8: the user saw the step killed and no reason). */
+ * tasks do not wait for this one's.  Asked here, before user_init prints
+ * why: from user_init, Slurm 24.11's slurmstepd dies in the RPC
+ * ("auth_g_create: pthread_rwlock_rdlock(): Resource deadlock avoided",
+ * CI on trixie).  So the cancel can reach srun before the lines saying
+ * why (seen once on 22.05 under load; slurmd's log has them). */
 static void fail_step(spank_t sp, const char *why)
 {
 	step.fail_tasks = true;
 	unset_inherited(sp);
-	free(step.end_why);
-	step.end_why = strdup(why);
-}
-
-/* The batch script and the extern step are the job's: not ended (abort.c). */
-static void end_step(void)
-{
-	if (!step.end_why)
-		return;
-	if (step.step_id != SLURM_BATCH_SCRIPT && step.step_id != SLURM_EXTERN_CONT)
-		slurm_error(ROCE_LOG "%s: ending step %" PRIu32 ".%" PRIu32 " on every node (--roce=strict)", node_name(),
-		            step.job_id, step.step_id);
-	roce_step_abort(step.job_id, step.step_id, node_name(), step.end_why);
+	if (roce_step_abort(step.job_id, step.step_id, node_name(), why) == 0)
+		keep_msg(MSG_ERROR, ROCE_LOG "%s: ending step %" PRIu32 ".%" PRIu32 " on every node (--roce=strict)",
+		         node_name(), step.job_id, step.step_id);
 }
 
 /* An internal error (timeout, bad config) fails only strict steps, without
@@ -446,7 +437,6 @@ void roce_slurmstepd_user_init(void)
 		else
 			slurm_spank_log("%s", step.msgs[i]);
 	}
-	end_step();
 }
 
 /* Runs in each task process just before execve, as the user.  Returning -1
@@ -464,6 +454,5 @@ void roce_slurmstepd_exit(void)
 	roce_step_abort_repeat();
 	for (size_t i = 0; i < step.n_msgs; i++)
 		free(step.msgs[i]);
-	free(step.end_why);
 	memset(&step, 0, sizeof(step));
 }
