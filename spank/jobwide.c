@@ -7,9 +7,10 @@
  * slurmctld for the step's nodes (one RPC: this context has no item for
  * them), reads their fingerprints from SharedDir (lib/agree/shareddir.h; each
  * node's job prolog wrote its own), waits for missing ones (TimeoutMs, or
- * until a new allocation's prologs could have written), agrees, prints one line per kind of difference, and passes the
- * verdict to the step in ROCE_AGREEMENT through its own environment, which
- * srun copies into the step's.  Each node's slurmstepd then restricts its
+ * until a new allocation's prologs could have written), agrees, prints one
+ * line per kind of difference, and passes the verdict to the step in
+ * ROCE_AGREEMENT through its own environment, which srun copies into the
+ * step's.  Each node's slurmstepd then restricts its
  * own plan to the agreed rails (it can only remove rails: the variable is
  * the user's to forge, and a forgery only hurts the user's own step).
  *
@@ -25,6 +26,7 @@
 #include "agree/agree.h"
 #include "agree/problems.h"
 #include "agree/shareddir.h"
+#include "base/clock.h"
 #include "base/nodelist.h"
 #include "base/slurmnodes.h"
 #include "job/job.h"
@@ -358,9 +360,7 @@ static void unknown(bool strict, const char *step, const char *why)
 static int fingerprint_wait_ms(const struct roce_policy *p, time_t start)
 {
 	int64_t span = 2 * (int64_t)p->timeout_ms + ROCE_JOB_PROLOG_MARGIN_MS;
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	int64_t left = ((int64_t)start + 1) * 1000 + span - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+	int64_t left = ((int64_t)start + 1) * 1000 + span - roce_clock_realtime_ns() / 1000000;
 	left = left > span ? span : left;
 	return left > p->timeout_ms ? (int)left : p->timeout_ms;
 }
