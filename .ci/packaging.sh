@@ -139,7 +139,7 @@ for f in "$plugindir/spank_roce.so" /usr/sbin/roce-check /usr/sbin/roce-healthch
          /usr/share/man/man8/roce-epilog.8.gz /usr/share/man/man1/roce-report.1.gz \
          /usr/share/doc/$pkg/examples/roce.conf /usr/share/doc/$pkg/examples/plugstack.conf.d/roce.conf \
          /usr/share/doc/$pkg/examples/slurm.conf.example /usr/share/doc/$pkg/examples/prometheus.md \
-         /usr/share/doc/$pkg/examples/grafana-dashboard.json \
+         /usr/share/doc/$pkg/examples/grafana-dashboard.json /usr/share/doc/$pkg/examples/prometheus-rules.yml \
          /usr/lib/tmpfiles.d/slurm-roce.conf; do
 	check "installed: $f" test -f "$f"
 done

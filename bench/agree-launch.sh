@@ -45,7 +45,7 @@ for i in $(seq "$N"); do
 done
 without=$(median "$T/without"); with=$(median "$T/with")
 echo "== srun -N3 --roce=warn true in one allocation (job $job), $N steps each, alternating"
-printf '%-28s %10s %10s %10s\n' "" "median ms" "p25 ms" "p75 ms"
+printf '%-36s %10s %10s %10s\n' "" "median ms" "p25 ms" "p75 ms"
 row "without SharedDir" "$without" "$(quart "$T/without" 0.25)" "$(quart "$T/without" 0.75)"
 row "with SharedDir (agreement)" "$with" "$(quart "$T/with" 0.25)" "$(quart "$T/with" 0.75)"
 awk -v a="$with" -v b="$without" 'BEGIN {printf "ratio with/without (medians): %.3f\n", a/b}'

@@ -9,11 +9,14 @@
  * checked: a parsed fingerprint writes back to one that parses the same;
  * what a node exports after the agreement is a subset of its own healthy
  * ports; every agreed rail fits a port on every node, no port two rails;
- * no line of what srun says is longer than a line may be.
+ * no line of what srun says is longer than a line may be, nor more than a
+ * handful of lines for the nodes' problems, and each problem said is among
+ * the keys the nodes are given.
  */
 #include "config.h"
 #include "fuzz.h"
 #include "agree/agree.h"
+#include "agree/problems.h"
 
 #define JOB "4242"
 #define NODES_MAX 16
@@ -28,6 +31,9 @@ static void check_round_trip(const struct roce_fingerprint *f)
 	FUZZ_CHECK(roce_fingerprint_parse(t, strlen(t), JOB, f->node[0] ? f->node : NULL, &back, &err) == 0,
 	           "written back, refused: %s",
 	           err.msg);
+	FUZZ_CHECK(back.n_problems == f->n_problems && back.problems_more == f->problems_more &&
+	                   memcmp(back.problems, f->problems, f->n_problems * sizeof(f->problems[0])) == 0,
+	           "round trip changed the problems");
 	FUZZ_CHECK(back.n_ports == f->n_ports && back.n_devices == f->n_devices && back.gid_index == f->gid_index &&
 	                   back.traffic_class == f->traffic_class && back.trust == f->trust &&
 	                   strcmp(back.driver, f->driver) == 0,
@@ -57,6 +63,24 @@ static void check_apply(const struct roce_agreed *d, const struct roce_fingerpri
 		FUZZ_CHECK(roce_fingerprint_port(f, tok, (unsigned)atoi(colon + 1)), "%s added a port it does not have",
 		           f->node);
 	}
+}
+
+/* The nodes' problems said once: a handful of short lines, every problem
+ * of every node among the keys (unless they overflowed). */
+static void say_problems(const struct roce_fingerprint *const *fps, const char *const *names, size_t n)
+{
+	struct roce_lines lines = { 0 };
+	struct roce_problem_keys keys;
+	char text[ROCE_SAID_ENV_MAX];
+	FUZZ_CHECK(roce_problems_say(fps, names, n, roce_nodelist_ranged, &lines, &keys) == 0, "problems not said");
+	FUZZ_CHECK(lines.n <= ROCE_PROBLEM_LINES + 1, "%zu lines for the problems", lines.n);
+	for (size_t l = 0; l < lines.n; l++)
+		FUZZ_CHECK(strlen(lines.line[l].text) < ROCE_LINE_MAX, "a problem line too long");
+	if (keys.overflow || !roce_problem_keys_format(&keys, text, sizeof(text)))
+		return;
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; fps[i] && p < fps[i]->n_problems; p++)
+			FUZZ_CHECK(roce_problem_keys_have(text, roce_brief_key(&fps[i]->problems[p])), "a problem not keyed");
 }
 
 static void agree_on(struct roce_fingerprint *fp, bool *ok, size_t n)
@@ -89,6 +113,7 @@ static void agree_on(struct roce_fingerprint *fp, bool *ok, size_t n)
 	}
 	for (size_t l = 0; l < a.lines.n; l++)
 		FUZZ_CHECK(strlen(a.lines.line[l].text) < ROCE_LINE_MAX, "a line too long");
+	say_problems(fps, names, n);
 	for (int strict = 0; strict < 2; strict++) {
 		enum roce_agree_verdict v = roce_agree_verdict(&a, strict);
 		if (roce_agree_encode(&a, v, "4242.0", env, sizeof(env)) < 0)

@@ -3,14 +3,16 @@
  * fragment - per-node report fragments read by roce-report: JSON text ->
  * roce_fragment_read() (the reader of ReportDir's files, raw bytes as a
  * file holds them) and roce_report_append() into a job report, then every
- * output format (text, JSON, Prometheus).  The input may hold several fragments
- * separated by NUL bytes (several nodes of one job).  The streamed JSON
- * must be valid JSON.
+ * output format (text, JSON, Prometheus, HTML with its heat maps).  The
+ * input may hold several fragments separated by NUL bytes (several nodes of
+ * one job).  The streamed JSON must be valid JSON; no HTML number is
+ * infinite or NaN.  (roce-report --nodes: nodehealth.c.)
  */
 #include "config.h"
 #include "fuzz.h"
 #include "fragment/fragment_read.h"
 #include "report/report.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_prometheus.h"
 #include "report/report_text.h"
@@ -79,6 +81,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(back || slen == 0, "streamed JSON report does not parse: %.200s", streamed);
 		json_object_put(back);
 		free(streamed);
+	}
+	char *html = NULL;
+	size_t hlen = 0;
+	mem = open_memstream(&html, &hlen);
+	if (mem) {
+		roce_report_html_print(mem, &r, NULL);
+		fclose(mem);
+		FUZZ_CHECK(!strstr(html, "=\"inf") && !strstr(html, "=\"-inf") && !strstr(html, "nan\""),
+		           "a number on the HTML page is not finite");
+		free(html);
 	}
 	roce_report_free(&r);
 	return 0;

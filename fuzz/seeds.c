@@ -22,6 +22,7 @@
 
 #include "pipeline/delta.h"
 #include "fragment/fragment.h"
+#include "fragment/live.h"
 #include "agree/fingerprint.h"
 #include "probe/probewire.h"
 #include "nlreply.h"
@@ -266,6 +267,59 @@ static void put_json(const char *target, const char *name, json_object *o)
 	put(target, name, t, strlen(t));
 }
 
+/* The fragment o as text with "seconds" set to its own spelling. */
+static char *with_seconds(json_object *o, const char *seconds)
+{
+	json_object_object_add(o, "seconds", json_object_new_double(0.5));
+	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *at = strstr(t, "\"seconds\":0.5");
+	char *s = malloc(strlen(t) + strlen(seconds) + 1);
+	if (!at || !s)
+		exit(1);
+	sprintf(s, "%.*s\"seconds\":%s%s", (int)(at - t), t, seconds, at + strlen("\"seconds\":0.5"));
+	return s;
+}
+
+/* The crash of issue 29: "seconds": 5e-324 and traffic made every rate
+ * infinite, and the HTML heat map indexed its levels with INT_MIN + 1. */
+static void crash_seed(json_object *o)
+{
+	json_object *c = json_object_object_get(json_object_array_get_idx(json_object_object_get(o, "ports"), 0),
+	                                        "counters");
+	json_object_object_add(c, "port_xmit_bytes", json_object_new_int64(1000));
+	char *s = with_seconds(o, "5e-324");
+	put("fragment", "seconds-5e-324", s, strlen(s));
+	put("nodehealth", "seconds-5e-324", s, strlen(s));
+	free(s);
+}
+
+/* Two jobs (\x01 starts the second) of a node whose device name is 63
+ * control bytes (4 bytes each escaped) with packet loss on it: one row. */
+static void long_device_seed(json_object *o)
+{
+	char dev[64], subject[70];
+	memset(dev, 1, 63);
+	dev[63] = '\0';
+	snprintf(subject, sizeof(subject), "%s:1", dev);
+	json_object *p = json_object_array_get_idx(json_object_object_get(o, "ports"), 0);
+	json_object_object_add(p, "device", json_object_new_string(dev));
+	json_object *v = json_object_array_get_idx(json_object_object_get(o, "verdicts"), 0);
+	json_object_object_add(v, "code", json_object_new_string("packet_loss"));
+	json_object_object_add(v, "subject", json_object_new_string(subject));
+	char *s = with_seconds(o, "12.5");
+	size_t len = strlen(s);
+	char *two = malloc(2 * len + 3);
+	if (!two)
+		exit(1);
+	memcpy(two, s, len + 1);
+	two[len + 1] = 1;
+	memcpy(two + len + 2, s, len);
+	put("nodehealth", "long-device", two, 2 * len + 2);
+	put("fragment", "long-device", s, len);
+	free(two);
+	free(s);
+}
+
 static void report_seeds(void)
 {
 	struct roce_snapshot start, end;
@@ -301,6 +355,7 @@ static void report_seeds(void)
 	o = fragment_tree(&m, &d, &v);
 	trim_array(o, "verdicts", 4);
 	put_plain("fragment", "gpu01", o);
+	put_plain("nodehealth", "gpu01", o);
 	json_object_put(o);
 	m.node = "gpu03";
 	o = fragment_tree(&m, &d, &v);
@@ -331,12 +386,52 @@ static void report_seeds(void)
 		exit(1);
 	memcpy(both + l1 + 1, t2, strlen(t2) + 1);
 	put("fragment", "two-nodes", both, l1 + 1 + strlen(t2));
+	put("nodehealth", "two-nodes", both, l1 + 1 + strlen(t2));
 	free(both);
+	json_object_put(o);
+	m.node = "gpu01";
+	o = fragment_tree(&m, &d, &v);
+	trim_array(o, "verdicts", 4);
+	crash_seed(o);
+	long_device_seed(o);
 	json_object_put(o);
 	roce_verdict_list_free(&v);
 	roce_delta_free(&d);
 	roce_snapshot_free(&start);
 	roce_snapshot_free(&end);
+}
+
+/* ------------------------------------------------------------ live files */
+
+/* A running job's live files as the health check writes them: a quiet one,
+ * and one with a GID that moved and a link that went down (its events). */
+static void live_seeds(void)
+{
+	struct roce_snapshot start, prev, now;
+	struct roce_live l;
+	struct roce_live_meta m = { "4711", "gpu01", 1000, 3 };
+	fill_snapshot(&start, 1000);
+	fill_snapshot(&prev, 300000);
+	fill_snapshot(&now, 500000);
+	if (roce_live_build(&l, &m, &start, &prev, &now, NULL, 0) < 0)
+		exit(1);
+	json_object *o = roce_live_json_build(&l);
+	put_plain("live", "quiet", o);
+	json_object_put(o);
+	roce_live_free(&l);
+	now.ports[1].gid_index = 4;
+	now.ports[0].c[ROCE_C_LINK_DOWNED].value = prev.ports[0].c[ROCE_C_LINK_DOWNED].value + 1;
+	snprintf(now.ports[0].state, sizeof(now.ports[0].state), "DOWN");
+	m.node = "gpu02";
+	if (roce_live_build(&l, &m, &start, &prev, &now, NULL, 0) < 0)
+		exit(1);
+	o = roce_live_json_build(&l);
+	put_plain("live", "events", o);
+	json_object_put(o);
+	roce_live_free(&l);
+	roce_snapshot_free(&start);
+	roce_snapshot_free(&prev);
+	roce_snapshot_free(&now);
 }
 
 /* ------------------------------------------------------------ fingerprints */
@@ -411,6 +506,17 @@ static void fingerprint_seeds(void)
 		fp_seed(name, &f[i], 1, "");
 	}
 	fp_seed("three-nodes-and-agreement", f, 3, "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0");
+	/* issue 31: the nodes' problems, two of them on every node, one on node3 */
+	for (int i = 0; i < 3; i++) {
+		struct roce_brief *b = &f[i].problems[f[i].n_problems++];
+		*b = (struct roce_brief){ .status = ROCE_WARN, .check = "pfc", .cause = "unknown (no DCB)",
+			                  .subjects = "mlx5_0:1,mlx5_1:1" };
+		if (i == 2)
+			f[i].problems[f[i].n_problems++] = (struct roce_brief){ .status = ROCE_FAIL, .check = "port_state",
+				                                                .cause = "down", .subjects = "mlx5_1:1" };
+		f[i].problems_more = i == 2;
+	}
+	fp_seed("three-nodes-with-problems", f, 3, "");
 	put("fingerprint", "agreement", "2;4242.0;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0", 43);
 	fp_seed_node(&f[0], "hgx1", 4, a, four, 4096);
 	fp_seed_node(&f[1], "hgx2", 4, b, four, 4096);
@@ -491,6 +597,7 @@ int main(int argc, char **argv)
 	text_seeds();
 	netlink_seeds();
 	report_seeds();
+	live_seeds();
 	fingerprint_seeds();
 	config_seeds();
 	probe_seeds();

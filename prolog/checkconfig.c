@@ -6,11 +6,15 @@
 #include "read/plugargs.h"
 #include "read/plugstack.h"
 #include "read/policyfile.h"
+#include "read/policy.h"
+#include "read/safefile.h"
+#include "read/fstype.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MSG_LEN (3 * PATH_MAX + 512) /* a message naming up to three paths */
 
@@ -75,6 +79,42 @@ void checkconfig_plugstack_finding(const char *plugstack, FILE *out)
 	case LOADS_UNKNOWN: finding(out, "UNKNOWN", "plugstack", "node", msg); break;
 	}
 	free(ps);
+}
+
+/* ---------------------------------------------------------------- the directories */
+
+/* One directory as the prolog and epilog open it (safefile.h); effect: what
+ * every job on the node then misses. */
+static void dir_finding(const char *what, const char *path, int flags, const char *effect, FILE *out)
+{
+	struct roce_error err = { "" };
+	struct stat st;
+	char msg[MSG_LEN];
+	const char *fs;
+	if (!path[0] || (lstat(path, &st) < 0 && errno == ENOENT))
+		return;
+	int fd = roce_safefile_open_dir(what, path, flags | ROCE_SAFEFILE_TRUSTED, 0, &err);
+	if (fd < 0) {
+		snprintf(msg, sizeof(msg), "%s: refused by the prolog and epilog: %s", err.msg, effect);
+		finding(out, "WARN", "dirs", "node", msg);
+		return;
+	}
+	if (strcmp(what, "StateDir") == 0 && roce_fstype_shared(fd, &fs)) {
+		snprintf(msg, sizeof(msg),
+		         "StateDir %s is on a shared file system (%s): it is node-local state; give every node its own "
+		         "(tmpfs /run/slurm-roce by default)",
+		         path, fs);
+		finding(out, "WARN", "dirs", "node", msg);
+	}
+	close(fd);
+}
+
+void checkconfig_dirs_finding(const struct roce_policy *p, FILE *out)
+{
+	dir_finding("StateDir", p->state_dir, 0, "no job on this node gets counts in its report", out);
+	dir_finding("ReportDir", p->report_dir, 0, "no job on this node gets its report", out);
+	dir_finding("SharedDir", p->shared_dir, ROCE_SAFEFILE_SEARCH,
+	            "every node of a job is unknown to srun (strict steps fail)", out);
 }
 
 void checkconfig_cached_finding(const char *why, const char *saved, FILE *out)

@@ -28,6 +28,15 @@ int checkconfig_run(const struct checkconfig_args *a, FILE *out, FILE *err);
  * never a drain, never the exit status. */
 void checkconfig_plugstack_finding(const char *plugstack, FILE *out);
 
+/* The health check's findings on the directories roce.conf names: one WARN
+ * line "dirs" for each of StateDir, ReportDir and SharedDir that the
+ * prolog and epilog would refuse (owned by another user, as under NFS's
+ * root_squash; writable by others; a symbolic link), and for a StateDir on
+ * a shared file system.  A directory not there yet is made by the first
+ * job: no finding.  Never a drain, never the exit status. */
+struct roce_policy;
+void checkconfig_dirs_finding(const struct roce_policy *p, FILE *out);
+
 /* The finding for a roce.conf that did not parse, checked with its last
  * good copy instead (text format, on out). */
 void checkconfig_cached_finding(const char *why, const char *saved, FILE *out);

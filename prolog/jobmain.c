@@ -7,6 +7,9 @@
 #include "read/policy.h"
 #include "read/policycache.h"
 #include "proc/slurmver.h"
+#include "base/printable.h"
+#include "check/check.h"
+#include "nodectl.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,8 +33,10 @@ static void usage(FILE *out)
 	        "  -h, --help             this text\n"
 	        "  -V, --version          version\n"
 	        "Environment (set by slurmd for Prolog=/Epilog=): SLURM_JOB_ID, SLURM_JOB_UID,\n"
-	        "SLURMD_NODENAME (else the host name).  Reporting failures are logged and\n"
-	        "exit 0; only usage errors exit 2.\n",
+	        "SLURMD_NODENAME (else the host name), SPANK_ROCE_MODE (the prolog gate).\n"
+	        "Reporting failures are logged and exit 0; a node that fails the prolog gate\n"
+	        "(a strict job or Gate=yes, and a hardware fault) is drained and exits 1;\n"
+	        "usage errors exit 2.\n",
 	        prog, ROCE_DEFAULT_CONFIG);
 }
 
@@ -111,6 +116,56 @@ static int read_env(struct job_env *e)
 	return 0;
 }
 
+/* The job's mode at allocation, as the plugin's client passed it to
+ * Prolog= programs: SPANK_ROCE_MODE is off, warn, strict, or "site" (--roce
+ * alone: the policy's Mode=).  Off when the job did not ask (or no plugin
+ * runs on the submit host): only Gate=yes gates such a job. */
+static enum roce_mode job_mode(const struct roce_policy *p)
+{
+	const char *v = getenv("SPANK_ROCE_MODE");
+	enum roce_mode m;
+	if (v && strcmp(v, "site") == 0)
+		return p->mode;
+	return v && roce_mode_parse(v, &m) == 0 ? m : ROCE_MODE_OFF;
+}
+
+/* The gate failed (job.h).  Without PrologFlags=Alloc the prolog runs at
+ * a node's first step, where the step's own check judges the node: nothing
+ * more to do.  Else drain the node with the reason, so that Slurm keeps ours
+ * instead of "Prolog error", and fail the prolog (exit 1), which makes
+ * Slurm requeue the job.  Drain=no: nothing drains, nothing fails. */
+static int gate_failed(const struct roce_policy *p, const struct job_env *e, const char *reason)
+{
+	char state[64], current[256], why[512], shown[300];
+	unsigned bits;
+	roce_printable(reason, shown, sizeof(shown));
+	if (!p->drain) {
+		logmsg(LOG_ERR, "job %s on %s: prolog gate: %s: not failing the prolog (Drain=no)", e->job_id, e->node,
+		       shown);
+		return 0;
+	}
+	/* unknown counts as Alloc: a strict job must not start on a faulty node because slurmctld was slow */
+	if (roce_nodectl_prolog_alloc(why, sizeof(why)) == 0) {
+		logmsg(LOG_INFO,
+		       "job %s on %s: prolog gate: %s: not failing the prolog without PrologFlags=Alloc (the job's "
+		       "steps judge the node)",
+		       e->job_id, e->node, shown);
+		return 0;
+	}
+	if (roce_nodectl_state(e->node, &bits, state, sizeof(state), current, sizeof(current), why, sizeof(why)) < 0)
+		logmsg(LOG_ERR, "job %s on %s: cannot read the node's state from slurmctld: not draining it: %s",
+		       e->job_id, e->node, why);
+	else if (roce_check_drain_leave_alone(bits, current))
+		logmsg(LOG_INFO, "job %s on %s: already %s for \"%s\": left alone (%s)", e->job_id, e->node, state,
+		       roce_printable(current, why, sizeof(why)), shown);
+	else if (roce_nodectl_drain(e->node, reason, why, sizeof(why)) < 0)
+		logmsg(LOG_ERR, "job %s on %s: cannot drain the node (%s): %s", e->job_id, e->node, shown, why);
+	logmsg(LOG_ERR,
+	       "job %s on %s: prolog gate: %s: the prolog fails, so that Slurm requeues the job on other nodes",
+	       e->job_id, e->node, shown);
+	return 1;
+}
+
 int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 {
 	const char *config = NULL, *sysfs_root = NULL;
@@ -118,8 +173,9 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 	struct roce_policycache_outcome cached;
 	struct roce_error err = { "" };
 	struct job_env e;
+	bool prolog = kind == ROCE_JOBMAIN_PROLOG;
 
-	prog = kind == ROCE_JOBMAIN_PROLOG ? "roce-prolog" : "roce-epilog";
+	prog = prolog ? "roce-prolog" : "roce-epilog";
 	int opt = parse_options(argc, argv, &config, &sysfs_root);
 	if (opt != 0)
 		return opt < 0 ? EXIT_USAGE : 0;
@@ -139,8 +195,16 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 		       "%s: using its last good copy (saved %s) until the file is fixed "
 		       "(roce-check --check-config lists every problem)",
 		       cached.bad.msg, cached.saved);
+	unsigned parts = ROCE_JOB_REPORT | (prolog && roce_job_gates(job_mode(&policy), &policy) ? ROCE_JOB_GATE : 0);
 	/* In a worker with a deadline: a wedged driver must not hold the job's start or end. */
-	int rc = roce_job_run(&policy, kind == ROCE_JOBMAIN_PROLOG, sysfs_root, e.job_id, e.node, e.uid, &err);
+	int rc = roce_job_run(&policy, prolog, parts, sysfs_root, e.job_id, e.node, e.uid, &err);
+	if (rc == ROCE_JOB_GATE_FAILED) {
+		if (gate_failed(&policy, &e, err.msg) != 0)
+			return 1;
+		/* The job runs here after all (Drain=no, no PrologFlags=Alloc): its
+		 * report, and this node's fingerprint, as for any job. */
+		rc = roce_job_run(&policy, prolog, ROCE_JOB_REPORT, sysfs_root, e.job_id, e.node, e.uid, &err);
+	}
 	if (rc < 0) {
 		logmsg(LOG_ERR, "job %.24s: %s", e.job_id, err.msg);
 		return EXIT_USAGE;

@@ -3,7 +3,7 @@
  * roce-check - check this node's RoCE v2 fabric against the site policy.
  *
  *   roce-check [--config FILE] [--sysfs-root DIR] [--mode warn|strict]
- *              [--format text|json|env] [--set Key=Value]... [--gids] [--verbs]
+ *              [--format text|json|env|prometheus] [--set Key=Value]... [--gids] [--verbs]
  *              [--topology FILE] [--gpus LIST] [--matrix] [--drain [--node NAME]] [--health]
  *   roce-check --check-config [FILE] [--plugstack FILE] [--node NAME]
  *
@@ -19,38 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "checkconfig.h"
 #include "base/hostname.h"
-#include "check/json.h"
-#include "pipeline/pipeline.h"
+#include "healthlive.h"
 #include "base/printable.h"
 #include "proc/slurmver.h"
-#include "proc/worker.h"
+#include "read/passcount.h"
+#include "nodectl.h"
 #include "read/policycache.h"
-
-#define EXIT_OK 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
-
-struct args {
-	const char *config;
-	bool config_given;
-	const char *sysfs_root;
-	const char *mode;
-	enum format format;
-	const char *sets[64];
-	size_t n_sets;
-	bool full_gids, verbs, drain, health, matrix;
-	const char *node;
-	const char *topology, *gpus, *proc_root;
-	bool check_config;     /* --check-config: judge the configuration, check nothing */
-	const char *plugstack; /* --plugstack FILE */
-};
+#include "checkargs.h"
+#include "checkrun.h"
 
 static void usage(FILE *f)
 {
@@ -60,7 +40,8 @@ static void usage(FILE *f)
 	           "  -c, --config FILE      policy file (default " ROCE_DEFAULT_CONFIG "; missing = defaults)\n"
 	           "  -r, --sysfs-root DIR   read sysfs from DIR instead of /sys\n"
 	           "  -m, --mode MODE        warn (fail only when no port can do RoCE) or strict (any failure)\n"
-	           "  -f, --format FMT       text (default), json, or env (only NAME=value lines of the plan)\n"
+	           "  -f, --format FMT       text (default), json, env (only NAME=value lines of the plan), or\n"
+	           "                         prometheus (the node's health for node_exporter's textfile collector)\n"
 	           "  -s, --set KEY=VALUE    override one roce.conf key (repeatable)\n"
 	           "  -g, --gids             read whole GID tables (default: only what the check needs)\n"
 	           "      --verbs            cross-check active MTUs with libibverbs\n"
@@ -105,25 +86,31 @@ static int resolve_sysfs_root(const char *arg, const char **out)
 }
 
 /* After a Slurm upgrade the plugin no longer loads (slurmver.h): say so on
- * every run, and in --version. */
+ * every run, and in --version.  Decided before the check runs (the
+ * installed version is the record of it beside the topology cache unless
+ * slurmd changed: then slurmd -V runs, in a forked worker), printed after. */
 /* "24.11.5" -> 5 ("24.11") */
 static int release_len(const char *version)
 {
 	const char *dot = strchr(version, '.');
 	return dot ? (int)(dot - version) + 1 + (int)strcspn(dot + 1, ".") : (int)strlen(version);
 }
-static void warn_slurm_release(void)
+static void slurm_release_warning(const struct roce_policy *p, char *buf, size_t len)
 {
-	char installed[64];
-	if (roce_slurmver_installed(installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
+	char installed[64], dir[sizeof(p->topology_cache)];
+	const char *slash = strrchr(p->topology_cache, '/');
+	buf[0] = '\0';
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash > p->topology_cache ? (int)(slash - p->topology_cache) : 1,
+	         p->topology_cache);
+	if (roce_slurmver_cached(dir, installed, sizeof(installed), ROCE_SLURMVER_TIMEOUT_MS) < 0 ||
 	    roce_slurmver_same_release(roce_slurmver_built(), installed))
 		return;
-	fprintf(stderr,
-	        "roce-check: warning: slurm-roce was built for Slurm %s but this node runs Slurm %s: "
-	        "Slurm does not load spank_roce.so from another release (srun: unrecognized option "
-	        "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
-	        "reinstall slurm-roce for %.*s\n",
-	        roce_slurmver_built(), installed, release_len(installed), installed);
+	snprintf(buf, len,
+	         "roce-check: warning: slurm-roce was built for Slurm %s but this node runs Slurm %s: "
+	         "Slurm does not load spank_roce.so from another release (srun: unrecognized option "
+	         "'--roce'; slurmd does not start with a 'required' plugstack line): rebuild and "
+	         "reinstall slurm-roce for %.*s\n",
+	         roce_slurmver_built(), installed, release_len(installed), installed);
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -180,8 +167,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 				a->format = FMT_JSON;
 			else if (!strcmp(optarg, "env"))
 				a->format = FMT_ENV;
+			else if (!strcmp(optarg, "prometheus"))
+				a->format = FMT_PROMETHEUS;
 			else {
-				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json or env\n", optarg);
+				fprintf(stderr, "roce-check: --format: \"%s\" is not text, json, env or prometheus\n",
+				        optarg);
 				return -1;
 			}
 			break;
@@ -253,335 +243,149 @@ fail:
 	return -1;
 }
 
-static const char *status_tag(enum roce_verdict v)
+/* ---------------------------------------------------------------- drain and resume (in roce-check itself) */
+
+/* What this run found, as a drain judges it (check.h): a run that gave no
+ * answer (timed out, an earlier check stuck, a usage error) is no pass. */
+static enum roce_check_drain_run run_verdict(const struct outcome *o)
 {
-	switch (v) {
-	case ROCE_PASS: return "PASS";
-	case ROCE_WARN: return "WARN";
-	case ROCE_UNKNOWN: return "UNKNOWN";
-	case ROCE_FAIL: return "FAIL";
-	}
-	return "?";
+	if (o->drain)
+		return ROCE_DRAIN_RUN_FAULT;
+	if (o->rc == EXIT_USAGE || o->error.msg[0])
+		return ROCE_DRAIN_RUN_UNKNOWN;
+	return ROCE_DRAIN_RUN_PASS;
 }
 
-/* ---------------------------------------------------------------- the report (in the worker) */
+/* The node as slurmctld has it. */
+struct node_view {
+	const char *name;
+	unsigned bits;
+	char word[64], reason[256];
+};
 
-static void print_text(FILE *f, const struct roce_check_result *r, const struct roce_plan *plan)
+static void do_drain(const struct node_view *v, const struct outcome *o)
 {
-	size_t roce = 0, healthy = 0;
-	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct roce_finding *x = &r->findings[i];
-		fprintf(f, "%-7s %-11s %-12s %s\n", status_tag(x->status), x->check, x->subject, x->message);
-	}
-	for (size_t i = 0; i < r->n_ports; i++) {
-		roce += r->ports[i].roce;
-		healthy += r->ports[i].healthy;
-	}
-	fprintf(f, "roce-check: %zu RoCE port%s, %zu healthy; %zu pass, %zu warn, %zu fail, %zu unknown; mode %s: %s\n",
-	        roce, roce == 1 ? "" : "s", healthy, r->n_pass, r->n_warn, r->n_fail, r->n_unknown,
-	        roce_mode_name(r->mode), r->failed ? "FAILED" : "OK");
-	if (plan->valid)
-		for (size_t i = 0; i < plan->n_vars; i++)
-			fprintf(f, "  %s=%s\n", plan->vars[i].name, plan->vars[i].value);
+	char why[512];
+	if (roce_nodectl_drain(v->name, o->drain_reason, why, sizeof(why)) < 0)
+		fprintf(stderr, "roce-check: could not drain %s (%s): %s\n", v->name, o->drain_reason, why);
 	else
-		fprintf(f, "  no NCCL environment: %s\n", plan->why);
+		fprintf(stderr, "roce-check: drained %s: %s\n", v->name, o->drain_reason);
 }
 
-static void print_json(FILE *f, const struct roce_pipeline *p)
+static void do_resume(const struct node_view *v, unsigned resume_after)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "version", json_object_new_int(1));
-	json_object_object_add(o, "node", roce_json_node(&p->node));
-	json_object_object_add(o, "check", roce_json_check(&p->check));
-	if (p->loc)
-		json_object_object_add(o, "locality", roce_locality_json(p->loc));
-	if (p->choice)
-		json_object_object_add(o, "choice", roce_choice_json(p->choice, p->loc));
-	json_object_object_add(o, "plan", roce_json_plan(&p->plan));
-	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	char why[512], shown[300];
+	roce_printable(v->reason, shown, sizeof(shown));
+	if (roce_nodectl_resume(v->name, why, sizeof(why)) < 0)
+		fprintf(stderr, "roce-check: could not resume %s (drained for \"%s\"): %s\n", v->name, shown, why);
+	else
+		fprintf(stderr,
+		        "roce-check: resumed %s: the check passed %u run%s in a row (ResumeAfter=%u) since it was "
+		        "drained for \"%s\"\n",
+		        v->name, resume_after, resume_after == 1 ? "" : "s", resume_after, shown);
 }
 
-static void print_report(FILE *f, enum format format, const struct roce_pipeline *run)
+static void act(const struct node_view *v, const struct outcome *o, const struct roce_check_drain_next *next,
+                unsigned resume_after)
 {
-	switch (format) {
-	case FMT_TEXT:
-		if (run->loc)
-			roce_locality_print(run->loc, f);
-		if (run->loc && run->choice)
-			roce_choice_print(run->choice, run->loc, f);
-		print_text(f, &run->check, &run->plan);
+	char shown[300], state[400];
+	roce_printable(v->reason, shown, sizeof(shown));
+	switch (next->act) {
+	case ROCE_DRAIN_ACT_DRAIN: do_drain(v, o); break;
+	case ROCE_DRAIN_ACT_LEAVE:
+		snprintf(state, sizeof(state), "%s|%s", v->word, v->reason);
+		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", v->name,
+		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
 		break;
-	case FMT_JSON: print_json(f, run); break;
-	case FMT_ENV:
-		for (size_t i = 0; run->plan.valid && i < run->plan.n_vars; i++)
-			fprintf(f, "%s=%s\n", run->plan.vars[i].name, run->plan.vars[i].value);
+	case ROCE_DRAIN_ACT_COUNT:
+		fprintf(stderr,
+		        "roce-check: %s is drained for \"%s\": passed %u of the %u runs in a row that resume it\n",
+		        v->name, shown, next->passes, resume_after);
 		break;
+	case ROCE_DRAIN_ACT_RESUME: do_resume(v, resume_after); break;
+	case ROCE_DRAIN_ACT_NOT_SEEN:
+		fprintf(stderr,
+		        "roce-check: %s is drained for \"%s\", which this check did not look at: not resumed "
+		        "(scontrol update NodeName=%s State=RESUME)\n",
+		        v->name, shown, v->name);
+		break;
+	case ROCE_DRAIN_ACT_NONE: break;
 	}
 }
 
-/* ---------------------------------------------------------------- run: the check in a worker */
+/* The count of passing runs kept for node; false when none can be kept. */
+static bool load_passes(const struct roce_policy *p, const char *node, unsigned *passes)
+{
+	struct roce_error err;
+	*passes = 0;
+	if (p->resume_after == 0)
+		return false;
+	if (roce_passcount_load(p->state_dir, node, passes, &err) == 0)
+		return true;
+	fprintf(stderr, "roce-check: --drain: not counting passing runs (ResumeAfter=): %s\n", err.msg);
+	return false;
+}
+
+static void store_passes(const struct roce_policy *p, const char *node, unsigned passes)
+{
+	struct roce_error err;
+	if (roce_passcount_store(p->state_dir, node, passes, &err) < 0)
+		fprintf(stderr, "roce-check: --drain: cannot keep the count of passing runs: %s\n", err.msg);
+}
 
 /*
- * A read of a wedged sysfs attribute (a stuck firmware command) sleeps in
- * the kernel where no signal ends it, so the pipeline runs in a worker
- * (lib/proc/worker.c) that roce-check waits for at most TimeoutMs + 500 ms: as a
- * HealthCheckProgram, a node that cannot answer in time fails.  The worker
- * prints its report and its diagnostics (hwloc's, libibverbs') into memory
- * files it shares with roce-check (memfd): output of any size, and nobody
- * who reads roce-check's output waits for a worker stuck in the kernel.  A
- * worker abandoned in the kernel is recorded in StateDir (lib/proc/stuck.h):
- * later runs answer at once while it lives.
+ * --drain: a hardware fault drains the node (unless someone else holds it);
+ * a drain of ours is resumed once ResumeAfter= runs in a row passed
+ * (check.h, roce_check_drain_next).  Each sinfo and scontrol has a
+ * deadline (nodectl.h).  A pass with ResumeAfter=0 asks slurmctld nothing.
  */
-#define WORKER_MARGIN_MS 500
-
-/* What the worker sends back: plain data (the report is in its memory file). */
-struct outcome {
-	int rc;                       /* the exit status */
-	struct roce_error error;      /* "" or why there is no report (after "roce-check: ") */
-	struct roce_error unrecorded; /* "" or why a stuck worker is not remembered */
-	bool drain;                   /* a hardware fault: drain_reason is set */
-	char drain_reason[256];
-};
-
-struct work {
-	const struct args *a;
-	const struct roce_policy *policy;
-	int report, log; /* memory files for the report and the worker's stderr; -1 none */
-};
-
-/* The pipeline, its report on f. */
-static void check(const struct work *w, FILE *f, struct outcome *o)
+static void drain_or_resume(const struct args *a, const struct roce_policy *p, const struct outcome *o)
 {
-	const struct args *a = w->a;
-	struct roce_pipeline run;
-	struct roce_pipeline_opts opts = {
-		.collect = { .full_gids = a->full_gids, .netlink = true, .verbs = a->verbs },
-		.topology = a->topology,
-		.topology_required = a->topology != NULL,
-		.gpus = a->gpus,
-		.gpus_strict = true,
-		.proc_root = a->proc_root,
-		.matrix = a->matrix,
-	};
-
-	if (roce_pipeline_run(w->policy, &opts, &run, &o->error) < 0) {
-		o->rc = EXIT_USAGE;
-	} else {
-		print_report(f, a->format, &run);
-		o->rc = run.check.failed ? EXIT_FAILED : EXIT_OK;
-		o->drain = roce_check_drain_reason(&run.check, o->drain_reason, sizeof(o->drain_reason)) == 1;
-	}
-	roce_pipeline_free(&run);
-}
-
-/* In the worker, whose memory files are its own copies: closing them
- * closes nothing of roce-check's. */
-static void check_in_worker(const void *arg, void *res)
-{
-	const struct work *w = arg;
-	struct outcome *o = res;
-	FILE *f = fdopen(w->report, "w");
-
-	if (w->log >= 0)
-		dup2(w->log, STDERR_FILENO);
-	if (f)
-		check(w, f, o);
-	if (!f || fclose(f) == EOF) {
-		memset(o, 0, sizeof(*o));
-		o->rc = EXIT_USAGE;
-		roce_error_set(&o->error, "cannot keep the report: %s", strerror(errno));
-	}
-}
-
-/* Why the worker did not answer, as roce-check says it. */
-static void worker_failed(const struct roce_policy *p, const struct roce_worker_end *end, int err, struct outcome *o)
-{
-	memset(o, 0, sizeof(*o));
-	if (err == ETIMEDOUT) {
-		o->rc = EXIT_FAILED;
-		roce_error_set(&o->error, "timed out: a sysfs or netlink read did not return within TimeoutMs "
-		                          "(+500 ms); the node's RDMA driver or firmware may be wedged (check dmesg)");
-		/* Only root's StateDir takes the record: others are not told it failed. */
-		if (end->abandoned && roce_worker_abandon(p, NULL, end->abandoned, &o->unrecorded) < 0 &&
-		    geteuid() != 0)
-			o->unrecorded.msg[0] = '\0';
-	} else if (end->signal) {
-		o->rc = EXIT_USAGE;
-		roce_error_set(&o->error, "internal error: killed by signal %d", end->signal);
-	} else {
-		o->rc = EXIT_USAGE;
-		roce_error_set(&o->error, "internal error: the check process failed: %s", strerror(err));
-	}
-}
-
-/* No worker (no memory file, pipe or fork): check unguarded rather than not at
- * all, printing straight to stdout. */
-static void run_unguarded(struct work *w, struct outcome *o)
-{
-	/* Short of descriptors, maybe: the collectors get back the memory files'. */
-	if (w->report >= 0)
-		close(w->report);
-	if (w->log >= 0)
-		close(w->log);
-	w->report = STDOUT_FILENO;
-	w->log = -1;
-	memset(o, 0, sizeof(*o));
-	check(w, stdout, o);
-}
-
-static void run(struct work *w, struct outcome *o)
-{
-	struct roce_worker_end end;
-
-	memset(o, 0, sizeof(*o));
-	if (roce_worker_stuck_earlier(w->policy, NULL, &o->error)) {
-		o->rc = EXIT_FAILED;
+	char host[256], why[512];
+	struct node_view v = { 0 };
+	unsigned passes = 0;
+	if (!a->drain)
+		return;
+	if (!(v.name = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host))))
+		return;
+	if (!roce_token_ok(v.name, 200)) {
+		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", v.name);
 		return;
 	}
-	if (w->report < 0) {
-		run_unguarded(w, o);
+	enum roce_check_drain_run run = run_verdict(o);
+	bool counting = load_passes(p, v.name, &passes);
+	if (run == ROCE_DRAIN_RUN_UNKNOWN || (run == ROCE_DRAIN_RUN_PASS && !counting)) {
+		if (counting && passes)
+			store_passes(p, v.name, 0); /* no answer: the row is broken */
 		return;
 	}
-	if (roce_worker_run(check_in_worker, w, o, sizeof(*o), w->policy->timeout_ms + WORKER_MARGIN_MS, &end) == 0) {
-		/* The worker's struct is trusted no further than its bounds. */
-		o->error.msg[sizeof(o->error.msg) - 1] = '\0';
-		o->drain_reason[sizeof(o->drain_reason) - 1] = '\0';
+	if (roce_nodectl_state(v.name, &v.bits, v.word, sizeof(v.word), v.reason, sizeof(v.reason), why, sizeof(why)) <
+	    0) {
+		if (run == ROCE_DRAIN_RUN_FAULT)
+			fprintf(stderr,
+			        "roce-check: cannot read the state of %s from slurmctld: not draining it (%s): %s\n",
+			        v.name, o->drain_reason, why);
+		else
+			fprintf(stderr,
+			        "roce-check: cannot read the state of %s from slurmctld: not counted as a pass: %s\n",
+			        v.name, why);
+		if (counting && passes)
+			store_passes(p, v.name, 0); /* no answer: the row is broken */
 		return;
 	}
-	if (!end.started)
-		run_unguarded(w, o);
-	else
-		worker_failed(w->policy, &end, errno, o);
-}
-
-/* ---------------------------------------------------------------- print */
-
-/* Copy what the worker left in memory file fd to out. */
-static void copy_out(int fd, int out)
-{
-	char buf[65536];
-	ssize_t n;
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		for (ssize_t off = 0, w; n > 0 && off < n; off += w)
-			if ((w = write(out, buf + off, (size_t)(n - off))) <= 0)
-				return;
-}
-
-/* The worker's diagnostics, its report, then why there is none. */
-static void print(const struct work *w, const struct outcome *o)
-{
-	copy_out(w->log, STDERR_FILENO);
-	if (w->report != STDOUT_FILENO)
-		copy_out(w->report, STDOUT_FILENO);
-	if (o->error.msg[0])
-		fprintf(stderr, "roce-check: %s\n", o->error.msg);
-	if (o->unrecorded.msg[0])
-		fprintf(stderr, "roce-check: %s\n", o->unrecorded.msg);
-}
-
-/* ---------------------------------------------------------------- drain (in roce-check itself) */
-
-/* scontrol update NodeName=... State=DRAIN Reason=...: no shell, argv only. */
-static int drain_node(const char *node, const char *reason)
-{
-	char n[300], rsn[300];
-	snprintf(n, sizeof(n), "NodeName=%s", node);
-	snprintf(rsn, sizeof(rsn), "Reason=%s", reason);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp("scontrol", "scontrol", "update", n, "State=DRAIN", rsn, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/* The node's state and reason as slurmctld has them ("drained|admin: firmware
- * update [root@...]"); -1 when they cannot be read. */
-static int node_state(const char *node, char *buf, size_t len)
-{
-	int fds[2];
-	if (pipe(fds) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execlp("sinfo", "sinfo", "--noheader", "--Node", "--nodes", node, "--format", "%T|%E", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	size_t used = 0;
-	ssize_t n;
-	while (used + 1 < len && ((n = read(fds[0], buf + used, len - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
-		used += n > 0 ? (size_t)n : 0;
-	close(fds[0]);
-	buf[used] = '\0';
-	buf[strcspn(buf, "\n")] = '\0'; /* one line per partition: the first */
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && strchr(buf, '|') ? 0 : -1;
-}
-
-static void maybe_drain(const struct args *a, const struct outcome *o)
-{
-	char host[256];
-	if (!a->drain || !o->drain)
-		return;
-	const char *node = roce_hostname_node(a->node ? a->node : getenv("SLURMD_NODENAME"), host, sizeof(host));
-	if (!node)
-		return;
-	if (!roce_token_ok(node, 200)) {
-		fprintf(stderr, "roce-check: --drain: \"%s\" is not a node name\n", node);
-		return;
-	}
-	char state[512], shown[300];
-	if (node_state(node, state, sizeof(state)) < 0) {
-		fprintf(stderr,
-		        "roce-check: cannot read the state of %s from slurmctld (sinfo): not draining it (%s)\n", node,
-		        o->drain_reason);
-		return;
-	}
-	/* sinfo's %T word (drained, draining, down*, failing...) as the state
-	 * bits check_drain.c decides on: by substring, so any word naming
-	 * drain, down or fail counts (powered_down too, where the plugin reads
-	 * Slurm's bits and does not). */
-	char *bar = strchr(state, '|');
-	*bar = '\0';
-	unsigned bits = (strstr(state, "drain") ? ROCE_DRAIN_STATE_DRAIN : 0) |
-	                (strstr(state, "down") ? ROCE_DRAIN_STATE_DOWN : 0) |
-	                (strstr(state, "fail") ? ROCE_DRAIN_STATE_FAIL : 0);
-	*bar = '|';
-	if (roce_check_drain_leave_alone(bits, bar + 1)) {
-		fprintf(stderr, "roce-check: %s is already %s: left alone (%s)\n", node,
-		        roce_printable(state, shown, sizeof(shown)), o->drain_reason);
-		return;
-	}
-	if (drain_node(node, o->drain_reason) < 0)
-		fprintf(stderr, "roce-check: could not drain %s (%s)\n", node, o->drain_reason);
-	else
-		fprintf(stderr, "roce-check: drained %s: %s\n", node, o->drain_reason);
+	struct roce_check_drain_next next =
+	        roce_check_drain_next(run, v.bits, v.reason, o->seen, passes, p->resume_after);
+	if (counting && next.passes != passes)
+		store_passes(p, v.name, next.passes);
+	act(&v, o, &next, p->resume_after);
 }
 
 /* What the configuration itself shows, before the node's findings: a
  * roce.conf that did not parse (checked with its last good copy), and, for
- * a health check, a plugstack that does not load the plugin.  Neither
- * drains. */
-static void config_findings(const struct args *a, const struct roce_policycache_outcome *cached)
+ * a health check, a plugstack that does not load the plugin and the
+ * directories the prolog and epilog would refuse.  None drains. */
+static void config_findings(const struct args *a, const struct roce_policy *p,
+                            const struct roce_policycache_outcome *cached)
 {
 	if (cached->cached && a->format == FMT_TEXT)
 		checkconfig_cached_finding(cached->bad.msg, cached->saved, stdout);
@@ -590,6 +394,8 @@ static void config_findings(const struct args *a, const struct roce_policycache_
 		        cached->saved);
 	if ((a->drain || a->health) && a->format == FMT_TEXT)
 		checkconfig_plugstack_finding(a->plugstack, stdout);
+	if ((a->drain || a->health) && a->format == FMT_TEXT)
+		checkconfig_dirs_finding(p, stdout);
 	fflush(stdout);
 }
 
@@ -599,6 +405,7 @@ int main(int argc, char **argv)
 	struct roce_policy policy;
 	struct roce_policycache_outcome cached;
 	struct outcome o;
+	char release[1024];
 
 	if (parse_args(argc, argv, &a) < 0)
 		return EXIT_USAGE;
@@ -608,19 +415,37 @@ int main(int argc, char **argv)
 	}
 	if (load_policy(&a, &policy, &cached) < 0)
 		return EXIT_USAGE;
-	config_findings(&a, &cached);
+	config_findings(&a, &policy, &cached);
+	slurm_release_warning(&policy, release, sizeof(release));
 	struct work w = { .a = &a,
 		          .policy = &policy,
-		          .report = memfd_create("roce-check report", MFD_CLOEXEC),
-		          .log = memfd_create("roce-check log", MFD_CLOEXEC) };
-	run(&w, &o);
-	print(&w, &o);
-	maybe_drain(&a, &o);
-	warn_slurm_release();
+		          .report = -1,
+		          .log = memfd_create("roce-check log", MFD_CLOEXEC),
+		          .snapshot = memfd_create("roce-check snapshot", MFD_CLOEXEC) };
+	checkrun_run(&w, &o);
+	checkrun_print(&w, &o);
+	drain_or_resume(&a, &policy, &o);
+	if (w.shared_done && w.shared.rc == 0 && checkrun_wants_counters(&w) && policy.live)
+		healthlive_keep(w.snapshot, &w.shared.snap);
+	if (!o.task_left)
+		healthlive_run(&policy, a.node, w.snapshot);
+	fputs(release, stderr);
 	/* A health check (NHC) judges the hardware as --drain does, whatever the
 	 * mode: warn mode passes a node with one of two ports down. */
+	int rc;
 	if (a.health && o.rc != EXIT_USAGE)
-		return o.drain ? EXIT_FAILED : EXIT_OK;
-	/* A roce.conf that does not parse fails the check, but drains nothing. */
-	return cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
+		rc = o.drain ? EXIT_FAILED : EXIT_OK;
+	else /* A roce.conf that does not parse fails the check, but drains nothing. */
+		rc = cached.cached && o.rc == EXIT_OK ? EXIT_FAILED : o.rc;
+	if (o.task_left) {
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (w.shared_done) {
+		roce_pipeline_free(&w.shared.run);
+		roce_snapshot_free(&w.shared.snap);
+		roce_healthtrend_free(&w.shared.trend);
+	}
+	return rc;
 }
+

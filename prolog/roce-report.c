@@ -7,6 +7,8 @@
  *               [--output FILE]
  *   roce-report --nodes [--since TIME] [the same options]: node ports ranked
  *               by the jobs that saw a problem there (lib/report/nodehealth.h)
+ *   roce-report --live JOBID [the same options]: a running job as its nodes'
+ *               health checks last sampled it (lib/report/livereport.h)
  *
  * Exit 0 report printed, 1 no fragment for the job (or none readable),
  * 2 usage error, 3 refused (another user's job).
@@ -17,6 +19,10 @@
 #include "report/nodehealth_json.h"
 #include "report/nodehealth_prometheus.h"
 #include "report/nodehealth_text.h"
+#include "report/livereport.h"
+#include "report/livereport_json.h"
+#include "report/livereport_prometheus.h"
+#include "report/livereport_text.h"
 #include "read/policy.h"
 #include "read/policyfile.h"
 #include "report/report.h"
@@ -57,9 +63,14 @@ static void usage(FILE *out)
 	        "                   [--output FILE]\n"
 	        "       roce-report --nodes [--since TIME] [--report-dir DIR] [--config FILE] [--format FMT]\n"
 	        "                   [--output FILE]\n"
+	        "       roce-report --live JOBID [--report-dir DIR] [--config FILE] [--format text|json|prometheus]\n"
+	        "                   [--output FILE]\n"
 	        "  JOBID                  the job's numeric id (for array tasks: squeue -o %%A)\n"
 	        "  -n, --nodes            node health across every job in ReportDir: node ports ranked by the\n"
 	        "                         jobs that saw loss, RDMA timeouts, pause storms, link downs or a slow link\n"
+	        "  -l, --live             a running job: each node port's rates and loss since the job started\n"
+	        "                         and since the sample before, GID and link changes, as the nodes'\n"
+	        "                         health checks (roce-healthcheck) last sampled it\n"
 	        "  -s, --since TIME       with --nodes: only jobs that ended since TIME (2026-11-30,\n"
 	        "                         2026-11-30T12:00[:00][Z], now-7days, -7d, -36h)\n"
 	        "  -d, --report-dir DIR   fragments are in DIR/JOBID/ (default: ReportDir of roce.conf)\n"
@@ -74,8 +85,10 @@ static void usage(FILE *out)
 	        "owns ReportDir (the admins: chgrp it to your Slurm admin group).  The epilog\n"
 	        "makes each fragment readable by exactly these (mode 0440, group = ReportDir's\n"
 	        "group, plus an ACL entry for the job's user); roce-report refuses other users\n"
-	        "with a clear message instead of a permission error.  With --nodes, root and\n"
-	        "that group count every job; any other user counts their own jobs only.\n"
+	        "with a clear message instead of a permission error.  --nodes lists ReportDir,\n"
+	        "which only root and that group may do (users search it for their own job's\n"
+	        "directory, never list it); root and that group count every job, a user\n"
+	        "the site lets list it (an ACL) counts their own jobs only.\n"
 	        "For node_exporter's textfile collector write to a temporary file in its\n"
 	        "directory and rename it to <name>.prom (the collector reads *.prom only).\n"
 	        "Exit: 0 printed, 1 no fragments, 2 usage, 3 refused.\n",
@@ -106,7 +119,8 @@ static bool is_admin(const char *report_dir, char *group_name, size_t len)
 	snprintf(group_name, len, "?");
 	if (getuid() == 0)
 		return true;
-	int fd = roce_safefile_open_dir(NULL, report_dir, 0, 0, NULL);
+	/* a user may search ReportDir, not list it (safefile.h): an O_PATH look */
+	int fd = roce_safefile_open_dir(NULL, report_dir, ROCE_SAFEFILE_SEARCH, 0, NULL);
 	bool known = fd >= 0 && fstat(fd, &st) == 0;
 	if (fd >= 0)
 		close(fd);
@@ -139,18 +153,19 @@ static const struct format {
 	const char *name;
 	int (*print)(FILE *out, const struct roce_job_report *r);
 	int (*print_nodes)(FILE *out, const struct roce_nodehealth *h); /* --nodes */
+	int (*print_live)(FILE *out, const struct roce_livereport *r);  /* --live; NULL: not for --live */
 	bool errors_to_stderr; /* also list unusable fragments on stderr: a program reads the output */
 } formats[] = {
-	{ "text", print_text, roce_nodehealth_text_print, false },
-	{ "json", print_json, roce_nodehealth_json_print, true },
-	{ "prometheus", print_prometheus, roce_nodehealth_prometheus_print, true },
-	{ "html", print_html, roce_nodehealth_html_print, true },
+	{ "text", print_text, roce_nodehealth_text_print, roce_livereport_text_print, false },
+	{ "json", print_json, roce_nodehealth_json_print, roce_livereport_json_print, true },
+	{ "prometheus", print_prometheus, roce_nodehealth_prometheus_print, roce_livereport_prometheus_print, true },
+	{ "html", print_html, roce_nodehealth_html_print, NULL, true },
 };
 
 struct args {
 	const char *job_id, *report_dir, *config, *output;
 	const struct format *format;
-	bool nodes;
+	bool nodes, live;
 	bool since_set;
 	time_t since;
 };
@@ -171,6 +186,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "nodes", no_argument, NULL, 'n' },
+		{ "live", no_argument, NULL, 'l' },
 		{ "since", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -179,7 +195,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 	struct roce_error err = { "" };
 	a->format = &formats[0];
-	while ((c = getopt_long(argc, argv, "d:c:f:o:ns:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:f:o:nls:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->report_dir = optarg; break;
 		case 'c': a->config = optarg; break;
@@ -193,6 +209,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'o': a->output = optarg; break;
 		case 'n': a->nodes = true; break;
+		case 'l': a->live = true; break;
 		case 's':
 			if (roce_timearg_parse(optarg, time(NULL), &a->since, &err) < 0) {
 				fprintf(stderr, "roce-report: --since: %s\n", err.msg);
@@ -204,6 +221,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'V': roce_slurmver_print_version("roce-report"); exit(EXIT_OK);
 		default: usage(stderr); return -1;
 		}
+	}
+	if (a->live && (a->nodes || !a->format->print_live)) {
+		fprintf(stderr, "roce-report: --live shows one running job as text, json or prometheus%s\n",
+		        a->nodes ? " (not with --nodes)" : "");
+		return -1;
 	}
 	if (a->since_set && !a->nodes) {
 		fprintf(stderr, "roce-report: --since goes with --nodes (a job report is of one job)\n");
@@ -312,8 +334,8 @@ static void explain_missing(const char *job_id, const char *dir)
 	    (base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED || (js.state & JOB_COMPLETING))) {
 		fprintf(stderr,
 		        "roce-report: no report for job %s yet: it is %s; each node writes its part when "
-		        "the job ends there\n",
-		        job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state));
+		        "the job ends there (roce-report --live %s: what the nodes' health checks sampled so far)\n",
+		        job_id, js.state & JOB_COMPLETING ? "COMPLETING" : state_name(js.state), job_id);
 		return;
 	}
 	if (js.known == 1)
@@ -352,6 +374,15 @@ static void keep_visible(struct roce_job_report *r, bool admin)
 	roce_report_keep_uid(r, admin ? roce_report_job_uid(r) : (long)getuid());
 }
 
+/* what: "report" or "live view" */
+static void not_yours(const char *job_id, const char *what, const char *group)
+{
+	fprintf(stderr,
+	        "roce-report: job %s is not yours: its %s is readable by the job's user, root "
+	        "and members of group %s only\n",
+	        job_id, what, group);
+}
+
 /* The job's fragments into r, and whether this user may see them: EXIT_OK,
  * or the exit status after saying why not. */
 static int load(const struct args *a, const char *report_dir, struct roce_job_report *r)
@@ -365,20 +396,23 @@ static int load(const struct args *a, const char *report_dir, struct roce_job_re
 	bool admin = is_admin(report_dir, group, sizeof(group));
 	if (roce_reportdir_load(r, dir, &err) < 0) {
 		struct stat st;
-		if (lstat(dir, &st) < 0 && errno == ENOENT)
+		bool denied = errno == EACCES;
+		if (lstat(dir, &st) < 0 && errno == ENOENT) {
 			explain_missing(a->job_id, dir);
-		else
+		} else if (denied && !admin) {
+			/* the job directory lists for its user and the admins only */
+			not_yours(a->job_id, "report", group);
+			return EXIT_REFUSED;
+		} else {
 			fprintf(stderr, "roce-report: no report for job %s: %s\n", a->job_id, err.msg);
+		}
 		return EXIT_NONE;
 	}
 	/* Say it plainly rather than list permission errors. */
 	bool any = r->n_nodes > 0 || r->n_errors > 0;
 	keep_visible(r, admin);
 	if (!admin && any && r->n_nodes == 0) {
-		fprintf(stderr,
-		        "roce-report: job %s is not yours: its report is readable by the job's user, root "
-		        "and members of group %s only\n",
-		        a->job_id, group);
+		not_yours(a->job_id, "report", group);
 		return EXIT_REFUSED;
 	}
 	if (r->n_nodes == 0) {
@@ -423,13 +457,15 @@ static int write_output(const struct args *a, const char *data, size_t len)
 	return rc;
 }
 
-/* The job's report (h NULL) or node health (r NULL) in the chosen format. */
-static int emit(const struct args *a, FILE *out, const struct roce_job_report *r, const struct roce_nodehealth *h)
+/* The job's report, node health (h) or a live view (lv) in the chosen format. */
+static int emit(const struct args *a, FILE *out, const struct roce_job_report *r, const struct roce_nodehealth *h,
+                const struct roce_livereport *lv)
 {
-	return h ? a->format->print_nodes(out, h) : a->format->print(out, r);
+	return lv ? a->format->print_live(out, lv) : h ? a->format->print_nodes(out, h) : a->format->print(out, r);
 }
 
-static int print(const struct args *a, const struct roce_job_report *r, const struct roce_nodehealth *h)
+static int print(const struct args *a, const struct roce_job_report *r, const struct roce_nodehealth *h,
+                 const struct roce_livereport *lv)
 {
 	int rc;
 	/* Only this thread writes the report's stream (parprint.h's threads
@@ -441,7 +477,7 @@ static int print(const struct args *a, const struct roce_job_report *r, const st
 		FILE *mem = open_memstream(&buf, &len);
 		if (mem)
 			__fsetlocking(mem, FSETLOCKING_BYCALLER);
-		bool ok = mem && emit(a, mem, r, h) == 0;
+		bool ok = mem && emit(a, mem, r, h, lv) == 0;
 		ok = mem && fclose(mem) == 0 && ok;
 		rc = ok && write_output(a, buf, len) == 0 ? EXIT_OK : EXIT_USAGE;
 		if (!ok)
@@ -450,7 +486,7 @@ static int print(const struct args *a, const struct roce_job_report *r, const st
 	} else {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
-		rc = emit(a, stdout, r, h) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
+		rc = emit(a, stdout, r, h, lv) < 0 || fflush(stdout) != 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	for (size_t i = 0; r && (a->format->errors_to_stderr || a->output) && i < r->n_errors; i++)
 		fprintf(stderr, "roce-report: fragment %s\n", r->errors[i]);
@@ -526,14 +562,100 @@ static int nodes_main(const struct args *a, const char *report_dir)
 		h.uid = (long)getuid();
 	int rc = EXIT_OK;
 	if (roce_reportdir_jobs(report_dir, walk_job, &w, &err) < 0) {
-		if (err.msg[0])
-			fprintf(stderr, "roce-report: %s\n", err.msg);
-		rc = EXIT_NONE;
+		if (!w.admin && errno == EACCES && err.msg[0]) {
+			/* ReportDir is listed by its group only (roce.conf(5)) */
+			fprintf(stderr,
+			        "roce-report: --nodes reads every job in %s, which only root and members of "
+			        "group %s may list; a report of your own job: roce-report JOBID\n",
+			        report_dir, group);
+			rc = EXIT_REFUSED;
+		} else {
+			if (err.msg[0])
+				fprintf(stderr, "roce-report: %s\n", err.msg);
+			rc = EXIT_NONE;
+		}
 	} else {
 		roce_nodehealth_rank(&h);
-		rc = print(a, NULL, &h);
+		rc = print(a, NULL, &h, NULL);
 	}
 	roce_nodehealth_free(&h);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- --live */
+
+/* No live file of the job: not running (yet, or any more), or not sampled. */
+static void explain_no_live(const char *job_id, const char *dir, const struct roce_livereport *r)
+{
+	struct job_state js = { -1, 0 };
+	if (r->n_ended) {
+		fprintf(stderr, "roce-report: job %s has ended on its nodes: roce-report %s shows its report\n", job_id,
+		        job_id);
+		return;
+	}
+	if (roce_worker_run(ask_slurmctld, job_id, &js, sizeof(js), ASK_SLURMCTLD_MS, NULL) < 0)
+		js.known = -1;
+	uint32_t base = js.state & JOB_STATE_BASE;
+	if (js.known == 1 && (base == JOB_RUNNING || base == JOB_SUSPENDED))
+		fprintf(stderr,
+		        "roce-report: no live sample of job %s yet: it is %s; each node's health check samples the "
+		        "jobs running there (HealthCheckProgram=roce-healthcheck, every HealthCheckInterval, with "
+		        "HealthCheckNodeState covering ALLOC and MIXED nodes, and Live=yes in roce.conf)\n",
+		        job_id, state_name(js.state));
+	else if (js.known == 1 && base == JOB_PENDING)
+		fprintf(stderr, "roce-report: no live sample of job %s: it is PENDING\n", job_id);
+	else if (js.known == 1)
+		fprintf(stderr,
+		        "roce-report: no live sample of job %s: it ended (%s); roce-report %s shows its report\n",
+		        job_id, state_name(js.state), job_id);
+	else
+		fprintf(stderr, "roce-report: no live sample of job %s in %s (slurmctld %s)\n", job_id, dir,
+		        js.known == 0 ? "does not know the job, or no longer (MinJobAge)" : "did not answer");
+}
+
+static int live_main(const struct args *a, const char *report_dir)
+{
+	struct roce_error err = { "" };
+	struct roce_livereport r;
+	struct stat st;
+	char dir[PATH_MAX], group[64];
+	int rc = EXIT_NONE;
+
+	if (snprintf(dir, sizeof(dir), "%s/%s", report_dir, a->job_id) >= (int)sizeof(dir)) {
+		fprintf(stderr, "roce-report: report directory path too long\n");
+		return EXIT_USAGE;
+	}
+	bool admin = is_admin(report_dir, group, sizeof(group));
+	roce_livereport_init(&r, a->job_id);
+	if (roce_livereport_load(&r, dir, &err) < 0) {
+		bool denied = errno == EACCES;
+		if (lstat(dir, &st) < 0 && errno == ENOENT) {
+			explain_no_live(a->job_id, dir, &r);
+		} else if (denied && !admin) {
+			/* the job directory lists for its user and the admins only */
+			not_yours(a->job_id, "live view", group);
+			rc = EXIT_REFUSED;
+		} else {
+			fprintf(stderr, "roce-report: no live view of job %s: %s\n", a->job_id, err.msg);
+		}
+		goto out;
+	}
+	/* The files' permissions are the guard; a user sees their own job's nodes only. */
+	bool any = r.n_nodes > 0 || r.n_errors > 0;
+	roce_livereport_keep_uid(&r, admin ? -1 : (long)getuid());
+	if (!admin && any && r.n_nodes == 0) {
+		not_yours(a->job_id, "live view", group);
+		rc = EXIT_REFUSED;
+	} else {
+		for (size_t i = 0; i < r.n_errors; i++)
+			fprintf(stderr, "roce-report: live file %s\n", r.errors[i]);
+		if (r.n_nodes == 0)
+			explain_no_live(a->job_id, dir, &r);
+		else
+			rc = print(a, NULL, NULL, &r);
+	}
+out:
+	roce_livereport_free(&r);
 	return rc;
 }
 
@@ -547,10 +669,12 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (a.nodes)
 		return nodes_main(&a, report_dir);
+	if (a.live)
+		return live_main(&a, report_dir);
 	roce_report_init(&r, a.job_id);
 	int rc = load(&a, report_dir, &r);
 	if (rc == EXIT_OK)
-		rc = print(&a, &r, NULL);
+		rc = print(&a, &r, NULL, NULL);
 	roce_report_free(&r);
 	return rc;
 }

@@ -6,10 +6,11 @@
  * srun (local_user_init: the step exists, nothing is launched yet) asks
  * slurmctld for the step's nodes (one RPC: this context has no item for
  * them), reads their fingerprints from SharedDir (lib/agree/shareddir.h; each
- * node's job prolog wrote its own), waits at most TimeoutMs for missing
- * ones, agrees, prints one line per kind of difference, and passes the
- * verdict to the step in ROCE_AGREEMENT through its own environment, which
- * srun copies into the step's.  Each node's slurmstepd then restricts its
+ * node's job prolog wrote its own), waits for missing ones (TimeoutMs, or
+ * until a new allocation's prologs could have written), agrees, prints one
+ * line per kind of difference, and passes the verdict to the step in
+ * ROCE_AGREEMENT through its own environment, which srun copies into the
+ * step's.  Each node's slurmstepd then restricts its
  * own plan to the agreed rails (it can only remove rails: the variable is
  * the user's to forge, and a forgery only hurts the user's own step).
  *
@@ -23,9 +24,12 @@
 #include "config.h"
 #include "roce.h"
 #include "agree/agree.h"
+#include "agree/problems.h"
 #include "agree/shareddir.h"
+#include "base/clock.h"
 #include "base/nodelist.h"
 #include "base/slurmnodes.h"
+#include "job/job.h"
 #include "proc/worker.h"
 
 #include <errno.h>
@@ -42,7 +46,7 @@
 #define SWEEP_PERIOD_S 3600
 #define SWEEP_JOBS_MAX 1024
 #define SWEEP_TIMEOUT_MS 30000
-#define SRUN_MARGIN_MS 500 /* past TimeoutMs, for the worker's listing and reads */
+#define SRUN_MARGIN_MS 500 /* past the wait, for the worker's listing and reads */
 /* The allocation's --roce, as sbatch and salloc leave it in the job's environment */
 #define ROCE_ENV_ALLOC_OPTION "SLURM_SPANK__SLURM_SPANK_OPTION_roce_roce"
 
@@ -111,22 +115,6 @@ static void free_names(char **names, size_t n)
 
 /* ---------------------------------------------------------------- why fingerprints are missing */
 
-/* Whether slurmctld runs the job prolog at allocation (PrologFlags=Alloc,
- * or Contain and X11, which imply it): 1 yes, 0 no, -1 it did not say.
- * One RPC (the whole configuration, a few KiB), once per srun. */
-static int prolog_at_alloc(void)
-{
-	static int known = -2;
-	slurm_conf_t *conf = NULL;
-	if (known != -2)
-		return known;
-	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
-		return known = -1;
-	known = conf->prolog_flags & PROLOG_FLAG_ALLOC ? 1 : 0;
-	slurm_free_ctl_conf(conf);
-	return known;
-}
-
 /* The mode the job prolog ran with, as far as srun can tell: for an srun
  * started inside an allocation, the allocation's --roce (sbatch and salloc
  * put it in the job's environment, which srun inherits), else SLURM_ROCE
@@ -178,6 +166,7 @@ struct agree_out {
 	char env[ROCE_AGREE_ENV_MAX];
 	unsigned flags;
 	struct roce_lines lines;
+	struct roce_problem_keys said; /* the problems said for the nodes (problems.h) */
 	char uses[ROCE_LINE_MAX];
 	double waited_ms;
 	size_t n_read, n_files, n_refused, n_stale;
@@ -234,11 +223,11 @@ static void missing_lines(const struct agree_in *in, const struct roce_fp_gather
 		         own);
 	else if (none && in->why == MISSING_PLUGIN)
 		add_line(o, ROCE_LINE_UNKNOWN,
-		         "no fingerprint from %s in SharedDir after %d ms (TimeoutMs): the plugin is not loaded there "
+		         "no fingerprint from %s in SharedDir after %d ms: the plugin is not loaded there "
 		         "or its prolog failed%s",
 		         none, in->wait_ms, own);
 	else if (none)
-		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms (TimeoutMs)%s", none,
+		add_line(o, ROCE_LINE_UNKNOWN, "no fingerprint from %s in SharedDir after %d ms%s", none,
 		         in->wait_ms, own);
 	free(stale);
 	free(none);
@@ -276,6 +265,10 @@ static void agree_worker(const void *arg, void *res)
 		if (o->lines.n < ROCE_LINES_MAX)
 			o->lines.line[o->lines.n++] = a.lines.line[i];
 	o->lines.dropped += a.lines.dropped;
+	/* each node's problems once for the step (issue 31); on ENOMEM the nodes say their own */
+	if (roce_problems_say((const struct roce_fingerprint *const *)g.fp, in->names, in->n, roce_nodelist_ranged,
+	                      &o->lines, &o->said) < 0)
+		memset(&o->said, 0, sizeof(o->said));
 	o->flags = a.flags;
 	o->verdict = roce_agree_verdict(&a, in->strict);
 	o->env_ok = roce_agree_encode(&a, o->verdict, in->step, o->env, sizeof(o->env)) == 0;
@@ -336,6 +329,15 @@ static void tell(const struct agree_out *o, bool strict)
 /* Tell the step. */
 static void pass_on_value(const char *val) { setenv(ROCE_AGREE_ENV, val, 1); }
 
+/* Tell the nodes which problems srun said (their own line leaves them out). */
+static void pass_on_said(const struct roce_problem_keys *said, const char *step)
+{
+	char keys[ROCE_SAID_ENV_MAX], val[ROCE_SAID_ENV_MAX + 40];
+	if (said->n && roce_problem_keys_format(said, keys, sizeof(keys)) &&
+	    snprintf(val, sizeof(val), "%s %s", step, keys) < (int)sizeof(val))
+		setenv(ROCE_SAID_ENV, val, 1);
+}
+
 /* Could not even look: unknown, never a pass. */
 static void unknown(bool strict, const char *step, const char *why)
 {
@@ -348,11 +350,26 @@ static void unknown(bool strict, const char *step, const char *why)
 		pass_on_value(val);
 }
 
+/* How long to wait for a missing fingerprint: TimeoutMs, or, in an
+ * allocation made just now (srun's own), until its prologs could have
+ * written.  They run beside srun, not before it: each may take TimeoutMs
+ * and its margin (job.h) and start up to TimeoutMs late (slurmctld's
+ * fan-out, a busy slurmd); waiting less failed healthy strict steps on a
+ * loaded machine.  Counted from slurmctld's start time (whole seconds),
+ * never more than that whole span (a clock ahead of slurmctld's). */
+static int fingerprint_wait_ms(const struct roce_policy *p, time_t start)
+{
+	int64_t span = 2 * (int64_t)p->timeout_ms + ROCE_JOB_PROLOG_MARGIN_MS;
+	int64_t left = ((int64_t)start + 1) * 1000 + span - roce_clock_realtime_ns() / 1000000;
+	left = left > span ? span : left;
+	return left > p->timeout_ms ? (int)left : p->timeout_ms;
+}
+
 /* How long to wait, and what to say of missing nodes. */
 static void missing_context(const struct roce_plugargs *config, const struct roce_policy *p, struct agree_in *in)
 {
-	int alloc = prolog_at_alloc();
-	in->wait_ms = p->timeout_ms;
+	int alloc = roce_prologflags_alloc();
+	in->wait_ms = fingerprint_wait_ms(p, in->start);
 	in->why = alloc < 0 ? MISSING_UNKNOWN : MISSING_PLUGIN;
 	/* no waiting: nothing would come */
 	if (alloc == 0) {
@@ -389,8 +406,8 @@ static void agree_step(const struct roce_plugargs *config, const struct roce_pol
 	in.n = n;
 	missing_context(config, p, &in);
 	/* A worker with a deadline: a stalled shared file system (a read asleep
-	 * in the kernel) must not hold srun past TimeoutMs. */
-	int deadline = p->timeout_ms + SRUN_MARGIN_MS;
+	 * in the kernel) must not hold srun past the wait. */
+	int deadline = in.wait_ms + SRUN_MARGIN_MS;
 	if (!(o = malloc(sizeof(*o)))) {
 		unknown(strict, in.step, "out of memory");
 	} else if (roce_worker_run(agree_worker, &in, o, sizeof(*o), deadline, &end) < 0) {
@@ -412,6 +429,9 @@ static void agree_step(const struct roce_plugargs *config, const struct roce_pol
 		tell(o, strict);
 		if (o->env_ok)
 			pass_on_value(o->env); /* a value too long to pass fails safe: each node its own */
+		if (o->said.n > ROCE_PROBLEM_KEYS_MAX)
+			o->said.n = 0;
+		pass_on_said(&o->said, in.step);
 		slurm_debug(ROCE_LOG "job %s: %zu node(s) compared in %.0f ms (%zu read from %zu file(s), %zu refused, "
 		                     "%zu of an earlier job ignored)",
 		            in.job, n, o->waited_ms, o->n_read, o->n_files, o->n_refused, o->n_stale);
@@ -432,6 +452,7 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av)
 	static const char *const srun_keys[] = { "SharedDir", "TimeoutMs", "Mode", "Rails", NULL };
 
 	unsetenv(ROCE_AGREE_ENV); /* an outer step's verdict is never this step's */
+	unsetenv(ROCE_SAID_ENV);
 	/* A bad plugstack line, or a problem of roce.conf with one of the keys
 	 * srun reads: client.c said so at init, the nodes judge it.  Any other
 	 * problem of the file is the nodes' to say (once, in slurmd's log). */
@@ -504,13 +525,34 @@ void roce_jobwide_sweep(const struct roce_policy *p)
 
 /* ------------------------------------------------------------------ each node */
 
+/* "JOB.STEP " of this step, into want. */
+static void this_step(spank_t sp, char *want, size_t len)
+{
+	uint32_t job_id = 0, step_id = 0;
+	spank_get_item(sp, S_JOB_ID, &job_id);
+	spank_get_item(sp, S_JOB_STEPID, &step_id);
+	snprintf(want, len, "%" PRIu32 ".%" PRIu32, job_id, step_id);
+}
+
+bool roce_jobwide_said(spank_t sp, char *keys, size_t len)
+{
+	char val[ROCE_SAID_ENV_MAX + 40], want[32];
+	if (spank_getenv(sp, ROCE_SAID_ENV, val, sizeof(val)) != ESPANK_SUCCESS)
+		return false;
+	this_step(sp, want, sizeof(want));
+	size_t w = strlen(want);
+	/* another step's (inherited), or not srun's: the node says its own */
+	if (strncmp(val, want, w) != 0 || val[w] != ' ' || strspn(val + w + 1, "0123456789abcdef,") != strlen(val + w + 1))
+		return false;
+	return snprintf(keys, len, "%s", val + w + 1) < (int)len;
+}
+
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len)
 {
 	char val[ROCE_AGREE_ENV_MAX], want[32], why[1024];
 	struct roce_agreed d;
 	struct roce_error err;
-	uint32_t job_id = 0, step_id = 0;
 
 	spank_err_t got = spank_getenv(sp, ROCE_AGREE_ENV, val, sizeof(val));
 	if (got != ESPANK_SUCCESS && got != ESPANK_NOSPACE)
@@ -520,9 +562,7 @@ enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, con
 		         ROCE_AGREE_ENV);
 		return ROCE_JOBWIDE_WARN;
 	}
-	spank_get_item(sp, S_JOB_ID, &job_id);
-	spank_get_item(sp, S_JOB_STEPID, &step_id);
-	snprintf(want, sizeof(want), "%" PRIu32 ".%" PRIu32, job_id, step_id);
+	this_step(sp, want, sizeof(want));
 	if (strcmp(d.step, want) != 0)
 		return ROCE_JOBWIDE_NONE; /* inherited from an outer step: not about this one */
 	switch (d.verdict) {

@@ -11,7 +11,8 @@
  * last good one), exported.c (the marks on values the plugin exported),
  * step.c (the step's check in a worker process), jobwide.c (the job-wide
  * agreement: srun computes it, each node's slurmstepd applies it), abort.c
- * (ending a step on every node).  The logic lives in lib/.
+ * (ending a step on every node), drain.c (draining this node).  The logic
+ * lives in lib/.
  */
 #ifndef ROCE_SPANK_H
 #define ROCE_SPANK_H
@@ -102,6 +103,20 @@ struct roce_step_result {
  * policy's TimeoutMs plus a margin.  gpus: the step's GPU list ("" = none). */
 int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_step_result *out);
 
+/* ---------------------------------------------------------------- drain.c */
+
+/* Drain node with reason (a hardware fault's, check.h), unless someone
+ * else holds it (roce_check_drain_leave_alone): 0 drained, 1 left alone,
+ * -1 slurmctld could not be asked or refused (logged). */
+int roce_drain_node(const char *node, const char *reason);
+
+/* ---------------------------------------------------------------- prologflags.c */
+
+/* Does the job prolog run at allocation (PrologFlags=Alloc, or Contain,
+ * which implies it)?  Asked of slurmctld once per process: 1 yes, 0 no,
+ * -1 it could not be asked (each caller says what that means to it). */
+int roce_prologflags_alloc(void);
+
 /* ---------------------------------------------------------------- jobwide.c */
 
 /* The job-wide agreement (lib/agree/agree.h) on the plugin's two sides. */
@@ -113,6 +128,9 @@ int roce_jobwide_srun(spank_t sp, int ac, char **av);
 enum roce_jobwide_outcome { ROCE_JOBWIDE_NONE = 0, ROCE_JOBWIDE_APPLIED, ROCE_JOBWIDE_WARN, ROCE_JOBWIDE_FAIL };
 /* slurmstepd, each node: res->plan restricted to the step's agreed rails.
  * WARN and FAIL come with msg (len bytes) for the user. */
+/* The problems srun said for this step's nodes (ROCE_SAID: problems.h),
+ * their keys into keys; false when srun said none for this step. */
+bool roce_jobwide_said(spank_t sp, char *keys, size_t len);
 enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, const char *node,
                                             struct roce_step_result *res, char *msg, size_t len);
 /* The job epilog (root): at most once an hour across the cluster, remove

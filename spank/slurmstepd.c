@@ -17,7 +17,11 @@
 #include "config.h"
 #include "roce.h"
 #include "base/clock.h"
+#include "base/hostname.h"
 #include "base/printable.h"
+#include "agree/problems.h"
+#include "check/brief.h"
+#include "base/slurmid.h"
 #include "fragment/ranwith.h"
 
 #include <errno.h>
@@ -32,7 +36,7 @@
 #include <slurm/slurm.h>
 
 #define ROCE_MSGS 48
-#define ROCE_MSG_LEN 900
+#define ROCE_MSG_LEN ROCE_BRIEF_LINE_MAX /* what the user sees; slurmd's log has the rest */
 
 enum msg_level { MSG_WARN, MSG_ERROR };
 
@@ -59,7 +63,7 @@ __attribute__((format(printf, 2, 3))) static void keep_msg(enum msg_level level,
 	if (n < 0)
 		return;
 	if (strlen(s) > ROCE_MSG_LEN)
-		strcpy(s + ROCE_MSG_LEN - 4, "...");
+		strcpy(s + ROCE_MSG_LEN - 3, "...");
 	step.level[step.n_msgs] = level;
 	step.msgs[step.n_msgs++] = s;
 }
@@ -112,9 +116,13 @@ static enum roce_mode step_mode(spank_t sp, const struct roce_policy *p)
 static void record_ran_with(const struct roce_policy *policy, const struct roce_ranwith *rw)
 {
 	struct roce_error err = { "" };
-	char job[16];
+	char job[16], host[64];
+	/* the node's name as the job epilog finds it (job.c), which files the record */
+	const char *node = roce_hostname_node(getenv("SLURMD_NODENAME"), host, sizeof(host));
 	snprintf(job, sizeof(job), "%" PRIu32, step.job_id);
-	if (roce_ranwith_record(policy->state_dir, job, rw, &err) < 0)
+	if (!node || !roce_slurmid_node_ok(node))
+		roce_error_set(&err, "no node name to file it under");
+	if (err.msg[0] || roce_ranwith_record(policy->state_dir, job, node, rw, &err) < 0)
 		slurm_error(ROCE_LOG "%s: cannot record the step's NCCL values for the job report: %s", node_name(),
 		            err.msg);
 }
@@ -171,103 +179,57 @@ static void unset_inherited(spank_t sp)
 	spank_unsetenv(sp, ROCE_ENV_EXPORTED);
 }
 
-/* ------------------------------------------------------------------ drain */
-
-/* The node's state (ROCE_DRAIN_STATE_* bits, check.h) and drain reason as
- * slurmctld has them, into *state and buf ("" = none); -1 when slurmctld
- * cannot be asked. */
-static int node_state(unsigned *state, char *buf, size_t len)
-{
-	node_info_msg_t *info = NULL;
-	*state = 0;
-	buf[0] = '\0';
-	if (slurm_load_node_single(&info, (char *)node_name(), SHOW_ALL) != SLURM_SUCCESS || !info)
-		return -1;
-	if (info->record_count >= 1) {
-		uint32_t st = info->node_array[0].node_state;
-		*state = ((st & NODE_STATE_DRAIN) ? ROCE_DRAIN_STATE_DRAIN : 0) |
-		         ((st & NODE_STATE_FAIL) ? ROCE_DRAIN_STATE_FAIL : 0) |
-		         ((st & NODE_STATE_BASE) == NODE_STATE_DOWN ? ROCE_DRAIN_STATE_DOWN : 0);
-		if (info->node_array[0].reason)
-			snprintf(buf, len, "%s", info->node_array[0].reason);
-	}
-	slurm_free_node_info_msg(info);
-	return 0;
-}
-
-/* slurmstepd runs this as root; libslurmfull (already loaded) sends the RPCs.
- * Bounded by Slurm's MessageTimeout, and only on the hardware-fault path.
- * A node drained for another reason stays as it is (check.h,
- * roce_check_drain_leave_alone). */
-static void drain_node(const char *reason)
-{
-	char current[256];
-	unsigned state;
-	if (node_state(&state, current, sizeof(current)) < 0) {
-		slurm_error(ROCE_LOG "%s: cannot read the node's state from slurmctld: not draining it (\"%s\"): %s",
-		            node_name(), reason, slurm_strerror(errno));
-		return;
-	}
-	if (roce_check_drain_leave_alone(state, current)) {
-		char shown[200];
-		slurm_info(ROCE_LOG "%s: already drained for \"%s\": left alone (%s)", node_name(),
-		           roce_printable(current, shown, sizeof(shown)), reason);
-		return;
-	}
-	update_node_msg_t msg;
-	slurm_init_update_node_msg(&msg);
-	msg.node_names = (char *)node_name();
-	msg.node_state = NODE_STATE_DRAIN;
-	msg.reason = (char *)reason;
-#ifdef HAVE_UPDATE_NODE_MSG_T_REASON_UID
-	msg.reason_uid = 0; /* gone in 26.05: slurmctld records the sender */
-#endif
-	if (slurm_update_node(&msg) != SLURM_SUCCESS)
-		slurm_error(ROCE_LOG "%s: cannot drain the node (\"%s\"): %s", node_name(), reason,
-		            slurm_strerror(errno));
-	else
-		slurm_info(ROCE_LOG "%s: drained: %s", node_name(), reason);
-}
-
 /* ------------------------------------------------------------------ verdict */
 
-static const char *finding_subject(const struct roce_finding *f, char *buf, size_t len)
+/* Leave out of b[0..*n) the problems srun said for the step's nodes
+ * (keys: roce_jobwide_said), counting them out of *total. */
+static void leave_out_said(struct roce_brief *b, size_t *n, size_t *total, const char *keys)
 {
-	if (f->device[0] && f->port)
-		snprintf(buf, len, "%s port %u", f->device, f->port);
-	else if (f->device[0])
-		snprintf(buf, len, "%s", f->device);
-	else
-		snprintf(buf, len, "%s", f->subject[0] ? f->subject : "node");
-	return buf;
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!roce_problem_keys_have(keys, roce_brief_key(&b[i])))
+			b[kept++] = b[i];
+	*total -= *n - kept;
+	*n = kept;
 }
 
-/* warn: one line per node naming every HCA and check that did not pass. */
-static void warn_line(const struct roce_step_result *r)
+/* "roce: [warning: ]NODE: " and the step's problems as brief.h says them,
+ * the worst first, in one line that fits, without those srun said (keys,
+ * NULL: none); false when there is none. */
+static bool brief_line(const struct roce_step_result *r, enum roce_brief_which which, const char *keys,
+                       const char *lead, char *line, size_t len)
 {
-	char line[ROCE_MSG_LEN] = "", subj[128];
-	size_t used = 0;
-	for (size_t i = 0; i < r->n_findings && used < sizeof(line); i++) {
-		const struct roce_finding *f = &r->findings[i];
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s %s: %s", used ? "; " : "",
-		                         finding_subject(f, subj, sizeof(subj)), f->check,
-		                         roce_finding_verdict_name(f->status), f->message);
-	}
-	if (used)
-		keep_msg(MSG_WARN, ROCE_LOG "warning: %s: %s", node_name(), line);
+	struct roce_brief b[ROCE_MAX_FINDINGS];
+	size_t total = roce_brief_of(r->findings, r->n_findings, which, b, ROCE_MAX_FINDINGS);
+	size_t n = total < ROCE_MAX_FINDINGS ? total : ROCE_MAX_FINDINGS;
+	if (keys)
+		leave_out_said(b, &n, &total, keys);
+	if (!n)
+		return false;
+	int head = snprintf(line, len, ROCE_LOG "%s%s: ", lead, node_name());
+	if (head < 0 || (size_t)head >= len)
+		return false;
+	roce_brief_join(b, n, total, line + head, len - (size_t)head);
+	return true;
 }
 
-/* strict: every failing check, with its fix, then the step fails in task_init. */
+/* warn: one short line per node naming what the user should know (quiet
+ * findings are not said: finding.h), but not what srun said once for the
+ * step's nodes (issue 31); the messages go to slurmd's log. */
+static void warn_line(spank_t sp, const struct roce_step_result *r)
+{
+	char line[ROCE_MSG_LEN + 1], keys[ROCE_SAID_ENV_MAX];
+	const char *said = roce_jobwide_said(sp, keys, sizeof(keys)) ? keys : NULL;
+	if (brief_line(r, ROCE_BRIEF_SAID, said, "warning: ", line, sizeof(line)))
+		keep_msg(MSG_WARN, "%s", line);
+}
+
+/* strict: what fails, in one short line, then the step fails in task_init. */
 static void strict_lines(const struct roce_step_result *r)
 {
-	char subj[128];
-	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct roce_finding *f = &r->findings[i];
-		if (f->status != ROCE_FAIL && f->status != ROCE_UNKNOWN)
-			continue;
-		keep_msg(MSG_ERROR, ROCE_LOG "%s: %s: %s %s: %s", node_name(), finding_subject(f, subj, sizeof(subj)),
-		         f->check, roce_finding_verdict_name(f->status), f->message);
-	}
+	char line[ROCE_MSG_LEN + 1];
+	if (brief_line(r, ROCE_BRIEF_FAILING, NULL, "", line, sizeof(line)))
+		keep_msg(MSG_ERROR, "%s", line);
 	keep_msg(MSG_ERROR, ROCE_LOG "%s: the RoCE fabric fails the site policy (--roce=strict): the step does not run",
 	         node_name());
 }
@@ -284,7 +246,11 @@ static void plan_summary(const struct roce_plan *plan, char *buf, size_t len)
 
 /* Strict and this node cannot run the step: its tasks fail in task_init,
  * and the step is ended on every node (abort.c), so that the healthy nodes'
- * tasks do not wait for this one's. */
+ * tasks do not wait for this one's.  Asked here, before user_init prints
+ * why: from user_init, Slurm 24.11's slurmstepd dies in the RPC
+ * ("auth_g_create: pthread_rwlock_rdlock(): Resource deadlock avoided",
+ * CI on trixie).  So the cancel can reach srun before the lines saying
+ * why (seen once on 22.05 under load; slurmd's log has them). */
 static void fail_step(spank_t sp, const char *why)
 {
 	step.fail_tasks = true;
@@ -350,7 +316,7 @@ static bool job_wide(spank_t sp, const struct roce_policy *policy, struct roce_s
 static void apply_result(spank_t sp, const struct roce_policy *policy, struct roce_step_result *res)
 {
 	if (res->drain && policy->drain)
-		drain_node(res->drain_reason);
+		roce_drain_node(node_name(), res->drain_reason);
 	if (res->failed && policy->mode == ROCE_MODE_STRICT) {
 		strict_lines(res);
 		fail_step(sp, "the RoCE fabric fails the site policy");
@@ -359,14 +325,15 @@ static void apply_result(spank_t sp, const struct roce_policy *policy, struct ro
 	if (!job_wide(sp, policy, res))
 		return;
 	if (res->n_findings)
-		warn_line(res);
+		warn_line(sp, res);
 	if (res->plan.valid)
 		export_plan(sp, policy, &res->plan);
 	else
 		unset_inherited(sp);
 }
 
-/* One info line per node and step; the findings at debug. */
+/* One info line per node and step; each finding the job's output names
+ * (briefly) in full at info, the quiet ones at debug. */
 static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_step_result *res)
 {
 	char summary[2200];
@@ -378,9 +345,15 @@ static void log_verdict(uint32_t job_id, enum roce_mode mode, const struct roce_
 	           : res->failed   ? "no usable port"
 	                           : "ok",
 	           res->n_pass, res->n_warn, res->n_fail, res->n_unknown, res->n_healthy, res->n_ports, summary);
-	for (size_t i = 0; i < res->n_findings; i++)
-		slurm_debug(ROCE_LOG "%s: %s %s %s: %s", node_name(), res->findings[i].subject, res->findings[i].check,
-		            roce_finding_verdict_name(res->findings[i].status), res->findings[i].message);
+	for (size_t i = 0; i < res->n_findings; i++) {
+		const struct roce_finding *f = &res->findings[i];
+		if (f->quiet)
+			slurm_debug(ROCE_LOG "%s: %s %s %s (%s, quiet): %s", node_name(), f->subject, f->check,
+			            roce_finding_verdict_name(f->status), f->cause, f->message);
+		else
+			slurm_info(ROCE_LOG "%s: %s %s %s (%s): %s", node_name(), f->subject, f->check,
+			           roce_finding_verdict_name(f->status), f->cause, f->message);
+	}
 }
 
 /* The site's policy: roce.conf and the plugstack words; -1 with err set

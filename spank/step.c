@@ -74,8 +74,8 @@ int roce_step_check(const struct roce_policy *p, const char *gpus, struct roce_s
 	struct roce_error why = { "" };
 
 	memset(out, 0, sizeof(*out));
-	if (roce_worker_run_guarded(p, NULL, "the fabric check", run_in_worker, &in, out, sizeof(*out), deadline,
-	                            &why) < 0) {
+	if (roce_worker_run_guarded(p, NULL, "the fabric check", ROCE_WORKER_SHARED, run_in_worker, &in, out,
+	                            sizeof(*out), deadline, &why) < 0) {
 		memset(out, 0, sizeof(*out));
 		snprintf(out->error, sizeof(out->error), "%s", why.msg);
 		return out->rc = -1;

@@ -35,6 +35,25 @@ static bool word_ok(const char *s)
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+~:-") == n;
 }
 
+/* Only the characters of s, at most max bytes, and something. */
+static bool text_of(const char *s, size_t max, const char *chars)
+{
+	size_t n = strlen(s);
+	return n > 0 && n < max && strspn(s, chars) == n;
+}
+
+#define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+/* A problem as brief.h makes one from our checks ("pfc", "unknown (no ecn/)",
+ * "mlx5_0:1,mlx5_1:1"): these words end up in srun's messages, for every
+ * user of the job. */
+static bool problem_ok(const struct roce_brief *b)
+{
+	return b->status >= ROCE_WARN && b->status <= ROCE_FAIL &&
+	       text_of(b->check, sizeof(b->check), "abcdefghijklmnopqrstuvwxyz0123456789_") &&
+	       text_of(b->cause, sizeof(b->cause), ALNUM " ()/._+-") &&
+	       (!b->subjects[0] || text_of(b->subjects, sizeof(b->subjects), ALNUM "_:.,@+=-"));
+}
+
 static void word_copy(char *dst, const char *src, bool ok)
 {
 	snprintf(dst, ROCE_FP_WORD_MAX, "%s", ok && word_ok(src) ? src : "");
@@ -159,6 +178,19 @@ static int port_order(const void *a, const void *b, void *arg)
 	return c ? c : (x->port > y->port) - (x->port < y->port);
 }
 
+/* What the job's output would say of the node, as the step says it
+ * (spank/slurmstepd.c): the worst ROCE_FP_PROBLEMS_MAX, the others counted. */
+static void add_problems(const struct roce_check_result *check, struct roce_fingerprint *out)
+{
+	struct roce_brief b[ROCE_FP_PROBLEMS_MAX];
+	size_t total = roce_brief_of(check->findings, check->n_findings, ROCE_BRIEF_SAID, b, ROCE_FP_PROBLEMS_MAX);
+	size_t kept = total < ROCE_FP_PROBLEMS_MAX ? total : ROCE_FP_PROBLEMS_MAX;
+	for (size_t i = 0; i < kept; i++)
+		if (problem_ok(&b[i]))
+			out->problems[out->n_problems++] = b[i];
+	out->problems_more = (unsigned)(total - out->n_problems);
+}
+
 static void head_of(const struct roce_policy *p, const char *job_id, const char *node, struct roce_fingerprint *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -207,6 +239,7 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 		add_device(out, model, r->device);
 	}
 	qsort_r(out->ports, out->n_ports, sizeof(out->ports[0]), port_order, (void *)model);
+	add_problems(check, out);
 }
 
 const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port)
@@ -269,6 +302,24 @@ static json_object *device_json(const struct roce_fp_device *d)
 	return o;
 }
 
+static json_object *problem_json(const struct roce_brief *b)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "status", json_object_new_string(roce_finding_verdict_name(b->status)));
+	json_object_object_add(o, "check", json_object_new_string(b->check));
+	json_object_object_add(o, "cause", json_object_new_string(b->cause));
+	json_object_object_add(o, "subjects", json_object_new_string(b->subjects));
+	return o;
+}
+
+static json_object *problems_json(const struct roce_fingerprint *f)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; a && i < f->n_problems; i++)
+		json_object_array_add(a, problem_json(&f->problems[i]));
+	return a;
+}
+
 json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
 {
 	json_object *o = json_object_new_object(), *ports = json_object_new_array(), *devs = json_object_new_array();
@@ -287,6 +338,8 @@ json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
 	json_object_object_add(o, "pfc_priority", json_object_new_int(f->pfc_priority));
 	json_object_object_add(o, "trust", json_object_new_string(roce_fingerprint_trust_name(f->trust)));
 	json_object_object_add(o, "driver", json_object_new_string(f->driver));
+	json_object_object_add(o, "problems", problems_json(f));
+	json_object_object_add(o, "problems_more", json_object_new_int64(f->problems_more));
 	for (size_t i = 0; i < f->n_devices; i++)
 		json_object_array_add(devs, device_json(&f->devices[i]));
 	json_object_object_add(o, "devices", devs);
@@ -321,9 +374,10 @@ static const char *const port_keys[] = { "device",    "port",   "netdev", "rail"
 static const char *const probe_ok_keys[] = { "verdict", NULL };
 static const char *const probe_keys[] = { "verdict", "peer", "largest", "of", "sent", "arrived", NULL };
 static const char *const device_keys[] = { "device", "hca_type", "board_id", "fw_ver", NULL };
-static const char *const top_keys[] = { "schema",      "job_id",        "verdict",      "gid_index",
-	                                "addr_family", "traffic_class", "pfc_priority", "trust",
-	                                "driver",      "devices",       "ports",        NULL };
+static const char *const problem_keys[] = { "status", "check", "cause", "subjects", NULL };
+static const char *const top_keys[] = { "schema",  "job_id",        "verdict",      "gid_index", "addr_family",
+	                                "traffic_class", "pfc_priority", "trust",    "driver",    "devices",
+	                                "ports",   "problems",      "problems_more", NULL };
 
 static int parse_word(json_object *o, const char *key, char *buf, struct roce_error *err)
 {
@@ -365,7 +419,7 @@ static int parse_probe(json_object *port, struct roce_fp_probe_result *r, struct
 	return 0;
 }
 
-static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error *err)
+static int parse_port(json_object *o, int schema, struct roce_fp_port *p, struct roce_error *err)
 {
 	int64_t port, amtu, nmtu, rate, np, rp;
 	if (!json_object_is_type(o, json_type_object)) {
@@ -391,8 +445,14 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 		roce_error_set(err, "port: \"rail\" is not a subnet as this program writes one");
 		return -1;
 	}
-	if (json_object_object_get_ex(o, "probe", NULL) && parse_probe(o, &p->probe, err) < 0)
-		return -1;
+	if (json_object_object_get_ex(o, "probe", NULL)) {
+		if (schema < 5) {
+			roce_error_set(err, "port: \"probe\" in a schema %d fingerprint", schema);
+			return -1;
+		}
+		if (parse_probe(o, &p->probe, err) < 0)
+			return -1;
+	}
 	p->port = (unsigned)port;
 	p->active_mtu = (int)amtu;
 	p->netdev_mtu = (unsigned)nmtu;
@@ -402,7 +462,7 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 	return 0;
 }
 
-static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_error *err)
+static int parse_ports(json_object *o, int schema, struct roce_fingerprint *f, struct roce_error *err)
 {
 	json_object *a;
 	if (roce_jin_member(o, "ports", json_type_array, &a, err) < 0)
@@ -414,7 +474,7 @@ static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_e
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct roce_fp_port *p = &f->ports[i];
-		if (parse_port(json_object_array_get_idx(a, i), p, err) < 0)
+		if (parse_port(json_object_array_get_idx(a, i), schema, p, err) < 0)
 			return -1;
 		if (roce_fingerprint_port(f, p->device, p->port)) { /* f->n_ports excludes p yet */
 			roce_error_set(err, "port %s:%u listed twice", p->device, p->port);
@@ -456,14 +516,68 @@ static int parse_devices(json_object *o, struct roce_fingerprint *f, struct roce
 	return 0;
 }
 
-static int parse_names(json_object *o, const char *job_id, const char *node, struct roce_fingerprint *f,
+static const char *verdict_word(int v)
+{
+	return v >= ROCE_PASS && v <= ROCE_FAIL ? roce_finding_verdict_name((enum roce_verdict)v) : NULL;
+}
+
+static int parse_problem(json_object *o, struct roce_brief *b, struct roce_error *err)
+{
+	int status;
+	if (!json_object_is_type(o, json_type_object)) {
+		roce_error_set(err, "a problem is not an object");
+		return -1;
+	}
+	if (only_keys(o, problem_keys, "problem", err) < 0 ||
+	    roce_jin_enum(o, "status", verdict_word, ROCE_WARN, ROCE_FAIL, &status, err) < 0 ||
+	    roce_jin_strcpy(o, "check", b->check, sizeof(b->check), err) < 0 ||
+	    roce_jin_strcpy(o, "cause", b->cause, sizeof(b->cause), err) < 0 ||
+	    roce_jin_strcpy(o, "subjects", b->subjects, sizeof(b->subjects), err) < 0)
+		return -1;
+	b->status = (enum roce_verdict)status;
+	if (!problem_ok(b)) {
+		roce_error_set(err, "problem: not a verdict, check, cause and subjects as this program writes them");
+		return -1;
+	}
+	return 0;
+}
+
+/* The problems of schema 4 and later (required there; schema 3 has none). */
+static int parse_problems(json_object *o, int schema, struct roce_fingerprint *f, struct roce_error *err)
+{
+	json_object *a;
+	int64_t more;
+	if (schema == 3) {
+		if (json_object_object_get_ex(o, "problems", NULL) || json_object_object_get_ex(o, "problems_more", NULL)) {
+			roce_error_set(err, "\"problems\" in a schema 3 fingerprint");
+			return -1;
+		}
+		return 0;
+	}
+	if (roce_jin_member(o, "problems", json_type_array, &a, err) < 0 ||
+	    roce_jin_int(o, "problems_more", 0, 100000, &more, err) < 0)
+		return -1;
+	size_t n = json_object_array_length(a);
+	if (n > ROCE_FP_PROBLEMS_MAX) {
+		roce_error_set(err, "\"problems\" has %zu entries, at most %d", n, ROCE_FP_PROBLEMS_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++, f->n_problems++)
+		if (parse_problem(json_object_array_get_idx(a, i), &f->problems[i], err) < 0)
+			return -1;
+	f->problems_more = (unsigned)more;
+	return 0;
+}
+
+static int parse_names(json_object *o, const char *job_id, const char *node, int *schema, struct roce_fingerprint *f,
                        struct roce_error *err)
 {
-	const char *schema;
-	if (roce_jin_str(o, "schema", 64, &schema, err) < 0)
+	const char *name;
+	if (roce_jin_str(o, "schema", 64, &name, err) < 0)
 		return -1;
-	if (strcmp(schema, ROCE_FP_SCHEMA) != 0) {
-		roce_error_set(err, "\"schema\" is \"%.64s\", not " ROCE_FP_SCHEMA, schema);
+	*schema = !strcmp(name, ROCE_FP_SCHEMA) ? 5 : !strcmp(name, ROCE_FP_SCHEMA_4) ? 4 : !strcmp(name, ROCE_FP_SCHEMA_3) ? 3 : 0;
+	if (!*schema) {
+		roce_error_set(err, "\"schema\" is \"%.64s\", not " ROCE_FP_SCHEMA " (nor 4 or 3)", name);
 		return -1;
 	}
 	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0)
@@ -486,11 +600,12 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 {
 	int64_t gid, af, tc, pfc;
 	int verdict, trust;
+	int schema = 0;
 	if (!json_object_is_type(o, json_type_object)) {
 		roce_error_set(err, "not a JSON object");
 		return -1;
 	}
-	if (only_keys(o, top_keys, "fingerprint", err) < 0 || parse_names(o, job_id, node, f, err) < 0 ||
+	if (only_keys(o, top_keys, "fingerprint", err) < 0 || parse_names(o, job_id, node, &schema, f, err) < 0 ||
 	    roce_jin_enum(o, "verdict", roce_fingerprint_verdict_name, 0, ROCE_FP_UNCHECKED, &verdict, err) < 0 ||
 	    roce_jin_int(o, "gid_index", -1, 255, &gid, err) < 0 ||
 	    roce_jin_int(o, "addr_family", 4, 6, &af, err) < 0 ||
@@ -509,10 +624,10 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 	f->traffic_class = (int)tc;
 	f->pfc_priority = (int)pfc;
 	f->trust = (enum roce_trust_mode)trust;
-	if (parse_devices(o, f, err) < 0 || parse_ports(o, f, err) < 0)
+	if (parse_problems(o, schema, f, err) < 0 || parse_devices(o, f, err) < 0 || parse_ports(o, schema, f, err) < 0)
 		return -1;
-	if (f->verdict == ROCE_FP_UNCHECKED && f->n_ports) {
-		roce_error_set(err, "an unchecked node lists ports");
+	if (f->verdict == ROCE_FP_UNCHECKED && (f->n_ports || f->n_problems)) {
+		roce_error_set(err, "an unchecked node lists ports or problems");
 		return -1;
 	}
 	return 0;

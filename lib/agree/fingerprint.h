@@ -26,6 +26,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "check/brief.h"
 #include "check/check.h"
 #include "base/error.h"
 #include "base/subnet.h"
@@ -34,10 +35,17 @@
  * same bytes, stored once in SharedDir under their digest (shareddir.h).
  * 3: each port's rail and ECN state, the adapters, the driver, the trust,
  * the verdict "unchecked", ports in PCI order.
- * 4: each port's path probe to the next node (Probe=ip): "probe", present
+ * 4: the node's problems as a job's output says them (brief.h), so that srun
+ * says each once for the step's nodes.
+ * 5: each port's path probe to the next node (Probe=ip): "probe", present
  * only when probed, {"verdict": "ok"} alone when it passed (nodes whose
- * probes passed still write the same bytes). */
-#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/4"
+ * probes passed still write the same bytes).  3 and 4 are still read (no
+ * problems in 3, no probes in either): the prologs of nodes not yet
+ * upgraded write them. */
+#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/5"
+#define ROCE_FP_SCHEMA_4 "slurm-roce/fingerprint/4"
+#define ROCE_FP_SCHEMA_3 "slurm-roce/fingerprint/3"
+#define ROCE_FP_PROBLEMS_MAX 8 /* the worst; the rest are counted */
 #define ROCE_FP_PORTS_MAX ROCE_HCA_MAX /* NCCL_IB_HCA takes at most 32 entries */
 #define ROCE_FP_TEXT_MAX 32768         /* far above 32 ports and adapters; a planted file cannot make us read more */
 #define ROCE_FP_NODE_MAX 64
@@ -98,6 +106,9 @@ struct roce_fingerprint {
 	int pfc_priority;              /* -1 not checked */
 	enum roce_trust_mode trust;    /* the RoCE ports' priority trust */
 	char driver[ROCE_FP_WORD_MAX]; /* mlx5_core's version, "" none read */
+	size_t n_problems;             /* what a job's output says of the node (not quiet), the worst first */
+	struct roce_brief problems[ROCE_FP_PROBLEMS_MAX];
+	unsigned problems_more; /* beyond those, or not safe to carry (a name outside the words parsed back) */
 	size_t n_devices;
 	struct roce_fp_device devices[ROCE_FP_PORTS_MAX];
 	size_t n_ports; /* healthy allowed RoCE ports, in PCI order (ports last: shareddir.c keeps only those used) */

@@ -105,8 +105,7 @@ int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerpr
 		roce_error_set(err, "SharedDir: job id or node name not usable as a file name");
 		return -1;
 	}
-	int dfd = roce_safefile_open_dir("SharedDir", p->shared_dir, ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED, 0711,
-	                                 err);
+	int dfd = roce_safefile_shared_dir(p->shared_dir, err); /* made 0711, never where others write */
 	if (dfd < 0)
 		return -1;
 	json_object *o = roce_fingerprint_to_json(f);
@@ -136,11 +135,10 @@ out:
 
 void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, const char *entry)
 {
-	struct roce_error e;
 	struct entry en;
 	if (!p->shared_dir[0] || !roce_slurmid_job_ok(job_id) || !entry || !entry_parse(entry, &en))
 		return;
-	int dfd = roce_safefile_open_dir("SharedDir", p->shared_dir, ROCE_SAFEFILE_TRUSTED, 0, &e);
+	int dfd = roce_safefile_shared_dir_existing(p->shared_dir);
 	if (dfd < 0)
 		return;
 	int jfd = openat(dfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -298,6 +298,7 @@ struct roce_gdr {
 	bool dmabuf;                   /* Linux >= 5.12 and the NVIDIA open kernel module */
 	char kernel[64];               /* the kernel release, when read */
 	char dmabuf_why[ROCE_WHY_MAX]; /* why DMA-BUF is not possible */
+	bool no_driver;                /* no /proc/driver/nvidia/version: no NVIDIA driver (no GPUs to serve) */
 };
 
 /* A kernel module's version (/sys/module/<name>/version; in-tree modules have none). */

@@ -23,69 +23,104 @@ static const char *family_name(int af) { return af == AF_INET6 ? "IPv6" : "IPv4"
 
 /* ------------------------------------------------------------ per-port checks */
 
+/* Without Hca=, a host port (no GPU behind its PCIe switch, the node's GPU
+ * rails elsewhere: check_link.c) that is down is said, left out and not
+ * drained: unplugged storage and front-end ports are common on healthy
+ * nodes.  A GPU's rail that is down, a port whose place is unknown, and
+ * every port Hca= names still fail and drain. */
+#define HOST_DOWN_NOTE                                                                                             \
+	"a host port (no GPU behind its PCIe switch; this node's GPU rails are other ports) that is down is left " \
+	"out, "                                                                                                    \
+	"not drained; Hca= names the ports you expect up"
+
+static bool port_down(const struct roce_port *p)
+{
+	return roce_reading_ok(&p->state_read) && roce_reading_ok(&p->phys_state_read) &&
+	       (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP);
+}
+
+static bool host_port_down(const struct roce_node *node, const struct roce_policy *pol, const struct roce_device *d,
+                           const struct roce_port *p)
+{
+	return pol->n_hca == 0 && port_down(p) && roce_check_link_host_port(node, d);
+}
+
 static enum roce_verdict check_port_state(struct roce_check_result *r, const struct roce_device *d,
-                                          const struct roce_port *p)
+                                          const struct roce_port *p, bool host_down)
 {
 	const struct roce_reading *bad = !roce_reading_ok(&p->state_read)        ? &p->state_read
 	                                 : !roce_reading_ok(&p->phys_state_read) ? &p->phys_state_read
 	                                                                         : NULL;
 	if (bad) {
-		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                  "%s port %u state cannot be read (%s: %s): check the mlx5_ib driver (dmesg)", d->name,
 		                  p->num, roce_status_name(bad->status), bad->why);
 		return ROCE_UNKNOWN;
 	}
+	if (host_down) {
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_WARN, "down", 0, NULL,
+		                  "%s port %u is %s (phys_state %s): " HOST_DOWN_NOTE
+		                  "; if it should be up, check its cable, transceiver and switch port",
+		                  d->name, p->num, p->state_name, p->phys_state_name);
+		return ROCE_WARN;
+	}
 	if (p->state != PORT_ACTIVE || p->phys_state != PHYS_LINKUP) {
-		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_FAIL, true, NULL,
+		roce_finding_addf(r, "port_state", d->name, p->num, ROCE_FAIL, "down", ROCE_FINDING_HARDWARE, NULL,
 		                  "%s port %u is %s (phys_state %s): check the cable, transceiver and switch port; "
 		                  "`ip link set %s up` if the netdev is down",
 		                  d->name, p->num, p->state_name, p->phys_state_name,
 		                  p->netdev[0] ? p->netdev : "<netdev>");
 		return ROCE_FAIL;
 	}
-	roce_finding_addf(r, "port_state", d->name, p->num, ROCE_PASS, false, NULL, "%s port %u is ACTIVE, LinkUp, %s",
-	                  d->name, p->num, p->rate[0] ? p->rate : "rate unknown");
+	roce_finding_pass(r, "port_state", d->name, p->num, "%s port %u is ACTIVE, LinkUp, %s", d->name, p->num,
+	                  p->rate[0] ? p->rate : "rate unknown");
 	return ROCE_PASS;
 }
 
 static enum roce_verdict check_netdev(struct roce_check_result *r, const struct roce_node *node,
-                                      const struct roce_device *d, const struct roce_port *p,
+                                      const struct roce_device *d, const struct roce_port *p, bool host_down,
                                       const struct roce_netdev **out)
 {
 	*out = NULL;
 	if (!p->netdev[0]) {
-		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, true, NULL,
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, "no netdev", ROCE_FINDING_HARDWARE, NULL,
 		                  "%s port %u has no Ethernet netdev (%s): check that the mlx5_core netdev exists",
 		                  d->name, p->num, p->netdev_read.why[0] ? p->netdev_read.why : "none found");
 		return ROCE_FAIL;
 	}
 	const struct roce_netdev *nd = roce_node_find_netdev(node, p->netdev);
 	if (!nd || nd->link_read.status == ROCE_NOT_READ) {
-		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                  "%s (netdev of %s port %u) was not queried", p->netdev, d->name, p->num);
 		return ROCE_UNKNOWN;
 	}
 	if (nd->link_read.status == ROCE_MISSING) {
-		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, false, NULL,
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, "not in namespace", 0, NULL,
 		                  "%s (netdev of %s port %u) does not exist in this network namespace: "
 		                  "run outside a private network namespace, or move the netdev in",
 		                  p->netdev, d->name, p->num);
 		return ROCE_FAIL;
 	}
 	if (!roce_reading_ok(&nd->link_read)) {
-		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, false, NULL, "%s: %s (%s)", p->netdev,
-		                  roce_status_name(nd->link_read.status), nd->link_read.why);
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL, "%s: %s (%s)",
+		                  p->netdev, roce_status_name(nd->link_read.status), nd->link_read.why);
 		return ROCE_UNKNOWN;
 	}
 	*out = nd;
+	if (!nd->up && host_down) {
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_WARN, "down", 0, NULL,
+		                  "%s (netdev of %s port %u) is %s, as its port: " HOST_DOWN_NOTE, nd->name, d->name,
+		                  p->num, nd->operstate[0] ? nd->operstate : "down");
+		return ROCE_WARN;
+	}
 	if (!nd->up) {
-		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, true, NULL,
+		roce_finding_addf(r, "netdev", d->name, p->num, ROCE_FAIL, "down", ROCE_FINDING_HARDWARE, NULL,
 		                  "%s (netdev of %s port %u) is %s: `ip link set %s up`, "
 		                  "check the cable and switch port",
 		                  nd->name, d->name, p->num, nd->operstate[0] ? nd->operstate : "down", nd->name);
 		return ROCE_FAIL;
 	}
-	roce_finding_addf(r, "netdev", d->name, p->num, ROCE_PASS, false, NULL, "%s is up, MTU %u", nd->name, nd->mtu);
+	roce_finding_pass(r, "netdev", d->name, p->num, "%s is up, MTU %u", nd->name, nd->mtu);
 	return ROCE_PASS;
 }
 
@@ -187,7 +222,7 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 	const struct roce_gid *found = first_usable(p, pol->addr_family);
 	/* A table we could not (fully) read is unknown, unless what we did read answers. */
 	if (!roce_reading_ok(&p->gids_read) && !found) {
-		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                  "%s port %u GID table cannot be read (%s: %s)", d->name, p->num,
 		                  roce_status_name(p->gids_read.status), p->gids_read.why);
 		return ROCE_UNKNOWN;
@@ -197,12 +232,11 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		if (at && roce_gid_usable(at, pol->addr_family)) {
 			*index_out = at->index;
 			describe_gid(at, have, sizeof(have));
-			roce_finding_addf(r, "gid", d->name, p->num, ROCE_PASS, false, NULL, "GID %d is %s on %s",
-			                  at->index, have, at->ndev);
+			roce_finding_pass(r, "gid", d->name, p->num, "GID %d is %s on %s", at->index, have, at->ndev);
 			return ROCE_PASS;
 		}
 		if (at && !roce_reading_ok(&at->read) && at->read.status != ROCE_MALFORMED) {
-			roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+			roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 			                  "%s port %u GID %d cannot be read (%s)", d->name, p->num, pol->gid_index,
 			                  at->read.why);
 			return ROCE_UNKNOWN;
@@ -211,7 +245,7 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		if (found) {
 			*index_out = -1;
 			describe_gid(found, where, sizeof(where));
-			roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, false, NULL,
+			roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, "at another index", 0, NULL,
 			                  "%s port %u: GID %d is %s, not a routable RoCE v2 %s GID; "
 			                  "the RoCE v2 %s GID (%s) is at index %d: "
 			                  "set GidIndex=%d or GidIndex=auto in roce.conf, "
@@ -223,8 +257,8 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 	} else if (found) {
 		*index_out = found->index;
 		describe_gid(found, have, sizeof(have));
-		roce_finding_addf(r, "gid", d->name, p->num, ROCE_PASS, false, NULL, "GID %d is %s on %s (auto)",
-		                  found->index, have, found->ndev);
+		roce_finding_pass(r, "gid", d->name, p->num, "GID %d is %s on %s (auto)", found->index, have,
+		                  found->ndev);
 		return ROCE_PASS;
 	}
 	/* An entry we could not read might be the one: that is unknown, not a fault. */
@@ -233,14 +267,14 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		const struct roce_reading *rd = !roce_reading_ok(&bad->read)        ? &bad->read
 		                                : !roce_reading_ok(&bad->type_read) ? &bad->type_read
 		                                                                    : &bad->ndev_read;
-		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		roce_finding_addf(r, "gid", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                  "%s port %u has no usable RoCE v2 %s GID, and GID %d cannot be read (%s: %s)",
 		                  d->name, p->num, family_name(pol->addr_family), bad->index,
 		                  roce_status_name(rd->status), rd->why);
 		return ROCE_UNKNOWN;
 	}
 	explain_no_gid(p, pol->addr_family, where, sizeof(where));
-	roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, true, NULL,
+	roce_finding_addf(r, "gid", d->name, p->num, ROCE_FAIL, "missing", ROCE_FINDING_HARDWARE, NULL,
 	                  "%s port %u has no routable RoCE v2 %s GID: %s", d->name, p->num,
 	                  family_name(pol->addr_family), where);
 	return ROCE_FAIL;
@@ -257,25 +291,24 @@ static enum roce_verdict check_mtu(struct roce_check_result *r, const struct roc
 	*netdev_mtu = nd->mtu;
 	*active_mtu = roce_ib_mtu_for_netdev_mtu(nd->mtu);
 	if (p->verbs_read.status != ROCE_NOT_READ && !roce_reading_ok(&p->verbs_read)) {
-		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, false, NULL,
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, "not cross-checked", 0, NULL,
 		                  "%s port %u: the libibverbs MTU cross-check was not done: %s; "
 		                  "the active RDMA MTU %d is derived from %s MTU %u",
 		                  d->name, p->num, p->verbs_read.why, *active_mtu, nd->name, nd->mtu);
 	} else if (p->verbs_active_mtu && p->verbs_active_mtu != *active_mtu) {
-		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, false, NULL,
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_WARN, "verbs differ", 0, NULL,
 		                  "%s port %u: libibverbs reports active MTU %d, but %s MTU %u implies %d", d->name,
 		                  p->num, p->verbs_active_mtu, nd->name, nd->mtu, *active_mtu);
 		*active_mtu = p->verbs_active_mtu;
 	}
 	if (pol->mtu && nd->mtu != pol->mtu) {
-		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_FAIL, false, NULL,
+		roce_finding_addf(r, "mtu", d->name, p->num, ROCE_FAIL, "mismatch", 0, NULL,
 		                  "%s MTU is %u, the policy requires %u (RDMA MTU %d): `ip link set %s mtu %u`, "
 		                  "and the switch ports must match",
 		                  nd->name, nd->mtu, pol->mtu, *active_mtu, nd->name, pol->mtu);
 		return ROCE_FAIL;
 	}
-	roce_finding_addf(r, "mtu", d->name, p->num, ROCE_PASS, false, NULL, "%s MTU %u, active RDMA MTU %d", nd->name,
-	                  nd->mtu, *active_mtu);
+	roce_finding_pass(r, "mtu", d->name, p->num, "%s MTU %u, active RDMA MTU %d", nd->name, nd->mtu, *active_mtu);
 	return ROCE_PASS;
 }
 
@@ -289,12 +322,12 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	pr->gid_index = -1;
 	snprintf(pr->netdev, sizeof(pr->netdev), "%s", p->netdev);
 	if (!roce_reading_ok(&p->link_layer_read)) {
-		return roce_finding_addf(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "link_layer", d->name, p->num, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s port %u link layer cannot be read (%s: %s)", d->name, p->num,
 		                         roce_status_name(p->link_layer_read.status), p->link_layer_read.why);
 	}
 	if (p->link_layer != ROCE_LL_ETHERNET)
-		return roce_finding_addf(r, "link_layer", d->name, p->num, ROCE_PASS, false, NULL,
+		return roce_finding_pass(r, "link_layer", d->name, p->num,
 		                         "%s port %u is InfiniBand, not RoCE: left out", d->name, p->num);
 	if (!roce_policy_hca_allowed(pol, d->name))
 		return 0;
@@ -303,9 +336,9 @@ static int check_port(struct roce_check_result *r, const struct roce_node *node,
 	size_t before = r->n_findings;
 	const struct roce_netdev *nd;
 	int tc;
-	bool ok = true;
-	ok &= check_port_state(r, d, p) == ROCE_PASS;
-	ok &= check_netdev(r, node, d, p, &nd) == ROCE_PASS;
+	bool ok = true, host_down = host_port_down(node, pol, d, p);
+	ok &= check_port_state(r, d, p, host_down) == ROCE_PASS;
+	ok &= check_netdev(r, node, d, p, host_down, &nd) == ROCE_PASS;
 	ok &= check_gid(r, pol, d, p, &pr->gid_index) == ROCE_PASS;
 	ok &= check_mtu(r, pol, d, p, nd, &pr->active_mtu, &pr->netdev_mtu) != ROCE_FAIL;
 	/* PFC where it lives: on each member of a bond (RoCE LAG), else on nd */
@@ -347,7 +380,7 @@ static int check_gid_uniform(struct roce_check_result *r, const struct roce_poli
 		if (!pr->healthy || pr->gid_index == best)
 			continue;
 		pr->healthy = false;
-		if (roce_finding_addf(r, "gid", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		if (roce_finding_addf(r, "gid", pr->device, pr->port, ROCE_FAIL, "index differs", 0, NULL,
 		                      "the RoCE v2 GID is at index %d on %s:%u but at %d on other ports: "
 		                      "NCCL_IB_GID_INDEX is one value per process; "
 		                      "make the GID tables agree (same addresses and VLANs on every port)%s",
@@ -384,8 +417,8 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	if (!best)
 		return 0;
 	if (best_n == known)
-		return roce_finding_addf(r, "mtu_uniform", NULL, 0, ROCE_PASS, false, NULL,
-		                         "active RDMA MTU is %d on every healthy RoCE port", best->active_mtu);
+		return roce_finding_pass(r, "mtu_uniform", NULL, 0, "active RDMA MTU is %d on every healthy RoCE port",
+		                         best->active_mtu);
 	/* Copies: roce_finding_addf() may move r->findings, never r->ports, but keep it obvious. */
 	int want = best->active_mtu;
 	unsigned want_netdev = best->netdev_mtu;
@@ -395,7 +428,7 @@ static int check_mtu_uniform(struct roce_check_result *r)
 			continue;
 		pr->healthy = false;
 		if (roce_finding_addf(
-		            r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, false, NULL,
+		            r, "mtu_uniform", pr->device, pr->port, ROCE_FAIL, "differs", 0, NULL,
 		            "%s:%u (%s) has active RDMA MTU %d (%s MTU %u), but most RoCE ports have %d (MTU %u): "
 		            "NCCL uses the smaller MTU of both ends and mixed MTUs have hung jobs, so it is left out: "
 		            "`ip link set %s mtu %u`, and give its switch port the same MTU",
@@ -406,20 +439,53 @@ static int check_mtu_uniform(struct roce_check_result *r)
 	return 0;
 }
 
+/* The drain reason of a node whose RDMA driver did not load: ib_core makes
+ * class/infiniband, the adapter's driver (mlx5_ib for mlx5_* devices) fills it. */
+static void driver_reason(const struct roce_policy *pol, char *buf, size_t len)
+{
+	bool mlx5 = true;
+	for (size_t i = 0; i < pol->n_hca; i++)
+		mlx5 = mlx5 && strncmp(pol->hca[i], "mlx5_", 5) == 0;
+	snprintf(buf, len, "RDMA driver not loaded (ib_core%s)", mlx5 ? ", mlx5_ib" : "");
+}
+
+/* Hca= names devices this node must have, so a node with no class/infiniband
+ * at all (ib_core and the adapter's driver not loaded: a DKMS build that
+ * failed on a new kernel, a blacklist) fails it, and drains: one finding
+ * for the node, naming the drivers. */
+static int check_no_rdma_driver(struct roce_check_result *r, const struct roce_node *node,
+                                const struct roce_policy *pol)
+{
+	char reason[64], listed[160] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < pol->n_hca && used < sizeof(listed); i++)
+		used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? "," : "", pol->hca[i]);
+	driver_reason(pol, reason, sizeof(reason));
+	return roce_finding_addf(r, "hca", NULL, 0, ROCE_FAIL, "no RDMA driver", ROCE_FINDING_HARDWARE, reason,
+	                         "Hca= lists %s, but no RDMA driver is loaded: %s (ib_core and the adapter's "
+	                         "RDMA driver are not loaded: `modprobe mlx5_ib` or the adapter's driver, `dmesg`; "
+	                         "after a kernel update, a DKMS module that did not build: `dkms status`)",
+	                         listed, node->devices_read.why);
+}
+
 static int check_node(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	/* An Hca= device absent from a listing we read is a hardware fault, also when
-	 * the node has no RDMA device at all; from a listing we could not read it
-	 * is unknown (never a drain). */
+	 * the node has no RDMA device at all or no class/infiniband (the driver did
+	 * not load); from a listing we could not read (EIO, EACCES) it is unknown
+	 * (never a drain). */
+	if (pol->n_hca && node->devices_read.status == ROCE_MISSING)
+		return check_no_rdma_driver(r, node, pol);
 	for (size_t i = 0; i < pol->n_hca; i++) {
 		if (roce_node_find_device(node, pol->hca[i]))
 			continue;
 		if (roce_devices_listed(node)
-		            ? roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_FAIL, true, NULL,
+		            ? roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_FAIL, "missing", ROCE_FINDING_HARDWARE,
+		                                NULL,
 		                                "%s is listed in Hca= but not present: "
 		                                "check the HCA (lspci, dmesg) or fix Hca=",
 		                                pol->hca[i]) < 0
-		            : roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, false, NULL,
+		            : roce_finding_addf(r, "hca", pol->hca[i], 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                                "%s is listed in Hca=, but the RDMA devices cannot be listed (%s)",
 		                                pol->hca[i], node->devices_read.why) < 0)
 			return -1;
@@ -448,13 +514,13 @@ static int refused_entries(struct roce_check_result *r, const struct roce_node *
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
 		if (dev->ports_read.status == ROCE_MALFORMED &&
-		    roce_finding_addf(r, "device", dev->name, 0, ROCE_UNKNOWN, false, NULL,
+		    roce_finding_addf(r, "device", dev->name, 0, ROCE_UNKNOWN, "entry refused", 0, NULL,
 		                      "%s: a port entry was refused (%s); its other ports were checked", dev->name,
 		                      dev->ports_read.why) < 0)
 			return -1;
 	}
 	if (node->devices_read.status == ROCE_MALFORMED)
-		return roce_finding_addf(r, "devices", NULL, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "devices", NULL, 0, ROCE_UNKNOWN, "entry refused", 0, NULL,
 		                         "an entry of the RDMA device list was refused (%s); "
 		                         "the other devices were checked",
 		                         node->devices_read.why);
@@ -475,7 +541,7 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 		goto nomem;
 
 	if (!roce_devices_listed(node)) {
-		if (roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+		if (roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, "none", 0, NULL,
 		                      "no RDMA devices: %s (is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
 		                      node->devices_read.why) < 0)
 			goto nomem;
@@ -483,7 +549,7 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	for (size_t d = 0; d < node->n_devices; d++) {
 		const struct roce_device *dev = &node->devices[d];
 		if (!roce_reading_ok(&dev->ports_read) && dev->ports_read.status != ROCE_MALFORMED &&
-		    roce_finding_addf(out, "device", dev->name, 0, ROCE_UNKNOWN, false, NULL,
+		    roce_finding_addf(out, "device", dev->name, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                      "%s ports cannot be listed (%s)", dev->name, dev->ports_read.why) < 0)
 			goto nomem;
 		for (size_t p = 0; p < dev->n_ports; p++)
@@ -496,13 +562,13 @@ int roce_check(const struct roce_node *node, const struct roce_policy *pol, stru
 	for (size_t i = 0; i < out->n_ports; i++)
 		roce_ports += out->ports[i].roce;
 	if (roce_devices_listed(node) && node->n_devices == 0 &&
-	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, "none", 0, NULL,
 	                      "no RDMA devices: %s/class/infiniband lists none "
 	                      "(is the mlx5_ib driver loaded? `modprobe mlx5_ib`)",
 	                      node->sysfs_root) < 0)
 		goto nomem;
 	if (roce_devices_listed(node) && node->n_devices > 0 && roce_ports == 0 &&
-	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, false, NULL,
+	    roce_finding_addf(out, "devices", NULL, 0, ROCE_FAIL, "no RoCE port", 0, NULL,
 	                      "no RoCE port%s: every RDMA port is InfiniBand or left out by Hca=",
 	                      pol->n_hca ? "" : "s") < 0)
 		goto nomem;

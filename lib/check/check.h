@@ -28,10 +28,15 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 int roce_check_pfc_dscp(const struct roce_dscp_map *m, int prio);
 
 /* check_link.c: every RoCE port's rate against LinkRate= (a minimum, or as
- * fast as the same adapter model's other ports), and against its netdev's
- * speed.  A slow port is a hardware fault: its port result is no longer
- * healthy.  -1 on ENOMEM. */
+ * fast as the same adapter model's other ports of its role), and against its
+ * netdev's speed.  A slow port warns (LinkRateAction=warn), or is a hardware
+ * fault whose port result is no longer healthy (fail).  -1 on ENOMEM. */
 int roce_check_link(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol);
+/* Is d a host port (storage, front-end): its place read, no NVIDIA GPU
+ * behind its PCIe switch, while another device of the node has one (the
+ * node's GPU rails)?  False when the places were not read (collect.c reads
+ * them when LinkRate=auto needs roles or, without Hca=, a port is down). */
+bool roce_check_link_host_port(const struct roce_node *node, const struct roce_device *d);
 
 /* check_fw.c: adapters of one model (hca_type + board_id) on different
  * firmware warn; an unreadable fw_ver is unknown.  -1 on ENOMEM. */
@@ -73,6 +78,47 @@ int roce_check_drain_reason(const struct roce_check_result *r, char *buf, size_t
  * down or failing node is held for its reason: an idle node may keep an
  * old one after a resume (seen on Slurm 24.11). */
 bool roce_check_drain_leave_alone(unsigned state, const char *reason);
+/* sinfo's state word (%T: "drained", "draining", "idle+drain", "down*",
+ * "failing"...) as ROCE_DRAIN_STATE_* bits: by substring, so any word
+ * naming drain, down or fail counts (powered_down too, where the plugin
+ * reads Slurm's bits and does not). */
+unsigned roce_check_drain_state_word(const char *word);
+/* Is the node held by a drain of ours: drained or draining (neither down
+ * nor failing: those are Slurm's business) with a reason of ours? */
+bool roce_check_drain_ours(unsigned state, const char *reason);
+/* The subjects a check result looked at, for roce_check_drain_next: each
+ * finding's device ("node" for one about no device), once, separated by
+ * spaces, into buf (len bytes; what does not fit is left out).  Returns
+ * buf. */
+const char *roce_check_drain_seen(const struct roce_check_result *r, char *buf, size_t len);
+
+/* What one run of the health check (roce-check --drain) found, as a drain
+ * judges it: no hardware fault (configuration findings never drain), a
+ * hardware fault, or no answer (the check did not finish, an earlier one
+ * is stuck, a usage error): unknown is never a pass. */
+enum roce_check_drain_run { ROCE_DRAIN_RUN_PASS, ROCE_DRAIN_RUN_FAULT, ROCE_DRAIN_RUN_UNKNOWN };
+enum roce_check_drain_act {
+	ROCE_DRAIN_ACT_NONE,     /* nothing to do */
+	ROCE_DRAIN_ACT_DRAIN,    /* a fault: drain with our reason */
+	ROCE_DRAIN_ACT_LEAVE,    /* a fault, but someone else holds the node (leave_alone) */
+	ROCE_DRAIN_ACT_COUNT,    /* our drain, a pass: counted, not yet enough to resume */
+	ROCE_DRAIN_ACT_RESUME,   /* our drain, passed resume_after runs in a row: resume */
+	ROCE_DRAIN_ACT_NOT_SEEN, /* our drain names what this run did not look at: not counted */
+};
+struct roce_check_drain_next {
+	enum roce_check_drain_act act;
+	unsigned passes; /* the count to keep for the next run */
+};
+/* The health check's next step, from this run, the node's Slurm state and
+ * reason, the subjects the run looked at (roce_check_drain_seen), the
+ * passes counted so far and ResumeAfter= (0: never resume).  Passes count
+ * only while the node is held by our drain and the run looked at what the
+ * reason names (a GPU's PCIe link seen only with the job's GPUs is not
+ * judged by a check without them); anything else starts the count again.
+ * A resume keeps the count at resume_after until the node is seen free
+ * (a resume that failed is tried again on the next pass).  Pure. */
+struct roce_check_drain_next roce_check_drain_next(enum roce_check_drain_run run, unsigned state, const char *reason,
+                                                   const char *seen, unsigned passes, unsigned resume_after);
 
 /* Decide r->failed under pol's mode from r's tally (finding.h keeps it)
  * and its healthy ports: roce_check() ends with it; a later pipeline step

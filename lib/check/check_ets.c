@@ -128,7 +128,7 @@ static enum ets_outcome judge_buffer(const struct roce_netdev *nd, int prio, cha
 static int garbled(struct roce_check_result *r, const struct roce_port_result *pr, const struct roce_netdev *nd,
                    const char *attr, const struct roce_reading *rd)
 {
-	return roce_finding_addf(r, "ets", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+	return roce_finding_addf(r, "ets", pr->device, pr->port, ROCE_UNKNOWN, "unknown", 0, NULL,
 	                         "%s of %s cannot be used (%s: %s): `dcb ets show dev %s` and `dcb buffer show dev "
 	                         "%s`",
 	                         attr, nd->name, roce_status_name(rd->status), rd->why, nd->name, nd->name);
@@ -149,9 +149,9 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
 	enum roce_verdict bad = pol->ets == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	int rc = 0;
 	if (ets == ETS_BAD)
-		rc |= roce_finding_addf(r, "ets", pr->device, pr->port, bad, false, NULL, "%s", ets_msg);
+		rc |= roce_finding_addf(r, "ets", pr->device, pr->port, bad, "no bandwidth", 0, NULL, "%s", ets_msg);
 	if (buf == ETS_BAD)
-		rc |= roce_finding_addf(r, "ets", pr->device, pr->port, bad, false, NULL, "%s", buf_msg);
+		rc |= roce_finding_addf(r, "ets", pr->device, pr->port, bad, "shared buffer", 0, NULL, "%s", buf_msg);
 	if (ets == ETS_GARBLED)
 		rc |= garbled(r, pr, nd, "DCB_ATTR_IEEE_ETS", &nd->ets.read);
 	if (buf == ETS_GARBLED)
@@ -166,11 +166,11 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
 	if (ets == ETS_GARBLED || buf == ETS_GARBLED)
 		return 0;
 	if (ets == ETS_FINE && buf == ETS_FINE)
-		return roce_finding_addf(r, "ets", pr->device, pr->port, ROCE_PASS, false, NULL, "%s; %s on %s",
-		                         ets_msg, buf_msg, nd->name);
+		return roce_finding_pass(r, "ets", pr->device, pr->port, "%s; %s on %s", ets_msg, buf_msg, nd->name);
 	/* Not reported by the driver (or the kernel, before 4.18 for the
 	 * buffers): unknown, said in a warning as for ECN, since strict mode
-	 * fails on an UNKNOWN verdict and such a driver is not broken. */
+	 * fails on an UNKNOWN verdict and such a driver is not broken; quiet
+	 * in a job's output unless EtsUnknown=warn. */
 	char what[160];
 	if (ets == ETS_ABSENT && buf == ETS_ABSENT)
 		snprintf(what, sizeof(what),
@@ -182,7 +182,8 @@ static int check_netdev(struct roce_check_result *r, const struct roce_policy *p
 		         ets == ETS_ABSENT ? "ETS" : "receive buffers", nd->name,
 		         ets == ETS_ABSENT ? "DCB_ATTR_IEEE_ETS" : "DCB_ATTR_DCB_BUFFER");
 	const char *known = ets == ETS_FINE ? ets_msg : buf == ETS_FINE ? buf_msg : "";
-	return roce_finding_addf(r, "ets", pr->device, pr->port, ROCE_WARN, false, NULL,
+	return roce_finding_addf(r, "ets", pr->device, pr->port, ROCE_WARN, "unknown (not reported)",
+	                         pol->ets_unknown == ROCE_UNKNOWN_QUIET ? ROCE_FINDING_QUIET : 0, NULL,
 	                         "%s%s%s; check with `dcb ets show dev %s` and `dcb buffer show dev %s` (or mlnx_qos "
 	                         "-i %s); "
 	                         "Ets=ignore silences this",

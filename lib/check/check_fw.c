@@ -52,14 +52,13 @@ static int check_model(struct roce_check_result *r, const struct roce_node *node
 	char list[512];
 	list_model(node, first, list, sizeof(list));
 	if (mixed)
-		return roce_finding_addf(r, "firmware", d->name, 0, ROCE_WARN, false, NULL,
+		return roce_finding_addf(r, "firmware", d->name, 0, ROCE_WARN, "differs", 0, NULL,
 		                         "%s (%s) adapters on this node run different firmware (%s): flash them all "
 		                         "to the same version (mlxfwmanager, or the vendor's tool) and reboot or "
 		                         "reset them",
 		                         d->hca_type, d->board_id, list);
-	return roce_finding_addf(r, "firmware", d->name, 0, ROCE_PASS, false, NULL,
-	                         "%s (%s) firmware %s (%zu adapter%s)", d->hca_type, d->board_id, d->fw_ver, n,
-	                         n == 1 ? "" : "s");
+	return roce_finding_pass(r, "firmware", d->name, 0, "%s (%s) firmware %s (%zu adapter%s)", d->hca_type,
+	                         d->board_id, d->fw_ver, n, n == 1 ? "" : "s");
 }
 
 int roce_check_fw(struct roce_check_result *r, const struct roce_node *node)
@@ -70,7 +69,7 @@ int roce_check_fw(struct roce_check_result *r, const struct roce_node *node)
 		if (fw->status == ROCE_NOT_READ || fw->status == ROCE_MISSING)
 			continue;
 		if (!roce_reading_ok(fw)) {
-			if (roce_finding_addf(r, "firmware", d->name, 0, ROCE_UNKNOWN, false, NULL,
+			if (roce_finding_addf(r, "firmware", d->name, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 			                      "%s firmware version cannot be read (%s: %s)", d->name,
 			                      roce_status_name(fw->status), fw->why) < 0)
 				return -1;

@@ -21,6 +21,15 @@
  * port whose place cannot be read is not judged as a fault (a warning).
  * Hca= narrows the ports compared, as it narrows every check.  Ports that
  * are not ACTIVE are port_state's business and are skipped.
+ *
+ * New in 0.2.0, so released at warn (NEWS): LinkRateAction=warn (the
+ * default) says a slow port and keeps it; fail leaves it out and drains.
+ * A rate that cannot be read is then a warning too, unknown under fail.
+ *
+ * The place also decides what a port that is DOWN means (check.c asks
+ * roce_check_link_host_port): a host port of a node whose GPU rails are
+ * other ports is an unplugged storage or front-end port more often than a
+ * fault.
  */
 #include "config.h"
 #include "check/check.h"
@@ -155,17 +164,23 @@ static void role_name(const struct roce_check_result *r, const struct roce_node 
 		snprintf(out, len, "a host port, no GPU behind its PCIe switch");
 }
 
-static int slow(struct roce_check_result *r, struct roce_port_result *pr, const struct link_port *lp, const char *why)
+static int slow(struct roce_check_result *r, const struct roce_policy *pol, struct roce_port_result *pr,
+                const struct link_port *lp, const char *why)
 {
 	char have[16], reason[128];
+	bool fail = pol->link_rate_action == ROCE_ACTION_FAIL;
 	gbps(lp->port->rate_mbps, have, sizeof(have));
 	snprintf(reason, sizeof(reason), "%s port %u at %s Gb/s", pr->device, pr->port, have);
-	pr->healthy = false;
-	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_FAIL, true, reason,
+	if (fail)
+		pr->healthy = false;
+	return roce_finding_addf(r, "link_rate", pr->device, pr->port, fail ? ROCE_FAIL : ROCE_WARN, "slow",
+	                         fail ? ROCE_FINDING_HARDWARE : 0, reason,
 	                         "%s port %u runs at %s Gb/s (%s), %s: reseat or replace the cable or transceiver "
-	                         "and check the switch port's speed (`ethtool %s`); the port is left out",
+	                         "and check the switch port's speed (`ethtool %s`); %s",
 	                         pr->device, pr->port, have, lp->port->rate, why,
-	                         pr->netdev[0] ? pr->netdev : "<netdev>");
+	                         pr->netdev[0] ? pr->netdev : "<netdev>",
+	                         fail ? "the port is left out"
+	                              : "the port is kept (LinkRateAction=fail leaves it out and drains the node)");
 }
 
 /* The netdev's speed beside the port's rate.  The kernel derives a RoCE
@@ -183,20 +198,21 @@ static int passed(struct roce_check_result *r, const struct roce_node *node, con
 	    (unsigned)nd->speed_mbps != lp->port->rate_mbps)
 		snprintf(speed, sizeof(speed), " (%s says %d Mb/s: the RDMA port's rate is judged)", nd->name,
 		         nd->speed_mbps);
-	return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_PASS, false, NULL,
-	                         "%s port %u at %s Gb/s%s%s", pr->device, pr->port, have, model_note, speed);
+	return roce_finding_pass(r, "link_rate", pr->device, pr->port, "%s port %u at %s Gb/s%s%s", pr->device,
+	                         pr->port, have, model_note, speed);
 }
 
 /* Slower than another port of its model whose role it may not share. */
-static int judge_role(struct roce_check_result *r, const struct roce_node *node, struct roce_port_result *pr,
-                      const struct link_port *lp, unsigned model_best)
+static int judge_role(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol,
+                      struct roce_port_result *pr, const struct link_port *lp, unsigned model_best)
 {
 	char why[320], want[16], role[96];
 	gbps(model_best, want, sizeof(want));
 	if (place_of(r, node, lp->dev) == PLACE_UNKNOWN) {
 		char have[16];
 		gbps(lp->port->rate_mbps, have, sizeof(have));
-		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_WARN, false, NULL,
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_WARN, "slower (role unknown)", 0,
+		                         NULL,
 		                         "%s port %u runs at %s Gb/s while other %s (%s) ports on this node run at %s "
 		                         "Gb/s, and whether it is a GPU's rail or a host port (storage, front-end) "
 		                         "cannot be told (%s): not judged as a fault; `LinkRate=N` or `Hca=` says what "
@@ -211,7 +227,7 @@ static int judge_role(struct roce_check_result *r, const struct roce_node *node,
 		gbps(role_best, want, sizeof(want));
 		snprintf(why, sizeof(why), "while other %s (%s) ports of its role on this node run at %s Gb/s (%s)",
 		         lp->dev->hca_type, lp->dev->board_id, want, role);
-		return slow(r, pr, lp, why);
+		return slow(r, pol, pr, lp, why);
 	}
 	snprintf(why, sizeof(why), " (%s: compared with its role's ports; other %s ports run at %s Gb/s)", role,
 	         lp->dev->hca_type, want);
@@ -225,7 +241,9 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 	if (!lp.port || !roce_reading_ok(&lp.port->state_read) || lp.port->state != PORT_ACTIVE)
 		return 0;
 	if (!roce_reading_ok(&lp.port->rate_read))
-		return roce_finding_addf(r, "link_rate", pr->device, pr->port, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "link_rate", pr->device, pr->port,
+		                         pol->link_rate_action == ROCE_ACTION_FAIL ? ROCE_UNKNOWN : ROCE_WARN,
+		                         "unknown", 0, NULL,
 		                         "%s port %u link rate is unknown (%s: %s): the rate is not judged; "
 		                         "check the mlx5_ib driver (dmesg)",
 		                         pr->device, pr->port, roce_status_name(lp.port->rate_read.status),
@@ -233,7 +251,7 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 	char why[256];
 	if (pol->link_rate > 0 && lp.port->rate_mbps < (unsigned)pol->link_rate * 1000) {
 		snprintf(why, sizeof(why), "below LinkRate=%d", pol->link_rate);
-		return slow(r, pr, &lp, why);
+		return slow(r, pol, pr, &lp, why);
 	}
 	if (pol->link_rate != ROCE_LINK_RATE_AUTO)
 		return passed(r, node, pr, &lp, "");
@@ -241,7 +259,7 @@ static int check_one(struct roce_check_result *r, const struct roce_node *node, 
 		return passed(r, node, pr, &lp, " (adapter model unknown: not compared)");
 	unsigned model_best = fastest(r, node, lp.dev, keep_model);
 	if (lp.port->rate_mbps < model_best)
-		return judge_role(r, node, pr, &lp, model_best);
+		return judge_role(r, node, pol, pr, &lp, model_best);
 	return passed(r, node, pr, &lp, "");
 }
 
@@ -253,4 +271,17 @@ int roce_check_link(struct roce_check_result *r, const struct roce_node *node, c
 		if (r->ports[i].roce && check_one(r, node, pol, &r->ports[i]) < 0)
 			return -1;
 	return 0;
+}
+
+bool roce_check_link_host_port(const struct roce_node *node, const struct roce_device *d)
+{
+	/* Its own place read and no GPU behind its switch: a host port, if the
+	 * node's GPU rails are other ports (a node whose places show no GPU at
+	 * all, or were not read, is judged as before: every port a rail). */
+	if (!roce_reading_ok(&d->gpu_near_read) || d->gpu_near[0])
+		return false;
+	for (size_t i = 0; i < node->n_devices; i++)
+		if (roce_reading_ok(&node->devices[i].gpu_near_read) && node->devices[i].gpu_near[0])
+			return true;
+	return false;
 }

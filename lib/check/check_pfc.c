@@ -32,16 +32,19 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 		return ROCE_PASS;
 	const struct roce_pfc *pfc = &nd->pfc;
 	if (!roce_reading_ok(&pfc->read)) {
-		enum roce_verdict v = pol->pfc_unknown == ROCE_PFC_UNKNOWN_FAIL ? ROCE_FAIL : ROCE_WARN;
-		/* No DCB in the driver (veth, virtio, some VFs) is said on every node of
-		 * every step: one short line naming the keys for such sites. */
-		if (pfc->read.status == ROCE_UNSUPPORTED) {
-			roce_finding_addf(r, "pfc", d->name, p->num, v, false, NULL,
+		/* No DCB in the driver (veth, virtio, VFs, a container's netdev) is
+		 * what such a stack is: quiet unless the site asks (PfcUnknown=);
+		 * any other unknown state is news, said as a warning at least. */
+		bool no_dcb = pfc->read.status == ROCE_UNSUPPORTED;
+		enum roce_verdict v = pol->pfc_unknown == ROCE_UNKNOWN_FAIL ? ROCE_FAIL : ROCE_WARN;
+		unsigned quiet = no_dcb && pol->pfc_unknown == ROCE_UNKNOWN_QUIET ? ROCE_FINDING_QUIET : 0;
+		if (no_dcb) {
+			roce_finding_addf(r, "pfc", d->name, p->num, v, "unknown (no DCB)", quiet, NULL,
 			                  "%s has no DCB: PFC unknown (PfcPriority=none or PfcUnknown= in roce.conf)",
 			                  nd->name);
 			return v;
 		}
-		roce_finding_addf(r, "pfc", d->name, p->num, v, false, NULL,
+		roce_finding_addf(r, "pfc", d->name, p->num, v, "unknown", 0, NULL,
 		                  "PFC state of %s is unknown (%s%s%s): PFC cannot be verified; "
 		                  "check it with `dcb pfc show dev %s` or mlnx_qos",
 		                  nd->name, roce_status_name(pfc->read.status), pfc->read.why[0] ? ": " : "",
@@ -54,7 +57,7 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 		for (int i = 0; i < ROCE_PRIOS; i++)
 			if (pfc->enabled & (1u << i))
 				snprintf(on + strlen(on), sizeof(on) - strlen(on), "%s%d", on[0] ? "," : "", i);
-		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, false, NULL,
+		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, "off", 0, NULL,
 		                  "PFC is off for priority %d on %s (enabled: %s): `dcb pfc set dev %s prio-pfc %d:on` "
 		                  "(or mlnx_qos -i %s --pfc), "
 		                  "and enable PFC and ECN for it on every switch on the path",
@@ -66,13 +69,13 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 	    nd->trust.mode == ROCE_TRUST_DSCP) {
 		/* MLNX_OFED's DSCP trust with its map in qos/dscp2prio: check_trust.c judges it. */
 		*tc_out = pol->traffic_class;
-		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_PASS, false, NULL,
-		                  "PFC is on for priority %d on %s (DSCP trust: see trust)", prio, nd->name);
+		roce_finding_pass(r, "pfc", d->name, p->num, "PFC is on for priority %d on %s (DSCP trust: see trust)",
+		                  prio, nd->name);
 		return ROCE_PASS;
 	}
 	if (!roce_reading_ok(&m->read) || m->n == 0) {
 		roce_finding_addf(r, "pfc", d->name, p->num, pol->traffic_class == ROCE_TC_AUTO ? ROCE_WARN : ROCE_PASS,
-		                  false, NULL,
+		                  "no DSCP table", 0, NULL,
 		                  "PFC is on for priority %d on %s; no DSCP-to-priority table (PCP trust)%s", prio,
 		                  nd->name,
 		                  pol->traffic_class == ROCE_TC_AUTO
@@ -86,7 +89,7 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 		int dscp = pol->traffic_class >> 2;
 		*tc_out = pol->traffic_class;
 		if (m->prio[dscp] != prio) {
-			roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, false, NULL,
+			roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, "DSCP mismatch", 0, NULL,
 			                  "TrafficClass %d is DSCP %d, which %s maps to priority %d, "
 			                  "not the PFC priority %d: fix TrafficClass or the DSCP mapping "
 			                  "(`dcb app add dev %s dscp-prio %d:%d`)",
@@ -94,21 +97,20 @@ enum roce_verdict roce_check_pfc_port(struct roce_check_result *r, const struct 
 			                  prio);
 			return ROCE_FAIL;
 		}
-		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_PASS, false, NULL,
-		                  "PFC on priority %d; DSCP %d maps to it on %s", prio, dscp, nd->name);
+		roce_finding_pass(r, "pfc", d->name, p->num, "PFC on priority %d; DSCP %d maps to it on %s", prio, dscp,
+		                  nd->name);
 		return ROCE_PASS;
 	}
 	int dscp = roce_check_pfc_dscp(m, prio);
 	if (dscp < 0) {
-		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, false, NULL,
+		roce_finding_addf(r, "pfc", d->name, p->num, ROCE_FAIL, "no DSCP", 0, NULL,
 		                  "no DSCP maps to PFC priority %d on %s: RoCE traffic will not be lossless; "
 		                  "`dcb app add dev %s dscp-prio 26:%d` (or mlnx_qos --trust dscp)",
 		                  prio, nd->name, nd->name, prio);
 		return ROCE_FAIL;
 	}
 	*tc_out = dscp << 2;
-	roce_finding_addf(r, "pfc", d->name, p->num, ROCE_PASS, false, NULL,
-	                  "PFC on priority %d; DSCP %d maps to it on %s (traffic class %d)", prio, dscp, nd->name,
-	                  dscp << 2);
+	roce_finding_pass(r, "pfc", d->name, p->num, "PFC on priority %d; DSCP %d maps to it on %s (traffic class %d)",
+	                  prio, dscp, nd->name, dscp << 2);
 	return ROCE_PASS;
 }

@@ -15,12 +15,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static void warn(struct roce_choice *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(struct roce_choice *c, const char *fmt, ...)
+/* A warning and its cause (what a job's output says of it). */
+static void warn(struct roce_choice *c, const char *cause, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn(struct roce_choice *c, const char *cause, const char *fmt, ...)
 {
 	va_list ap;
 	if (c->n_warnings >= sizeof(c->warnings) / sizeof(c->warnings[0]))
 		return;
+	snprintf(c->causes[c->n_warnings], ROCE_CAUSE_MAX, "%s", cause);
 	va_start(ap, fmt);
 	vsnprintf(c->warnings[c->n_warnings++], ROCE_CHOICE_WARN_LEN, fmt, ap);
 	va_end(ap);
@@ -66,7 +68,7 @@ static void acs_on_pair(const struct roce_locality *loc, unsigned g, const char 
 	enum roce_sysfs_path below = gc->best > ROCE_PATH_LOC ? (enum roce_sysfs_path)(gc->best - 1) : ROCE_PATH_LOC;
 	gc->acs = true;
 	gc->gdr = false;
-	warn(c,
+	warn(c, "GDR lowered (ACS)",
 	     "GPU %u (%s): ACS redirect on bridge %s between it and %s: NCCL_NET_GDR_LEVEL lowered to %s so that "
 	     "NCCL does not try GPUDirect RDMA over that path (see the acs finding for the fix)",
 	     g, loc->gpus[g].pci_addr, bridge ? bridge : "(not named: too many)", hca, roce_locality_path_name(below));
@@ -117,12 +119,13 @@ static bool choose_gpu(const struct roce_locality *loc, unsigned g, const char *
 	}
 	gc->best = best;
 	if (best == ROCE_PATH_UNKNOWN) {
-		warn(c, "GPU %u (%s) has no RoCE HCA in the topology: GPUDirect RDMA will not be used for it", g,
+		warn(c, "GPU without HCA",
+		     "GPU %u (%s) has no RoCE HCA in the topology: GPUDirect RDMA will not be used for it", g,
 		     loc->gpus[g].pci_addr);
 		return false;
 	}
 	if ((int)best > (int)cap) {
-		warn(c,
+		warn(c, "GPU without near HCA",
 		     "GPU %u (%s) has no RoCE HCA within %s: GPUDirect RDMA will not be used for it "
 		     "(nearest: %s, %s)",
 		     g, loc->gpus[g].pci_addr, roce_locality_path_name((enum roce_sysfs_path)cap), nearest,
@@ -161,7 +164,8 @@ static enum roce_sysfs_path choose_gpus(const struct roce_locality *loc, const s
 	for (size_t i = 0; i < gpus->n; i++) {
 		unsigned g = gpus->idx[i];
 		if (g >= loc->n_gpus) {
-			warn(c, "GPU %u is not among the %zu NVIDIA GPUs of the topology", g, loc->n_gpus);
+			warn(c, "unknown GPU", "GPU %u is not among the %zu NVIDIA GPUs of the topology", g,
+			     loc->n_gpus);
 			continue;
 		}
 		if (choose_gpu(loc, g, healthy, n, cap, ties, c)) {
@@ -189,12 +193,12 @@ int roce_choice_make(const struct roce_locality *loc, const struct roce_gpuset *
 	if (!gpus || gpus->status == ROCE_GPUS_NONE || n_healthy == 0)
 		return 0;
 	if (gpus->status != ROCE_GPUS_OK) {
-		warn(out, "%s: %s; NCCL_IB_HCA lists every healthy HCA",
-		     gpus->status == ROCE_GPUS_INVALID ? "GPU list rejected" : "GPU mapping unknown", gpus->why);
+		const char *what = gpus->status == ROCE_GPUS_INVALID ? "GPU list rejected" : "GPU mapping unknown";
+		warn(out, what, "%s: %s; NCCL_IB_HCA lists every healthy HCA", what, gpus->why);
 		return 0;
 	}
 	if (!loc) {
-		warn(out, "no topology: GPU locality unknown; NCCL_IB_HCA lists every healthy HCA");
+		warn(out, "no topology", "no topology: GPU locality unknown; NCCL_IB_HCA lists every healthy HCA");
 		return 0;
 	}
 	out->n_hca = 0;
@@ -226,7 +230,8 @@ int roce_choice_for_check(struct roce_check_result *check, const struct roce_pol
 	if (roce_choice_make(loc, gpus, healthy, n, policy->gdr_level, policy->hca_ties, out, err) < 0)
 		return -1;
 	for (size_t i = 0; i < out->n_warnings; i++)
-		if (roce_finding_addf(check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", out->warnings[i]) < 0) {
+		if (roce_finding_addf(check, "locality", NULL, 0, ROCE_WARN, out->causes[i], 0, NULL, "%s",
+		                      out->warnings[i]) < 0) {
 			roce_error_set(err, "out of memory");
 			return -1;
 		}

@@ -48,6 +48,7 @@ struct roce_choice {
 	struct roce_choice_gpu gpus[ROCE_LOCALITY_GPU_MAX];
 	size_t n_warnings; /* human text, one finding each */
 	char warnings[ROCE_LOCALITY_GPU_MAX + 4][ROCE_CHOICE_WARN_LEN];
+	char causes[ROCE_LOCALITY_GPU_MAX + 4][ROCE_CAUSE_MAX]; /* each warning's cause (finding.h) */
 };
 
 /*

@@ -11,7 +11,8 @@
 #include <string.h>
 
 static int vadd(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                enum roce_verdict status, bool hardware, const char *reason, const char *fmt, va_list ap)
+                enum roce_verdict status, const char *cause, unsigned flags, const char *reason, const char *fmt,
+                va_list ap)
 {
 	if (r->n_findings == r->cap_findings) {
 		size_t cap = r->cap_findings ? r->cap_findings * 2 : 16;
@@ -31,7 +32,10 @@ static int vadd(struct roce_check_result *r, const char *check, const char *devi
 	else
 		snprintf(f->subject, sizeof(f->subject), "%s", device ? device : "node");
 	f->status = status;
-	f->hardware = hardware && status == ROCE_FAIL;
+	f->hardware = (flags & ROCE_FINDING_HARDWARE) && status == ROCE_FAIL;
+	f->quiet = (flags & ROCE_FINDING_QUIET) && status != ROCE_FAIL && status != ROCE_PASS;
+	if (status != ROCE_PASS)
+		snprintf(f->cause, sizeof(f->cause), "%s", cause ? cause : roce_finding_verdict_name(status));
 	snprintf(f->reason, sizeof(f->reason), "%s", reason ? reason : "");
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
 	switch (status) {
@@ -44,20 +48,32 @@ static int vadd(struct roce_check_result *r, const char *check, const char *devi
 }
 
 int roce_finding_addf(struct roce_check_result *r, const char *check, const char *device, unsigned port,
-                      enum roce_verdict status, bool hardware, const char *reason, const char *fmt, ...)
+                      enum roce_verdict status, const char *cause, unsigned flags, const char *reason, const char *fmt,
+                      ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vadd(r, check, device, port, status, hardware, reason, fmt, ap);
+	int rc = vadd(r, check, device, port, status, cause, flags, reason, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, const char *fmt, ...)
+int roce_finding_pass(struct roce_check_result *r, const char *check, const char *device, unsigned port,
+                      const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vadd(r, check, device, 0, ROCE_UNKNOWN, false, NULL, fmt, ap);
+	int rc = vadd(r, check, device, port, ROCE_PASS, NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int roce_finding_unknown_aside(struct roce_check_result *r, const char *check, const char *device, unsigned flags,
+                               const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vadd(r, check, device, 0, ROCE_UNKNOWN, "unknown", flags & ROCE_FINDING_QUIET, NULL, fmt, ap);
 	va_end(ap);
 	if (rc == 0) {
 		r->findings[r->n_findings - 1].aside = true;

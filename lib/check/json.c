@@ -385,6 +385,10 @@ json_object *roce_json_check(const struct roce_check_result *r)
 		put_bool(jf, "hardware", f->hardware);
 		if (f->aside)
 			put_bool(jf, "aside", true);
+		if (f->cause[0])
+			put_str(jf, "cause", f->cause);
+		if (f->quiet)
+			put_bool(jf, "quiet", true);
 		put_str(jf, "message", f->message);
 		json_object_array_add(fs, jf);
 	}

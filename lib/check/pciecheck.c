@@ -30,16 +30,19 @@ void roce_pciecheck_speed(unsigned tenths, char *out, size_t len)
 static const char link_fix[] = "reseat the card, check its slot and riser and the BIOS PCIe speed setting (`lspci -vv "
                                "-s %s`: LnkSta against LnkCap)";
 
-/* Which PCIe checks the policy asks for. */
+/* Which PCIe checks the policy asks for, and whether a path this sysfs
+ * does not show is said in a job's output (PcieUnknown=). */
 struct policy_looks {
 	bool links, acs, iommu;
+	bool quiet_unknown;
 };
 
 static struct policy_looks looks_of(const struct roce_policy *pol)
 {
 	return (struct policy_looks){ .links = pol->pcie_degraded != ROCE_ACTION_IGNORE,
 		                      .acs = pol->acs != ROCE_ACTION_IGNORE,
-		                      .iommu = pol->iommu != ROCE_ACTION_IGNORE };
+		                      .iommu = pol->iommu != ROCE_ACTION_IGNORE,
+		                      .quiet_unknown = pol->pcie_unknown == ROCE_UNKNOWN_QUIET };
 }
 
 /* The PcieDegraded= action taken on a device's ports: a failing link leaves
@@ -192,7 +195,7 @@ static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy 
 	enum roce_verdict v = pol->pcie_degraded == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
 	if (narrow) {
 		snprintf(fix, sizeof(fix), link_fix, lo->bdf);
-		return roce_finding_addf(r, "pcie_link", s->device, 0, v, true, NULL,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, v, "narrow", ROCE_FINDING_HARDWARE, NULL,
 		                         "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): it runs on "
 		                         "%u of %u lanes, which a GPU's power management never does%s: %s is limited "
 		                         "to that rate; %s",
@@ -207,7 +210,7 @@ static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy 
 		roce_pciecheck_speed(up->target_speed, target, sizeof(target));
 		if (up->target_speed < speed)
 			return roce_finding_addf(
-			               r, "pcie_link", s->device, 0, v, false, NULL,
+			               r, "pcie_link", s->device, 0, v, "speed capped", 0, NULL,
 			               "%s at %s x%u, capable of %s x%u: the target link speed of its port %s "
 			               "is %s (Link Control 2), so it cannot train faster: a configuration "
 			               "cap (the BIOS PCIe speed setting, or setpci), not a fault of the card; "
@@ -216,7 +219,7 @@ static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy 
 			               what, cur, lo->cur_width, cap, width, up->bdf, target, up->bdf) < 0
 			               ? -1
 			               : 1;
-		return roce_finding_addf(r, "pcie_link", s->device, 0, v, false, NULL,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, v, "speed held", 0, NULL,
 		                         "%s at %s x%u, capable of %s x%u: its port %s has Hardware Autonomous Speed "
 		                         "Disable set (Link Control 2), so the link stays at the speed it trained "
 		                         "to: a configuration cap, not a fault of the card; clear it (the BIOS, or "
@@ -225,7 +228,7 @@ static int judge_gpu_link(struct roce_check_result *r, const struct roce_policy 
 		               ? -1
 		               : 1;
 	}
-	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "pcie_link", s->device, 0,
 	                         "%s at %s x%u, capable of %s x%u: full width at a lower speed, which is how an "
 	                         "idle NVIDIA GPU saves power (it retrains under load) and which sysfs cannot tell "
 	                         "from a fault: the speed is not judged, the width is (`nvidia-smi -q -d "
@@ -246,12 +249,12 @@ static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy
 	                                 : !roce_reading_ok(&up->link_read) ? up
 	                                                                    : NULL;
 	if (bad)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s: link state unknown (%s)", what, bad->link_read.why) < 0
 		               ? -1
 		               : 1;
 	if (lo->cur_speed == 0 || lo->cur_width == 0 || lo->max_speed == 0 || up->max_speed == 0)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s: link state unknown (sysfs says the speed is unknown or the width 0: "
 		                         "the link is down or in training)",
 		                         what) < 0
@@ -269,7 +272,7 @@ static int judge_pcie_link(struct roce_check_result *r, const struct roce_policy
 	roce_pciecheck_speed(speed, cap, sizeof(cap));
 	char fix[200];
 	snprintf(fix, sizeof(fix), link_fix, lo->bdf);
-	return roce_finding_addf(r, "pcie_link", s->device, 0, v, true, NULL,
+	return roce_finding_addf(r, "pcie_link", s->device, 0, v, "degraded", ROCE_FINDING_HARDWARE, NULL,
 	                         "%s at %s x%u, capable of %s x%u (the lower of both ends' maxima): "
 	                         "%s is limited to that rate; %s",
 	                         what, cur, lo->cur_width, cap, width, s->traffic, fix) < 0
@@ -311,13 +314,13 @@ static int check_path_links(struct roce_check_result *r, const struct roce_polic
 	}
 	if (bad)
 		return 0;
-	char cur[24], cap[160];
+	char cur[24], cap[256]; /* fits platform_cap's longest: no cut */
 	roce_pciecheck_speed(p->fn[0].cur_speed, cur, sizeof(cur));
 	platform_cap(s, cap, sizeof(cap));
 	if (links == 0)
-		return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
+		return roce_finding_pass(r, "pcie_link", s->device, 0,
 		                         "%s (%s) is on the host bridge: no PCIe link to check", s->name, p->fn[0].bdf);
-	return roce_finding_addf(r, "pcie_link", s->device, 0, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "pcie_link", s->device, 0,
 	                         "%s (%s): %zu PCIe link(s) up to root port %s at full rate (its own: %s x%u)%s",
 	                         s->name, p->fn[0].bdf, links, p->fn[p->n - 1].bdf, cur, p->fn[0].cur_width, cap);
 }
@@ -335,7 +338,7 @@ static int path_unknown(struct roce_check_result *r, const struct policy_looks *
 		return 0;
 	if (!looks->links && !looks->acs && !looks->iommu)
 		return 1;
-	return roce_finding_unknown_aside(r, "pcie_link", s->device,
+	return roce_finding_unknown_aside(r, "pcie_link", s->device, looks->quiet_unknown ? ROCE_FINDING_QUIET : 0,
 	                                  "%s (%s): PCIe path unknown (%s): its PCIe links%s are not checked "
 	                                  "(a container's or partial sysfs shows no bus/pci/devices)",
 	                                  s->name, s->bdf, p->read.why,
@@ -349,7 +352,7 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
                             const struct roce_pcie_fn *b)
 {
 	if (!roce_reading_ok(&b->acs_read))
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "acs", d->name, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s: ACS on switch port %s unknown (%s)", d->name, b->bdf, b->acs_read.why) < 0
 		               ? -1
 		               : 1;
@@ -358,7 +361,7 @@ static int check_bridge_acs(struct roce_check_result *r, const struct roce_polic
 	char bits[160];
 	roce_pcicap_acs_names(b->acs_ctrl, ROCE_ACS_P2P_BLOCKING, bits, sizeof(bits));
 	enum roce_verdict v = pol->acs == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_finding_addf(r, "acs", d->name, 0, v, true, NULL,
+	return roce_finding_addf(r, "acs", d->name, 0, v, "redirect", ROCE_FINDING_HARDWARE, NULL,
 	                         "%s: ACS on switch port %s has %s set (control 0x%04x): peer traffic between a GPU "
 	                         "and "
 	                         "%s is sent up to the root complex, so GPUDirect RDMA cannot go peer to peer; "
@@ -388,11 +391,11 @@ static int check_device_acs(struct roce_check_result *r, const struct roce_polic
 	if (bad || p->n < 2)
 		return 0;
 	if (ports == 0)
-		return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false, NULL,
+		return roce_finding_pass(r, "acs", d->name, 0,
 		                         "%s: no PCIe switch between it and root port %s (ACS on a root port does not "
 		                         "matter: traffic through it crosses the root complex anyway)",
 		                         d->name, p->fn[p->n - 1].bdf);
-	return roce_finding_addf(r, "acs", d->name, 0, ROCE_PASS, false, NULL,
+	return roce_finding_pass(r, "acs", d->name, 0,
 	                         "%s: no ACS redirect on the %zu PCIe switch port(s) between it and root port %s",
 	                         d->name, ports, p->fn[p->n - 1].bdf);
 }
@@ -410,25 +413,25 @@ static int check_path_iommu(struct roce_check_result *r, const struct roce_polic
 		return 0; /* said by pcie_link, or not a PCI function */
 	const char *bdf = p->fn[0].bdf, *t = p->iommu_type;
 	if (!roce_reading_ok(&p->iommu_read))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s (%s): IOMMU group type unknown (%s)", s->name, bdf, p->iommu_read.why);
 	if (!p->iommu_group[0])
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, NULL,
+		return roce_finding_pass(r, "iommu", s->device, 0,
 		                         "%s (%s): no IOMMU group (no IOMMU translates its DMA)", s->name, bdf);
 	if (!strcmp(t, "identity") || !strcmp(t, "unmanaged"))
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_PASS, false, NULL,
-		                         "%s (%s): IOMMU group %s is %s%s", s->name, bdf, p->iommu_group, t,
+		return roce_finding_pass(r, "iommu", s->device, 0, "%s (%s): IOMMU group %s is %s%s", s->name, bdf,
+		                         p->iommu_group, t,
 		                         t[0] == 'i' ? " (passthrough)" : " (a user-space driver's)");
 	if (strcmp(t, "DMA") && strcmp(t, "DMA-FQ") && strcmp(t, "blocked")) {
 		char shown[40];
-		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "iommu", s->device, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "%s (%s): IOMMU group %s has type \"%s\", not one the kernel writes "
 		                         "(%s/kernel/iommu_groups/%s/type)",
 		                         s->name, bdf, p->iommu_group, roce_printable(t, shown, sizeof(shown)), root,
 		                         p->iommu_group);
 	}
 	enum roce_verdict v = pol->iommu == ROCE_ACTION_FAIL ? ROCE_FAIL : ROCE_WARN;
-	return roce_finding_addf(r, "iommu", s->device, 0, v, false, NULL,
+	return roce_finding_addf(r, "iommu", s->device, 0, v, "translated", 0, NULL,
 	                         "%s (%s): IOMMU group %s has type %s: %s; boot with iommu=pt (Intel: "
 	                         "`intel_iommu=on iommu=pt`, AMD: `iommu=pt`) so that the IOMMU passes device DMA "
 	                         "through, or disable the IOMMU in the BIOS",
@@ -457,7 +460,9 @@ static const struct roce_device *dmabuf_probe(const struct roce_node *node)
 
 /* Which path GPUDirect RDMA takes: a peer-memory client, else DMA-BUF (the
  * kernel and driver allow it, and where --verbs probed, an HCA took it);
- * neither is a warning (RequireGdr=yes: a failure). */
+ * neither is a warning (RequireGdr=yes: a failure), quiet (GdrUnknown=) on
+ * a node without the NVIDIA driver and without a peer-memory module: a
+ * node without GPUs, where GPUDirect has nothing to serve. */
 static int check_gdr(struct roce_check_result *r, const struct roce_node *node, const struct roce_policy *pol)
 {
 	const struct roce_gdr *g = &node->gdr;
@@ -472,27 +477,28 @@ static int check_gdr(struct roce_check_result *r, const struct roce_node *node, 
 	else
 		snprintf(why, sizeof(why), "%s", g->dmabuf_why);
 	if (!roce_reading_ok(&g->read))
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, false, NULL,
+		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_UNKNOWN, "unknown", 0, NULL,
 		                         "GPUDirect RDMA readiness unknown (%s)", g->read.why);
 	if (g->peer_memory)
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false, NULL,
-		                         "GPUDirect RDMA through a peer-memory client (%s/%s)%s", node->sysfs_root,
-		                         g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
+		return roce_finding_pass(r, "gdr", NULL, 0, "GPUDirect RDMA through a peer-memory client (%s/%s)%s",
+		                         node->sysfs_root, g->peer_file, dmabuf ? "; DMA-BUF is possible too" : "");
 	if (dmabuf)
-		return roce_finding_addf(r, "gdr", NULL, 0, ROCE_PASS, false, NULL,
+		return roce_finding_pass(r, "gdr", NULL, 0,
 		                         "GPUDirect RDMA through DMA-BUF (Linux %s, NVIDIA open kernel module): "
 		                         "no peer-memory module needed%s%s%s",
 		                         g->kernel, probe ? " (ibv_reg_dmabuf_mr probe: " : "",
 		                         probe ? probe->name : "", probe ? " takes it)" : "");
 	enum roce_verdict v = pol->require_gdr ? ROCE_FAIL : ROCE_WARN;
 	if (g->loaded)
-		return roce_finding_addf(r, "gdr", NULL, 0, v, false, NULL,
+		return roce_finding_addf(r, "gdr", NULL, 0, v, "no peermem client", 0, NULL,
 		                         "%s is loaded but no peer-memory client is registered (no "
 		                         "kernel/mm/memory_peers/nv_mem/version): reload it (`modprobe -r %s; modprobe "
 		                         "%s`, "
 		                         "dmesg); DMA-BUF is not possible either (%s)",
 		                         g->module, g->module, g->module, why);
-	return roce_finding_addf(r, "gdr", NULL, 0, v, false, NULL,
+	bool quiet = g->no_driver && pol->gdr_unknown == ROCE_UNKNOWN_QUIET;
+	return roce_finding_addf(r, "gdr", NULL, 0, v, g->no_driver ? "none (no NVIDIA driver)" : "none",
+	                         quiet ? ROCE_FINDING_QUIET : 0, NULL,
 	                         "no GPUDirect RDMA path: no peer-memory client (`modprobe nvidia_peermem`) and no "
 	                         "DMA-BUF "
 	                         "(%s; it needs Linux >= 5.12 and the NVIDIA open kernel modules); "
@@ -560,7 +566,7 @@ int roce_pciecheck_gpu(struct roce_check_result *r, const struct roce_policy *po
 		return unknown < 0 ? -1 : 0;
 	const char *part = c2c_part(device_id, path);
 	if (looks.links && part && path->read.status != ROCE_NOT_READ &&
-	    roce_finding_addf(r, "pcie_link", device, 0, ROCE_PASS, false, NULL,
+	    roce_finding_pass(r, "pcie_link", device, 0,
 	                      "%s (%s) is attached over NVLink-C2C (%s): its PCIe function is not its data path, so "
 	                      "its PCIe link gets no verdict",
 	                      name, bdf, part) < 0)

@@ -39,11 +39,30 @@ static unsigned roce_rate(const struct roce_policy *pol, const struct roce_devic
 	return 0;
 }
 
+/* Without Hca=, an Ethernet port that is not ACTIVE: whether it is a host
+ * port decides whether it drains (check.c). */
+static bool port_down_unlisted(const struct roce_node *node, const struct roce_policy *pol)
+{
+	if (pol->n_hca)
+		return false;
+	for (size_t i = 0; i < node->n_devices; i++)
+		for (size_t p = 0; p < node->devices[i].n_ports; p++) {
+			const struct roce_port *port = &node->devices[i].ports[p];
+			if (port->link_layer == ROCE_LL_ETHERNET && roce_reading_ok(&port->state_read) &&
+			    port->state != PORT_ACTIVE)
+				return true;
+		}
+	return false;
+}
+
 /* LinkRate=auto compares a port with its role's (check_link.c): the GPU
  * neighbourhood that tells roles apart is read only when two ports of one
- * adapter model run at different rates, the one case where roles matter. */
+ * adapter model run at different rates, or a port is down, the cases where
+ * roles matter. */
 static bool roles_needed(const struct roce_node *node, const struct roce_policy *pol)
 {
+	if (port_down_unlisted(node, pol))
+		return true;
 	if (pol->link_rate != ROCE_LINK_RATE_AUTO)
 		return false;
 	for (size_t i = 0; i < node->n_devices; i++) {
@@ -76,7 +95,13 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 	/* Every outcome, out of memory included, is recorded in the model. */
 	roce_rdma_collect(node, root, &want);
 	roce_gdr_collect(node, root, opts ? opts->proc_root : NULL);
-	roce_pcie_collect_node(node, root);
+	/* The new collectors read what the policy judges, nothing else
+	 * (roce_pcie_want_of: the PCIe links, ACS and IOMMU each unless
+	 * ignored, and what a GPU choice needs); ECN unless Ecn=ignore; the
+	 * trust only with a PFC priority to reach (ETS comes in the one DCB
+	 * reply PFC needs). */
+	struct roce_pcie_want pcie = roce_pcie_want_of(policy, opts && opts->locality);
+	roce_pcie_collect_node_wanted(node, root, &pcie);
 	if (roles_needed(node, policy))
 		roce_pcie_collect_gpu_near(node, root);
 	roce_rdma_collect_modules(node, root);
@@ -84,8 +109,9 @@ void roce_collect(struct roce_node *node, const struct roce_policy *policy, cons
 		roce_verbs_collect(node);
 	if (add_port_netdevs(node) == 0) {
 		roce_bond_collect(node, root);
-		roce_netclass_collect(node, root);
-		roce_trust_collect(node, root);
+		roce_netclass_collect(node, root, policy->ecn != ROCE_ECN_IGNORE);
+		if (policy->pfc_priority != ROCE_PFC_NONE)
+			roce_trust_collect(node, root);
 	}
 	if (!opts || opts->netlink) {
 		/* sysfs reads cannot be interrupted; netlink gets what is left. */

@@ -17,6 +17,7 @@ struct roce_collect_opts {
 	bool netlink;           /* false: skip rtnetlink/DCB (tests of sysfs only) */
 	bool verbs;             /* query libibverbs where devices exist */
 	const char *proc_root;  /* NULL = "/proc" (DMA-BUF: kernel release, NVIDIA driver) */
+	bool locality;          /* a GPU choice follows: read what it weighs (pcie.h, roce_pcie_want_of) */
 };
 
 /* Fill node (roce_node_init'ed).  Nothing is returned: every outcome, a

@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 static int roce_gdr_kernel_at_least(const char *release, unsigned major, unsigned minor)
 {
@@ -45,17 +50,18 @@ static int peer_memory(struct roce_gdr *g, const char *root)
 	return 0;
 }
 
-/* Is the module directory there (loaded, whether or not a client registered)? */
+/* Is the module directory there (loaded, whether or not a client
+ * registered)?  A directory that opens as a listing would: nothing read. */
 static void module_loaded(struct roce_gdr *g, const char *root)
 {
 	static const char *const modules[] = { "nvidia_peermem", "nv_peer_mem" };
 	for (size_t i = 0; i < 2; i++) {
-		char rel[64], **names = NULL;
-		size_t n = 0;
-		struct roce_reading r = { 0 };
-		snprintf(rel, sizeof(rel), "module/%s", modules[i]);
-		if (roce_sysfs_list(root, rel, &names, &n, &r) == 0) {
-			roce_sysfs_names_free(names, n);
+		char path[PATH_MAX];
+		if (roce_sysfs_path(path, sizeof(path), "%s/module/%s", root, modules[i]) < 0)
+			continue;
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
 			g->loaded = true;
 			snprintf(g->module, sizeof(g->module), "%s", modules[i]);
 			return;
@@ -63,12 +69,27 @@ static void module_loaded(struct roce_gdr *g, const char *root)
 	}
 }
 
-/* DMA-BUF: the kernel's release and the driver's flavour; why not, if not. */
+/* The running kernel's release: uname()'s, which is what /proc/sys/kernel/osrelease
+ * says (one system call instead of a file); another proc root's file. */
+static bool kernel_release(const char *proc, char *buf, size_t len, struct roce_reading *r)
+{
+	struct utsname u;
+	if (strcmp(proc, "/proc") != 0 || uname(&u) < 0 || strlen(u.release) >= len)
+		return roce_sysfs_read(proc, "sys/kernel/osrelease", buf, len, r) == 0;
+	memcpy(buf, u.release, strlen(u.release) + 1);
+	return true;
+}
+
+/* DMA-BUF: the kernel's release and the driver's flavour; why not, if not.
+ * The driver's version file is read first: its absence (no NVIDIA driver
+ * loaded, a node without GPUs) is worth knowing whatever the kernel. */
 static void dmabuf(struct roce_gdr *g, const char *proc)
 {
 	char ver[512];
-	struct roce_reading r = { 0 };
-	if (roce_sysfs_read(proc, "sys/kernel/osrelease", g->kernel, sizeof(g->kernel), &r) < 0) {
+	struct roce_reading r = { 0 }, drv = { 0 };
+	bool driver = roce_sysfs_read(proc, "driver/nvidia/version", ver, sizeof(ver), &drv) == 0;
+	g->no_driver = !driver && drv.status == ROCE_MISSING;
+	if (!kernel_release(proc, g->kernel, sizeof(g->kernel), &r)) {
 		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "kernel release unknown: %.150s", r.why);
 		return;
 	}
@@ -79,8 +100,8 @@ static void dmabuf(struct roce_gdr *g, const char *proc)
 		         g->kernel);
 		return;
 	}
-	if (roce_sysfs_read(proc, "driver/nvidia/version", ver, sizeof(ver), &r) < 0) {
-		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "no NVIDIA driver: %.150s", r.why);
+	if (!driver) {
+		snprintf(g->dmabuf_why, sizeof(g->dmabuf_why), "no NVIDIA driver: %.150s", drv.why);
 		return;
 	}
 	if (!strstr(ver, "Open Kernel Module")) {

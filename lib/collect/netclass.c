@@ -103,11 +103,12 @@ static void read_speed(const char *root, struct roce_netdev *nd)
 	}
 }
 
-void roce_netclass_collect(struct roce_node *node, const char *sysfs_root)
+void roce_netclass_collect(struct roce_node *node, const char *sysfs_root, bool ecn)
 {
 	for (size_t i = 0; i < node->n_netdevs; i++)
 		if (roce_netdev_name_ok(node->netdevs[i].name)) {
 			read_speed(sysfs_root, &node->netdevs[i]);
-			read_ecn(sysfs_root, &node->netdevs[i]);
+			if (ecn)
+				read_ecn(sysfs_root, &node->netdevs[i]);
 		}
 }

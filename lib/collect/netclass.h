@@ -8,10 +8,12 @@
 #ifndef ROCE_NETCLASS_H
 #define ROCE_NETCLASS_H
 
+#include <stdbool.h>
 #include "base/model.h"
 
-/* Fill the class/net readings of every entry of node->netdevs. */
-void roce_netclass_collect(struct roce_node *node, const char *sysfs_root);
+/* Fill the class/net readings of every entry of node->netdevs; the ECN
+ * files only when ecn (Ecn=ignore judges none: their readings stay NOT_READ). */
+void roce_netclass_collect(struct roce_node *node, const char *sysfs_root, bool ecn);
 
 /* class/net/<if>/speed: Mb/s, or -1 (SPEED_UNKNOWN, a link that is down).
  * 0, or -1 for anything else (exposed for tests and fuzzing). */

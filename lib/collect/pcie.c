@@ -10,6 +10,7 @@
 #include "config.h"
 #include "collect/pcie.h"
 #include "base/pciaddr.h"
+#include "base/kread.h"
 #include "base/pcicap.h"
 #include "read/readfile.h"
 #include "base/printable.h"
@@ -96,31 +97,31 @@ unsigned roce_pcie_link_mbps(const struct roce_pcie_path *path)
 	return 0;
 }
 
-/* One attribute of fn: 0, or -1 with fn->link_read set. */
-static int read_attr(const char *root, struct roce_pcie_fn *fn, const char *name, bool speed, unsigned *out)
+/* One attribute of fn (fd: its directory): 0, or -1 with fn->link_read set. */
+static int read_attr(const struct roce_sysfs_dir *fd, struct roce_pcie_fn *fn, const char *name, bool speed,
+                     unsigned *out)
 {
-	char rel[128], val[64];
+	char val[64];
 	struct roce_reading r = { 0 };
-	snprintf(rel, sizeof(rel), PCI_DEVICES "/%s/%s", fn->bdf, name);
-	if (roce_sysfs_read(root, rel, val, sizeof(val), &r) < 0) {
+	if (roce_sysfs_read_in(fd, name, val, sizeof(val), &r) < 0) {
 		fn->link_read = r;
 		return -1;
 	}
 	if ((speed ? roce_pcie_parse_speed(val, out) : roce_pcie_parse_width(val, out)) < 0) {
 		char shown[80];
-		roce_reading_set(&fn->link_read, ROCE_MALFORMED, 0, "%s/%s: \"%s\" is not a PCIe link %s", root, rel,
-		                 roce_printable(val, shown, sizeof(shown)), speed ? "speed" : "width");
+		roce_reading_set(&fn->link_read, ROCE_MALFORMED, 0, "%s/%s: \"%s\" is not a PCIe link %s", fd->path,
+		                 name, roce_printable(val, shown, sizeof(shown)), speed ? "speed" : "width");
 		return -1;
 	}
 	return 0;
 }
 
-static void read_link(const char *root, struct roce_pcie_fn *fn)
+static void read_link(const struct roce_sysfs_dir *fd, struct roce_pcie_fn *fn)
 {
-	if (read_attr(root, fn, "current_link_speed", true, &fn->cur_speed) < 0 ||
-	    read_attr(root, fn, "current_link_width", false, &fn->cur_width) < 0 ||
-	    read_attr(root, fn, "max_link_speed", true, &fn->max_speed) < 0 ||
-	    read_attr(root, fn, "max_link_width", false, &fn->max_width) < 0)
+	if (read_attr(fd, fn, "current_link_speed", true, &fn->cur_speed) < 0 ||
+	    read_attr(fd, fn, "current_link_width", false, &fn->cur_width) < 0 ||
+	    read_attr(fd, fn, "max_link_speed", true, &fn->max_speed) < 0 ||
+	    read_attr(fd, fn, "max_link_width", false, &fn->max_width) < 0)
 		return;
 	roce_reading_set(&fn->link_read, ROCE_OK, 0, NULL);
 }
@@ -131,7 +132,7 @@ static size_t pread_config(void *ctx, size_t off, uint8_t *buf, size_t len)
 	int fd = *(const int *)ctx;
 	size_t got = 0;
 	while (got < len) {
-		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+		ssize_t n = roce_kread_pread(fd, buf + got, len - got, (off_t)(off + got));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -144,15 +145,16 @@ static size_t pread_config(void *ctx, size_t off, uint8_t *buf, size_t len)
 /* The port type (the standard list, in the first 256 bytes) and the ACS
  * registers of a bridge from its config space, reading only what the walks
  * need (root only: a short read is unknown, never "no ACS"). */
-static void read_config(const char *root, struct roce_pcie_fn *fn)
+static void read_config(const struct roce_sysfs_dir *fdir, struct roce_pcie_fn *fn)
 {
 	char path[PATH_MAX], why[160];
 	uint8_t std[ROCE_PCICAP_STD_SPACE];
-	if (roce_sysfs_path(path, sizeof(path), "%s/" PCI_DEVICES "/%s/config", root, fn->bdf) < 0) {
+	if (roce_sysfs_path(path, sizeof(path), "%s/config", fdir->path) < 0) {
 		roce_reading_set(&fn->acs_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", path);
 		return;
 	}
-	int fd = roce_readfile_open(AT_FDCWD, NULL, path, 0, &fn->acs_read);
+	int fd = fdir->fd >= 0 ? roce_readfile_open(fdir->fd, fdir->path, "config", fdir->flags, &fn->acs_read)
+	                       : roce_readfile_open_failed(fdir->path, "config", fdir->err, &fn->acs_read);
 	if (fd < 0)
 		return;
 	/* The first 256 bytes (the standard list) first: a reader without root
@@ -182,17 +184,18 @@ static void read_config(const char *root, struct roce_pcie_fn *fn)
 	roce_reading_set(&fn->acs_read, ROCE_OK, 0, NULL);
 }
 
-/* fn[0]'s IOMMU group and its type.  No iommu_group link: no IOMMU
- * translates the device (OK, group ""). */
-static void read_iommu(const char *root, struct roce_pcie_path *path)
+/* fn[0]'s IOMMU group and its type (fd: fn[0]'s directory).  No
+ * iommu_group link: no IOMMU translates the device (OK, group ""). */
+static void read_iommu(const char *root, const struct roce_sysfs_dir *fd, struct roce_pcie_path *path)
 {
 	char link[PATH_MAX], target[PATH_MAX], rel[128], shown[64];
-	const char *bdf = path->fn[0].bdf;
-	if (roce_sysfs_path(link, sizeof(link), "%s/" PCI_DEVICES "/%s/iommu_group", root, bdf) < 0) {
+	if (roce_sysfs_path(link, sizeof(link), "%s/iommu_group", fd->path) < 0) {
 		roce_reading_set(&path->iommu_read, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s", link);
 		return;
 	}
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	ssize_t n = fd->fd >= 0 ? readlinkat(fd->fd, "iommu_group", target, sizeof(target) - 1) : -1;
+	if (fd->fd < 0)
+		errno = fd->err;
 	if (n < 0) {
 		int err = errno;
 		if (err == ENOENT)
@@ -294,7 +297,24 @@ static int host_functions(const char *root, const char *host)
 	return fns;
 }
 
+struct roce_pcie_want roce_pcie_want_of(const struct roce_policy *p, bool locality)
+{
+	bool links = p->pcie_degraded != ROCE_ACTION_IGNORE;
+	struct roce_pcie_want w = { .links = links || locality,
+		                    .config = p->acs != ROCE_ACTION_IGNORE || (locality && links),
+		                    .iommu = p->iommu != ROCE_ACTION_IGNORE };
+	return w;
+}
+
+static const struct roce_pcie_want all = { true, true, true };
+
 void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_path *path, struct roce_pcie_seen *seen)
+{
+	roce_pcie_collect_path_wanted(root, bdf, &all, path, seen);
+}
+
+void roce_pcie_collect_path_wanted(const char *root, const char *bdf, const struct roce_pcie_want *want,
+                                   struct roce_pcie_path *path, struct roce_pcie_seen *seen)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	memset(path, 0, sizeof(*path));
@@ -315,8 +335,15 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 	char host[32];
 	if (parse_link(root, bdf, target, path, host, sizeof(host)) < 0)
 		return;
-	read_iommu(root, path);
-	read_link(root, &path->fn[0]);
+	struct roce_sysfs_dir fd;
+	if (want->iommu || want->links) {
+		roce_sysfs_dir_open(&fd, root, link + strlen(root) + 1);
+		if (want->iommu)
+			read_iommu(root, &fd, path);
+		if (want->links)
+			read_link(&fd, &path->fn[0]);
+		roce_sysfs_dir_close(&fd);
+	}
 	/* The bridges: one another path already read is copied (a switch's
 	 * ports are shared by its GPUs and HCAs), the others read. */
 	for (size_t i = 1; i < path->n; i++) {
@@ -325,8 +352,16 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 			path->fn[i] = *known;
 			continue;
 		}
-		read_link(root, &path->fn[i]);
-		read_config(root, &path->fn[i]);
+		if (!want->links && !want->config)
+			continue;
+		char rel[64];
+		snprintf(rel, sizeof(rel), PCI_DEVICES "/%s", path->fn[i].bdf);
+		roce_sysfs_dir_open(&fd, root, rel);
+		if (want->links)
+			read_link(&fd, &path->fn[i]);
+		if (want->config)
+			read_config(&fd, &path->fn[i]);
+		roce_sysfs_dir_close(&fd);
 	}
 	roce_reading_set(&path->read, ROCE_OK, 0, NULL);
 	if (path->n == 2 && path->fn[1].vendor_known && path->fn[1].vendor == ROCE_PCIE_VENDOR_NVIDIA)
@@ -337,6 +372,11 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 
 void roce_pcie_collect_node(struct roce_node *node, const char *root)
 {
+	roce_pcie_collect_node_wanted(node, root, &all);
+}
+
+void roce_pcie_collect_node_wanted(struct roce_node *node, const char *root, const struct roce_pcie_want *want)
+{
 	struct roce_pcie_seen seen = { 0 };
 	for (size_t d = 0; d < node->n_devices; d++) {
 		struct roce_device *dev = &node->devices[d];
@@ -346,7 +386,7 @@ void roce_pcie_collect_node(struct roce_node *node, const char *root)
 		if (!roce_reading_ok(&dev->pci_read) || roce_pciaddr_parse(dev->pci_addr, &a) < 0)
 			continue;
 		roce_pciaddr_format(&a, bdf, sizeof(bdf));
-		roce_pcie_collect_path(root, bdf, &dev->pcie, &seen);
+		roce_pcie_collect_path_wanted(root, bdf, want, &dev->pcie, &seen);
 	}
 }
 

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include "base/model.h"
+#include "read/policy.h"
 
 #define ROCE_PCIE_VENDOR_NVIDIA 0x10de
 
@@ -27,6 +28,18 @@ struct roce_pcie_seen {
 /* Remember path's bridges (fn[1..n-1]) in seen (beyond its size: not remembered). */
 void roce_pcie_seen_path(struct roce_pcie_seen *seen, const struct roce_pcie_path *path);
 
+/* What of a path is read: the link attributes of its functions, its
+ * bridges' config space (ACS, port type, vendor, Link Control 2), the
+ * device's IOMMU group.  roce_pcie_want_of: what the policy judges
+ * (PcieDegraded=, Acs=, Iommu=; pciecheck.c looks at none of what is
+ * ignored, the GPU-HCA pairs included) and, when a GPU choice follows
+ * (locality), what it weighs: each HCA's link bandwidth (NCCL's tie-break),
+ * and for a GPU's own link verdict its port's config space. */
+struct roce_pcie_want {
+	bool links, config, iommu;
+};
+struct roce_pcie_want roce_pcie_want_of(const struct roce_policy *p, bool locality);
+
 /* The path of bdf (a canonical PCI address) under root: the functions named
  * by the bus/pci/devices/<bdf> link (the kernel's
  * "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0"), each one's link
@@ -38,6 +51,11 @@ void roce_pcie_collect_path(const char *root, const char *bdf, struct roce_pcie_
 /* The same for every device of the model whose PCI address was read, each
  * shared bridge read once. */
 void roce_pcie_collect_node(struct roce_node *node, const char *root);
+/* Both, reading only what want says (the rest stays NOT_READ; a seen bridge
+ * is only ever read with the same want). */
+void roce_pcie_collect_path_wanted(const char *root, const char *bdf, const struct roce_pcie_want *want,
+                                   struct roce_pcie_path *path, struct roce_pcie_seen *seen);
+void roce_pcie_collect_node_wanted(struct roce_node *node, const char *root, const struct roce_pcie_want *want);
 
 /* Each device's GPU neighbourhood (struct roce_device's gpu_near): an
  * NVIDIA GPU below its root port when a PCIe switch is between them (the

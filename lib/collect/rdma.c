@@ -136,16 +136,19 @@ static void record_refused(struct roce_reading *r, const char *root, const char 
 
 /* ------------------------------------------------------------ GID tables */
 
-static int read_gid(const char *root, const char *portdir, int index, struct roce_gid *g)
+/* pd: the port's directory (portdir below root, for messages). */
+static int read_gid(const char *root, const char *portdir, const struct roce_sysfs_dir *pd, int index,
+                    struct roce_gid *g)
 {
-	char rel[512], buf[64];
+	char name[40], buf[64];
 	memset(g, 0, sizeof(*g));
 	g->index = index;
-	snprintf(rel, sizeof(rel), "%s/gids/%d", portdir, index);
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->read) < 0)
+	snprintf(name, sizeof(name), "gids/%d", index);
+	if (roce_sysfs_read_in(pd, name, buf, sizeof(buf), &g->read) < 0)
 		return -1;
 	if (roce_rdma_parse_gid(buf, g->raw) < 0) {
-		roce_reading_set(&g->read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID", root, rel, buf);
+		roce_reading_set(&g->read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a GID", root, portdir, name,
+		                 buf);
 		return -1;
 	}
 	static const uint8_t zero[16];
@@ -153,16 +156,17 @@ static int read_gid(const char *root, const char *portdir, int index, struct roc
 	if (g->empty)
 		return 0;
 
-	snprintf(rel, sizeof(rel), "%s/gid_attrs/types/%d", portdir, index);
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &g->type_read) == 0 &&
+	snprintf(name, sizeof(name), "gid_attrs/types/%d", index);
+	if (roce_sysfs_read_in(pd, name, buf, sizeof(buf), &g->type_read) == 0 &&
 	    roce_rdma_parse_gid_type(buf, &g->type) < 0)
-		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a GID type", root, rel,
-		                 buf);
+		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a GID type", root,
+		                 portdir, name, buf);
 
-	snprintf(rel, sizeof(rel), "%s/gid_attrs/ndevs/%d", portdir, index);
-	if (roce_sysfs_read(root, rel, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 && !roce_netdev_name_ok(g->ndev)) {
-		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not a netdev name", root, rel,
-		                 g->ndev);
+	snprintf(name, sizeof(name), "gid_attrs/ndevs/%d", index);
+	if (roce_sysfs_read_in(pd, name, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 &&
+	    !roce_netdev_name_ok(g->ndev)) {
+		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a netdev name", root,
+		                 portdir, name, g->ndev);
 		g->ndev[0] = '\0';
 	}
 	return 0;
@@ -201,8 +205,8 @@ static int keep_gid(struct roce_port *port, const struct roce_gid *g)
  * also gives the table size).  Listing and sorting 256 names per port cost
  * a third of a job prolog.
  */
-static void read_gid_table(const char *root, const char *portdir, struct roce_port *port,
-                           const struct roce_gid_want *want)
+static void read_gid_table(const char *root, const char *portdir, const struct roce_sysfs_dir *pd,
+                           struct roce_port *port, const struct roce_gid_want *want)
 {
 	struct roce_gid g;
 	bool have_index = false;
@@ -210,7 +214,7 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 	port->gid_table_size = -1;
 	roce_reading_set(&port->gids_read, ROCE_OK, 0, NULL);
 	if (!want->full && want->index >= 0 && want->index < ROCE_GID_MAX) {
-		read_gid(root, portdir, want->index, &g);
+		read_gid(root, portdir, pd, want->index, &g);
 		if (roce_gid_usable(&g, want->addr_family)) {
 			keep_gid(port, &g);
 			return;
@@ -224,7 +228,7 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 	for (int i = 0; i < ROCE_GID_MAX; i++) {
 		if (i == want->index && have_index && !want->full)
 			continue;
-		read_gid(root, portdir, i, &g);
+		read_gid(root, portdir, pd, i, &g);
 		if (g.read.status == ROCE_MISSING) {
 			port->gid_table_size = i;
 			if (i == 0)
@@ -246,17 +250,19 @@ static void read_gid_table(const char *root, const char *portdir, struct roce_po
 
 /* ------------------------------------------------------------ ports, devices */
 
-static void read_state(const char *root, const char *rel, int *num, char *name, size_t namelen, struct roce_reading *r)
+static void read_state(const struct roce_sysfs_dir *pd, const char *file, int *num, char *name, size_t namelen,
+                       struct roce_reading *r)
 {
 	char buf[64];
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), r) < 0)
+	if (roce_sysfs_read_in(pd, file, buf, sizeof(buf), r) < 0)
 		return;
 	if (roce_rdma_parse_port_state(buf, num, name, namelen) < 0)
-		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n>: <STATE>\"", root, rel, buf);
+		roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" is not \"<n>: <STATE>\"", pd->path, file, buf);
 }
 
 /* The port's netdev: the usable GID's, else any non-empty GID's, else device/net/. */
-static void find_port_netdev(const char *root, const char *devdir, struct roce_port *port, int family)
+static void find_port_netdev(const char *root, const char *devdir, const struct roce_sysfs_dir *dd,
+                             struct roce_port *port, int family)
 {
 	const char *from = NULL;
 	for (size_t i = 0; i < port->n_gids && !from; i++)
@@ -273,7 +279,7 @@ static void find_port_netdev(const char *root, const char *devdir, struct roce_p
 	char rel[512], **names = NULL;
 	size_t n = 0;
 	snprintf(rel, sizeof(rel), "%s/device/net", devdir);
-	if (roce_sysfs_list(root, rel, &names, &n, &port->netdev_read) < 0)
+	if (roce_sysfs_list_in(dd, "device/net", &names, &n, &port->netdev_read) < 0)
 		return;
 	/* A multi-port function lists one netdev per port, in port order. */
 	size_t pick = port->num >= 1 && port->num <= n ? port->num - 1 : 0;
@@ -285,45 +291,47 @@ static void find_port_netdev(const char *root, const char *devdir, struct roce_p
 	roce_sysfs_names_free(names, n);
 }
 
-static void read_port(const char *root, const char *devdir, struct roce_port *port, const struct roce_gid_want *want)
+/* dd: the device's directory, devdir below root. */
+static void read_port(const char *root, const char *devdir, const struct roce_sysfs_dir *dd, struct roce_port *port,
+                      const struct roce_gid_want *want)
 {
-	char portdir[384], rel[512], buf[128];
+	char portdir[384], buf[128];
+	struct roce_sysfs_dir pd;
 	snprintf(portdir, sizeof(portdir), "%s/ports/%u", devdir, port->num);
+	roce_sysfs_dir_open_in(&pd, dd, portdir + strlen(devdir) + 1);
 
-	snprintf(rel, sizeof(rel), "%s/state", portdir);
-	read_state(root, rel, &port->state, port->state_name, sizeof(port->state_name), &port->state_read);
-	snprintf(rel, sizeof(rel), "%s/phys_state", portdir);
-	read_state(root, rel, &port->phys_state, port->phys_state_name, sizeof(port->phys_state_name),
+	read_state(&pd, "state", &port->state, port->state_name, sizeof(port->state_name), &port->state_read);
+	read_state(&pd, "phys_state", &port->phys_state, port->phys_state_name, sizeof(port->phys_state_name),
 	           &port->phys_state_read);
 
-	snprintf(rel, sizeof(rel), "%s/link_layer", portdir);
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &port->link_layer_read) == 0 &&
+	if (roce_sysfs_read_in(&pd, "link_layer", buf, sizeof(buf), &port->link_layer_read) == 0 &&
 	    roce_rdma_parse_link_layer(buf, &port->link_layer) < 0)
-		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0, "%s/%s: unknown link layer \"%.48s\"", root,
-		                 rel, buf);
+		roce_reading_set(&port->link_layer_read, ROCE_MALFORMED, 0,
+		                 "%s/%s/link_layer: unknown link layer \"%.48s\"", root, portdir, buf);
 
-	snprintf(rel, sizeof(rel), "%s/rate", portdir);
-	if (roce_sysfs_read(root, rel, port->rate, sizeof(port->rate), &port->rate_read) == 0 &&
+	if (roce_sysfs_read_in(&pd, "rate", port->rate, sizeof(port->rate), &port->rate_read) == 0 &&
 	    roce_rdma_parse_rate(port->rate, &port->rate_mbps) < 0)
 		roce_reading_set(&port->rate_read, ROCE_MALFORMED, 0,
-		                 "%s/%s: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"", root, rel, port->rate);
+		                 "%s/%s/rate: \"%.48s\" is not \"<n> Gb/sec (<width> <speed>)\"", root, portdir,
+		                 port->rate);
 
 	port->gid_table_size = -1;
 	/* InfiniBand ports are reported as "not RoCE": no need for their GIDs. */
-	if (port->link_layer == ROCE_LL_INFINIBAND)
-		return;
-	read_gid_table(root, portdir, port, want);
-	find_port_netdev(root, devdir, port, want->addr_family);
+	if (port->link_layer != ROCE_LL_INFINIBAND) {
+		read_gid_table(root, portdir, &pd, port, want);
+		find_port_netdev(root, devdir, dd, port, want->addr_family);
+	}
+	roce_sysfs_dir_close(&pd);
 }
 
 /* One identity file of the device (fw_ver, board_id, hca_type): printable, non-empty. */
-static void read_ident(const char *root, const char *devdir, const char *file, char *buf, size_t len,
-                       struct roce_reading *r)
+static void read_ident(const char *root, const char *devdir, const struct roce_sysfs_dir *dd, const char *file,
+                       char *buf, size_t len, struct roce_reading *r)
 {
 	char rel[320];
-	snprintf(rel, sizeof(rel), "%s/%s", devdir, file);
-	if (roce_sysfs_read(root, rel, buf, len, r) < 0)
+	if (roce_sysfs_read_in(dd, file, buf, len, r) < 0)
 		return;
+	snprintf(rel, sizeof(rel), "%s/%s", devdir, file);
 	for (const char *c = buf; *c; c++)
 		if (*c == ' ' || *c == '\t' || *c == ',' || *c == '"' || *c == '=') {
 			roce_reading_set(r, ROCE_MALFORMED, 0, "%s/%s: \"%.48s\" has white space or ,=\" in it", root,
@@ -341,22 +349,25 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 	char devdir[256], rel[320];
 	char **ports = NULL;
 	size_t n = 0;
+	struct roce_sysfs_dir dd;
+	int rc = 0;
 
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	snprintf(devdir, sizeof(devdir), IB "/%s", name);
-	snprintf(rel, sizeof(rel), "%s/device", devdir);
-	roce_sysfs_link_basename(root, rel, dev->pci_addr, sizeof(dev->pci_addr), &dev->pci_read);
-	read_ident(root, devdir, "fw_ver", dev->fw_ver, sizeof(dev->fw_ver), &dev->fw_ver_read);
-	read_ident(root, devdir, "board_id", dev->board_id, sizeof(dev->board_id), &dev->board_id_read);
-	read_ident(root, devdir, "hca_type", dev->hca_type, sizeof(dev->hca_type), &dev->hca_type_read);
+	roce_sysfs_dir_open(&dd, root, devdir);
+	roce_sysfs_link_basename_in(&dd, "device", dev->pci_addr, sizeof(dev->pci_addr), &dev->pci_read);
+	read_ident(root, devdir, &dd, "fw_ver", dev->fw_ver, sizeof(dev->fw_ver), &dev->fw_ver_read);
+	read_ident(root, devdir, &dd, "board_id", dev->board_id, sizeof(dev->board_id), &dev->board_id_read);
+	read_ident(root, devdir, &dd, "hca_type", dev->hca_type, sizeof(dev->hca_type), &dev->hca_type_read);
 
 	snprintf(rel, sizeof(rel), "%s/ports", devdir);
-	if (roce_sysfs_list(root, rel, &ports, &n, &dev->ports_read) < 0)
-		return 0;
+	if (roce_sysfs_list_in(&dd, "ports", &ports, &n, &dev->ports_read) < 0)
+		goto done;
 	dev->ports = calloc(n ? n : 1, sizeof(*dev->ports));
 	if (!dev->ports) {
 		roce_sysfs_names_free(ports, n);
-		return -1;
+		rc = -1;
+		goto done;
 	}
 	const char *refused = NULL;
 	size_t n_refused = 0;
@@ -369,12 +380,14 @@ static int read_device(const char *root, const char *name, struct roce_device *d
 		}
 		struct roce_port *port = &dev->ports[dev->n_ports++];
 		port->num = (unsigned)atoi(ports[i]);
-		read_port(root, devdir, port, want);
+		read_port(root, devdir, &dd, port, want);
 	}
 	if (n_refused)
 		record_refused(&dev->ports_read, root, rel, refused, n_refused, "a port number");
 	roce_sysfs_names_free(ports, n);
-	return 0;
+done:
+	roce_sysfs_dir_close(&dd);
+	return rc;
 }
 
 int roce_rdma_collect(struct roce_node *node, const char *sysfs_root, const struct roce_gid_want *want)

@@ -26,6 +26,9 @@
 #include "fragment/verdicts.h"
 
 #define ROCE_FRAGMENT_SCHEMA "slurm-roce/fragment/1"
+/* The longest device name a fragment keeps, NUL included: ROCE_NAME_MAX - 1
+ * bytes as read, each at most 4 once escaped ("\xNN"). */
+#define ROCE_FRAGMENT_DEVICE_MAX (4 * (ROCE_NAME_MAX - 1) + 1)
 
 /* One port of a fragment: compact, as the merge keeps thousands of them. */
 struct roce_fragment_port {

@@ -2,6 +2,7 @@
 /* fragment_read.c - a node's fragment read from its text (fragment_read.h). */
 #include "config.h"
 #include "fragment/fragment_read.h"
+#include "fragment/fragment_bounds.h"
 #include "read/jsonin.h"
 #include "read/jsonpull.h"
 #include "base/printable.h"
@@ -597,6 +598,8 @@ static int node_number(struct roce_jsonpull *j, int k, struct roce_fragment *n, 
 			roce_error_set(err, "\"seconds\" is not a finite number");
 			return -1;
 		}
+		if (roce_fragment_bounds_seconds(num.value, err) < 0)
+			return -1;
 		n->seconds = num.value;
 		return 0;
 	}
@@ -662,7 +665,7 @@ int roce_fragment_read(struct roce_arena_pool *pool, char *text, size_t len, con
 		if (roce_jsonpull_skip(&j, err) == 0)
 			roce_error_set(err, "not a JSON object");
 	} else if (roce_jsonpull_members(&j, node_members, N_N, node_member, &r, &seen, err) == 0 &&
-	           roce_jsonpull_end(&j, err) == 0) {
+	           roce_jsonpull_end(&j, err) == 0 && roce_fragment_bounds_check(f, err) == 0) {
 		return 0;
 	}
 	roce_fragment_free(f);

@@ -7,7 +7,10 @@
  * not an object, another schema or job, a member missing, of another type or
  * out of range ("ports[2]: \"port\" = 300 out of range 1..255"), a member
  * given twice; a syntax error names the byte ("not valid JSON at byte 812:
- * expected ',' or '}'").  Every string kept is escaped (printable.h).
+ * expected ',' or '}'"); what no epilog writes (fragment_bounds.h: a
+ * "seconds" of 5e-324, a counter beyond what a port counts in that time,
+ * more verdicts than a node has), naming the key.  Every string kept is
+ * escaped (printable.h).
  *
  * Adding a member: an entry in its object's table (name, type, required or
  * not) and a case in that object's member function, in fragment_read.c.

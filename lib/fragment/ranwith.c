@@ -6,6 +6,7 @@
 #include "base/printable.h"
 #include "read/readfile.h"
 #include "read/safefile.h"
+#include "base/statename.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,21 +103,19 @@ int roce_ranwith_verdicts(const struct roce_ranwith *rw, struct roce_verdict_lis
 	return 0;
 }
 
-static void file_name(char *buf, size_t len, const char *job_id) { snprintf(buf, len, "%s.ranwith.json", job_id); }
-
-/* The record in StateDir into *rw: 0 (empty when absent), -1 unusable. */
-static int load(int sfd, const char *job_id, struct roce_ranwith *rw, struct roce_error *err)
+/* The record name in StateDir into *rw: 0 (empty when absent: *absent), -1 unusable. */
+static int load(int sfd, const char *name, struct roce_ranwith *rw, bool *absent, struct roce_error *err)
 {
-	char name[64];
 	struct roce_reading rd;
 	size_t len;
 	json_object *a;
 	memset(rw, 0, sizeof(*rw));
-	file_name(name, sizeof(name), job_id);
+	*absent = false;
 	char *text = roce_readfile(sfd, NULL, name, RANWITH_FILE_MAX, ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED,
 	                           &len, &rd);
 	if (!text) {
-		if (rd.err == ENOENT)
+		*absent = rd.err == ENOENT;
+		if (*absent)
 			return 0;
 		roce_error_set(err, "%s: %s", name, rd.why);
 		return -1;
@@ -131,18 +130,34 @@ static int load(int sfd, const char *job_id, struct roce_ranwith *rw, struct roc
 	return rc;
 }
 
-int roce_ranwith_record(const char *state_dir, const char *job_id, const struct roce_ranwith *rw,
+/* Do a and b hold the same entries, in the same order? */
+static bool same(const struct roce_ranwith *a, const struct roce_ranwith *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].name, b->v[i].name) || strcmp(a->v[i].value, b->v[i].value) ||
+		    strcmp(a->v[i].checked, b->v[i].checked) || a->v[i].user != b->v[i].user)
+			return false;
+	return true;
+}
+
+int roce_ranwith_record(const char *state_dir, const char *job_id, const char *node, const struct roce_ranwith *rw,
                         struct roce_error *err)
 {
-	struct roce_ranwith all;
+	struct roce_ranwith all, before;
 	struct roce_error ignored;
-	char name[64];
+	char name[ROCE_STATENAME_MAX];
+	bool absent;
 	int sfd = roce_safefile_state_dir(state_dir, err);
 	if (sfd < 0)
 		return -1;
+	roce_statename_format(name, ROCE_STATENAME_RANWITH, job_id, node, NULL);
 	/* An earlier step's record: a user's value it saw stays (this step may not have it). */
-	if (load(sfd, job_id, &all, &ignored) < 0)
+	bool loaded = load(sfd, name, &all, &absent, &ignored) == 0;
+	if (!loaded)
 		memset(&all, 0, sizeof(all));
+	before = all;
 	for (size_t i = 0; i < rw->n; i++) {
 		const struct roce_ranwith_var *v = &rw->v[i];
 		size_t k = 0;
@@ -152,11 +167,15 @@ int roce_ranwith_record(const char *state_dir, const char *job_id, const struct 
 			continue;
 		roce_ranwith_set(&all, v->name, v->value, v->checked, v->user);
 	}
+	/* Every step of a job but the first runs with what is recorded: nothing to write. */
+	if (loaded && same(&all, &before)) {
+		close(sfd);
+		return 0;
+	}
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "schema", json_object_new_string(RANWITH_SCHEMA));
 	json_object_object_add(o, "ran_with", roce_ranwith_to_json(&all));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	file_name(name, sizeof(name), job_id);
 	int rc = text ? roce_safefile_write(sfd, name, text, strlen(text), geteuid(), getegid(), 0600, -1, 0, err) : -1;
 	if (!text)
 		roce_error_set(err, "out of memory");
@@ -165,11 +184,18 @@ int roce_ranwith_record(const char *state_dir, const char *job_id, const struct 
 	return rc;
 }
 
-int roce_ranwith_take(int state_fd, const char *job_id, struct roce_ranwith *rw, struct roce_error *err)
+int roce_ranwith_take(int state_fd, const char *job_id, const char *node, struct roce_ranwith *rw,
+                      struct roce_error *err)
 {
-	char name[64];
-	int rc = load(state_fd, job_id, rw, err);
-	file_name(name, sizeof(name), job_id);
+	char name[ROCE_STATENAME_MAX], old[ROCE_STATENAME_MAX];
+	bool absent;
+	roce_statename_format(name, ROCE_STATENAME_RANWITH, job_id, node, NULL);
+	roce_statename_format(old, ROCE_STATENAME_RANWITH, job_id, NULL, NULL);
+	int rc = load(state_fd, name, rw, &absent, err);
+	/* steps that ran before an upgrade */
+	if (rc == 0 && absent)
+		rc = load(state_fd, old, rw, &absent, err);
 	unlinkat(state_fd, name, 0);
+	unlinkat(state_fd, old, 0);
 	return rc;
 }

@@ -36,12 +36,16 @@ struct roce_ranwith {
  * user), copied as they are (cut to fit): the fragment's reader escapes them. */
 void roce_ranwith_set(struct roce_ranwith *rw, const char *name, const char *value, const char *checked, bool user);
 
-/* The step's record merged into StateDir/<job_id>.ranwith.json.  -1 with err. */
-int roce_ranwith_record(const char *state_dir, const char *job_id, const struct roce_ranwith *rw,
+/* The step's record merged into StateDir/<job_id>.<node>.ranwith.json
+ * (statename.h: node as slurmid.h checks it).  -1 with err. */
+int roce_ranwith_record(const char *state_dir, const char *job_id, const char *node, const struct roce_ranwith *rw,
                         struct roce_error *err);
-/* The epilog: the record from the StateDir fd into *rw (empty when there is
- * none), and the file removed.  -1 with err when it is unusable. */
-int roce_ranwith_take(int state_fd, const char *job_id, struct roce_ranwith *rw, struct roce_error *err);
+/* The epilog: the node's record from the StateDir fd into *rw (empty when
+ * there is none; <job_id>.ranwith.json, the name from before per-node
+ * names, when the node's is absent), and the file removed.  -1 with err
+ * when it is unusable. */
+int roce_ranwith_take(int state_fd, const char *job_id, const char *node, struct roce_ranwith *rw,
+                      struct roce_error *err);
 
 /* JSON, the fragment's "ran_with": [{name, value, checked, user}, ...]. */
 json_object *roce_ranwith_to_json(const struct roce_ranwith *rw);

@@ -243,15 +243,12 @@ static int rule_counters_unread(const struct port_facts *f, struct roce_verdict_
 
 /* -- the link */
 
-#define FIX_LINK_DOWN                                                                            \
-	"check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
-	"collectives usually fail or hang when a link drops"
 static int rule_link_down(const struct port_facts *f, struct roce_verdict_list *out)
 {
 	uint64_t down = seen(f->pd, ROCE_C_LINK_DOWNED);
 	if (!down)
 		return 0;
-	return verdict(out, f->subject, "link_down", ROCE_SEV_FAIL, FIX_LINK_DOWN,
+	return verdict(out, f->subject, "link_down", ROCE_SEV_FAIL, ROCE_FIX_LINK_DOWN,
 	               "the link went down %" PRIu64 " time(s) during the job", down);
 }
 
@@ -282,22 +279,57 @@ static int rule_xmit_discards(const struct port_facts *f, struct roce_verdict_li
 	               "%" PRIu64 " packets discarded on transmit", disc);
 }
 
+/* -- the health check's trend between jobs */
+
+/* The counter's growth the health check found sick in t at at_ns, 0 none. */
+static uint64_t trend_sick(const struct roce_trend *t, const struct port_facts *f, int c, int64_t at_ns)
+{
+	const struct roce_trend_port *tp = roce_trend_port_find(t, f->pd->device, f->pd->port);
+	if (!tp || at_ns <= 0)
+		return 0;
+	return roce_trend_sick_at(&tp->c[c], f->m->trend_threshold[c], at_ns / 1000000000, f->m->trend_window_s);
+}
+
+static int rule_counter_trend(const struct port_facts *f, struct roce_verdict_list *out)
+{
+	const struct roce_fragment_meta *m = f->m;
+	char list[256] = "";
+	size_t used = 0;
+	bool at_start = false, at_end = false;
+	if (!m || !m->trend_threshold)
+		return 0;
+	for (int c = 0; c < ROCE_N_COUNTERS; c++) {
+		uint64_t s = trend_sick(m->trend_start, f, c, m->start_ns),
+		         e = trend_sick(m->trend_end, f, c, m->end_ns);
+		if (!s && !e)
+			continue;
+		at_start |= s > 0;
+		at_end |= e > 0;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+			                         "%s%s +%" PRIu64 " (threshold %" PRIu64 ")", used ? ", " : "",
+			                         roce_counter_defs[c].name, s > e ? s : e, m->trend_threshold[c]);
+	}
+	if (!at_start && !at_end)
+		return 0;
+	return verdict(out, f->subject, "counter_trend", ROCE_SEV_WARN, ROCE_TREND_FIX,
+	               "the health check saw link-quality counters grow between its runs within %d s, "
+	               "%s: %s",
+	               m->trend_window_s,
+	               at_start && at_end ? "when the job started and when it ended"
+	               : at_start         ? "when the job started"
+	                                  : "when the job ended",
+	               list);
+}
+
 /* -- the GID NCCL was pinned to */
 
-#define FIX_GID_CHANGED                                                                                    \
-	"an address or VLAN was added or removed on the netdev during the job (NetworkManager, "           \
-	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
-	"connections fail or hang; make the node's addresses static"
 static int rule_gid_changed(const struct port_facts *f, struct roce_verdict_list *out)
 {
 	const struct roce_port_delta *pd = f->pd;
-	if (pd->presence != ROCE_PORT_BOTH || pd->gid_index_start < 0 || pd->gid_index < 0)
+	if (!roce_delta_gid_changed(pd))
 		return 0;
-	bool moved = pd->gid_index_start != pd->gid_index;
-	bool readdressed = pd->gid_addr_start[0] && pd->gid_addr_end[0] && strcmp(pd->gid_addr_start, pd->gid_addr_end);
-	if (!moved && !readdressed)
-		return 0;
-	return verdict(out, f->subject, "gid_changed", ROCE_SEV_FAIL, FIX_GID_CHANGED,
+	return verdict(out, f->subject, "gid_changed", ROCE_SEV_FAIL, ROCE_FIX_GID_CHANGED,
 	               "the RoCE v2 GID was index %d (%s) at job start and index %d (%s) at job end",
 	               pd->gid_index_start, pd->gid_addr_start[0] ? pd->gid_addr_start : "address not read",
 	               pd->gid_index, pd->gid_addr_end[0] ? pd->gid_addr_end : "address not read");
@@ -513,14 +545,38 @@ static int rule_pfc(const struct port_facts *f, struct roce_verdict_list *out)
 }
 
 static const port_rule port_rules[] = {
-	rule_port_down,       rule_check_failed,       rule_presence,         rule_counter_reset,
-	rule_counters_unread, rule_link_down,          rule_physical_errors,  rule_xmit_discards,
-	rule_gid_changed,     rule_retries_exceeded,   rule_packet_loss,      rule_rdma_timeouts,
-	rule_rnr_retries,     rule_out_of_buffer,      rule_adaptive_retrans, rule_ecn_reaction_disabled,
-	rule_ecn_np_silent,   rule_pauses_without_ecn, rule_congestion,       rule_pfc,
+	rule_port_down,
+	rule_check_failed,
+	rule_presence,
+	rule_counter_reset,
+	rule_counters_unread,
+	rule_link_down,
+	rule_physical_errors,
+	rule_counter_trend,
+	rule_xmit_discards,
+	rule_gid_changed,
+	rule_retries_exceeded,
+	rule_packet_loss,
+	rule_rdma_timeouts,
+	rule_rnr_retries,
+	rule_out_of_buffer,
+	rule_adaptive_retrans,
+	rule_ecn_reaction_disabled,
+	rule_ecn_np_silent,
+	rule_pauses_without_ecn,
+	rule_congestion,
+	rule_pfc,
 };
 
 /* ---------------------------------------------------------------- all rules */
+
+size_t roce_verdicts_max(size_t n_ports)
+{
+	/* rule_pfc gives one per priority; every other rule one at most */
+	size_t node = sizeof(node_rules) / sizeof(node_rules[0]);
+	size_t port = sizeof(port_rules) / sizeof(port_rules[0]) - 1 + ROCE_PRIOS;
+	return node + n_ports * port;
+}
 
 int roce_verdicts_from_delta(const struct roce_delta *d, const struct roce_fragment_meta *m,
                              struct roce_verdict_list *out)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "pipeline/delta.h"
+#include "pipeline/trend.h"
 
 /* Average PFC pause frames per second on one priority above which we call it a storm. */
 #define ROCE_PAUSE_STORM_RATE 10000.0
@@ -26,6 +27,15 @@
  * A thousand, each up to a few milliseconds of a stopped link, is a
  * congested job, not noise. */
 #define ROCE_PAUSES_WITHOUT_ECN_FRAMES 1000
+
+/* Fix texts of rules the live view (live.h) applies while the job runs too. */
+#define ROCE_FIX_LINK_DOWN                                                                       \
+	"check the cable, transceiver and switch port (mlxlink -d <pci> -m, switch port logs); " \
+	"collectives usually fail or hang when a link drops"
+#define ROCE_FIX_GID_CHANGED                                                                               \
+	"an address or VLAN was added or removed on the netdev during the job (NetworkManager, "           \
+	"DHCP, cloud-init): the job's NCCL_IB_GID_INDEX no longer names the routable RoCE v2 GID, so new " \
+	"connections fail or hang; make the node's addresses static"
 
 enum roce_severity { ROCE_SEV_INFO = 0, ROCE_SEV_WARN, ROCE_SEV_FAIL };
 /* "info", "warn", "fail" (the fragment's and the report's spelling). */
@@ -47,6 +57,11 @@ void roce_verdict_list_free(struct roce_verdict_list *l);
 /* Append a copy of v (a verdict made outside the delta rules).  0, -1 on ENOMEM. */
 int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_verdict *v);
 
+/* The most verdicts these rules give a node of n_ports ports: every rule
+ * firing, the PFC rule once per priority.  (An epilog adds at most a
+ * user_override per NCCL variable recorded: ranwith.h.) */
+size_t roce_verdicts_max(size_t n_ports);
+
 /* Everything about the node's job that is not a counter: the rules read it
  * (shared node, PFC priority, missing prolog snapshot) and the fragment
  * records it (fragment.h). */
@@ -60,6 +75,12 @@ struct roce_fragment_meta {
 	int pfc_priority; /* policy's PFC priority, -1 none */
 	const char *note; /* e.g. "no prolog snapshot", may be NULL */
 	bool no_start;    /* there was no usable prolog snapshot (note says why) */
+	/* The health check's link-quality trend (trend.h) as the prolog and the
+	 * epilog found it in StateDir (NULL: none), judged at the job's start
+	 * and end by the policy's thresholds (NULL: Trend=ignore) and window. */
+	const struct roce_trend *trend_start, *trend_end;
+	const uint64_t *trend_threshold; /* [ROCE_N_COUNTERS] */
+	int trend_window_s;
 };
 
 /* Verdicts for one node, appended to out in rule order (node rules, then

@@ -97,11 +97,12 @@ static void all_unread(struct roce_port_delta *pd, const char *why)
 	snprintf(pd->pfc_why, sizeof(pd->pfc_why), "%s", why);
 }
 
-/* "at job start: WHY" into why (ROCE_WHY_MAX bytes); a WHY too long for it
- * is cut after its last whole word, and "..." says so. */
-static void when_why(char *why, bool end, const char *what)
+#define AT_START "at job start: "
+#define AT_END "at job end: "
+
+void roce_delta_check_why(char *why, bool end, const char *what)
 {
-	const char *prefix = end ? "at job end: " : "at job start: ";
+	const char *prefix = end ? AT_END : AT_START;
 	size_t cut = ROCE_WHY_MAX - 4;
 	if (snprintf(why, ROCE_WHY_MAX, "%s%s", prefix, what) < ROCE_WHY_MAX)
 		return;
@@ -112,6 +113,16 @@ static void when_why(char *why, bool end, const char *what)
 	memcpy(why + cut, "...", 4);
 }
 
+bool roce_delta_check_why_is(const char *why, const char *check)
+{
+	size_t n = strlen(check);
+	if (strncmp(why, AT_START, strlen(AT_START)) == 0)
+		why += strlen(AT_START);
+	else if (strncmp(why, AT_END, strlen(AT_END)) == 0)
+		why += strlen(AT_END);
+	return strncmp(why, check, n) == 0 && why[n] == ':';
+}
+
 /* The worse of the prolog's (a) and the epilog's (b) check, with when; the
  * prolog's on a tie: it is what the job started with. */
 static void worse_check(int a, const char *a_why, int b, const char *b_why, int *check, char *why)
@@ -120,7 +131,7 @@ static void worse_check(int a, const char *a_why, int b, const char *b_why, int 
 	*check = end ? b : a;
 	why[0] = '\0';
 	if (*check > 0) /* not pass, not unchecked */
-		when_why(why, end, end ? b_why : a_why);
+		roce_delta_check_why(why, end, end ? b_why : a_why);
 }
 
 static void port_delta(struct roce_port_delta *pd, const struct roce_port_sample *a, const struct roce_port_sample *b)
@@ -219,4 +230,12 @@ const char *roce_delta_presence_name(enum roce_port_presence p)
 	case ROCE_PORT_APPEARED: return "appeared";
 	}
 	return "?";
+}
+
+bool roce_delta_gid_changed(const struct roce_port_delta *pd)
+{
+	if (pd->presence != ROCE_PORT_BOTH || pd->gid_index_start < 0 || pd->gid_index < 0)
+		return false;
+	return pd->gid_index_start != pd->gid_index ||
+	       (pd->gid_addr_start[0] && pd->gid_addr_end[0] && strcmp(pd->gid_addr_start, pd->gid_addr_end) != 0);
 }

@@ -81,6 +81,19 @@ void roce_delta_free(struct roce_delta *d);
 void roce_delta_counter(const struct roce_counter_def *def, uint64_t start, uint64_t end, bool port_reset,
                         struct roce_counter_delta *out);
 
+/* The GID NCCL was given moved to another index or changed address between
+ * the two snapshots (both read, the port in both): the job report's
+ * gid_changed and the live view's. */
+bool roce_delta_gid_changed(const struct roce_port_delta *pd);
+
+/* A port's check_why: "at job start: WHY" (end: "at job end: WHY") into
+ * why (ROCE_WHY_MAX bytes); a WHY too long for it is cut after its last
+ * whole word, and "..." says so.  WHY is "CHECK: message" (snapshot.c). */
+void roce_delta_check_why(char *why, bool end, const char *what);
+/* True when a check_why (roce_delta_check_why's, or a bare WHY) is the
+ * finding of the named check ("link_rate"). */
+bool roce_delta_check_why_is(const char *why, const char *check);
+
 const char *roce_delta_status_name(enum roce_delta_status s);
 const char *roce_delta_presence_name(enum roce_port_presence p);
 

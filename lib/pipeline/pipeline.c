@@ -26,16 +26,16 @@ static bool want_locality(const struct roce_pipeline_opts *o)
 	return (o->gpus && o->gpus[0]) || (o->topology && o->topology[0]) || o->matrix;
 }
 
-/* A "locality" warn finding.  0, or -1 (err) when out of memory. */
-__attribute__((format(printf, 3, 4))) static int locality_warning(struct roce_pipeline *out, struct roce_error *err,
-                                                                  const char *fmt, ...)
+/* A "locality" warn finding with its cause (finding.h).  0, or -1 (err) when out of memory. */
+__attribute__((format(printf, 4, 5))) static int locality_warning(struct roce_pipeline *out, struct roce_error *err,
+                                                                  const char *cause, const char *fmt, ...)
 {
 	char msg[ROCE_ERR_MAX + 96];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (roce_finding_addf(&out->check, "locality", NULL, 0, ROCE_WARN, false, NULL, "%s", msg) < 0) {
+	if (roce_finding_addf(&out->check, "locality", NULL, 0, ROCE_WARN, cause, 0, NULL, "%s", msg) < 0) {
 		roce_error_set(err, "out of memory");
 		return -1;
 	}
@@ -48,7 +48,8 @@ static int cache_warning(struct roce_pipeline *out, struct roce_error *err)
 	const struct roce_reading *c = roce_topo_cache_reading(out->topo);
 	if (roce_topo_origin(out->topo) != ROCE_TOPO_FROM_LIVE || c->status == ROCE_OK || c->status == ROCE_NOT_READ)
 		return 0;
-	return locality_warning(out, err, "topology cache not used (%s): every start loads the live topology", c->why);
+	return locality_warning(out, err, "no topology cache",
+	                        "topology cache not used (%s): every start loads the live topology", c->why);
 }
 
 /* The topology (roce-check's --topology, else the policy's TopologyFile or
@@ -66,7 +67,8 @@ static int load_locality(const struct roce_policy *p, const struct roce_pipeline
 			roce_error_set(err, "topology: %s", lerr.msg);
 			return -1;
 		}
-		return locality_warning(out, err, "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA",
+		return locality_warning(out, err, "no topology",
+		                        "topology cannot be loaded (%s): NCCL_IB_HCA lists every healthy HCA",
 		                        lerr.msg);
 	}
 	if (roce_locality_build_node(out->topo, &out->node, out->loc, err) < 0)
@@ -100,6 +102,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 	if (!loc || loc->n_gpus == 0)
 		return 0;
 	const char *root = o->collect.sysfs_root ? o->collect.sysfs_root : p->sysfs_root;
+	struct roce_pcie_want want = roce_pcie_want_of(p, true);
 	struct roce_pcie_path *paths = calloc(loc->n_gpus, sizeof(*paths));
 	struct roce_pcie_seen *seen = calloc(1, sizeof(*seen));
 	int rc = -1;
@@ -109,7 +112,7 @@ static int pcie_gpus(const struct roce_policy *p, const struct roce_pipeline_opt
 		roce_pcie_seen_path(seen, &out->node.devices[d].pcie);
 	for (size_t g = 0; g < loc->n_gpus; g++) {
 		struct roce_pcie_path *gp = &paths[g];
-		roce_pcie_collect_path(root, loc->gpus[g].pci_addr, gp, seen);
+		roce_pcie_collect_path_wanted(root, loc->gpus[g].pci_addr, &want, gp, seen);
 		for (size_t h = 0; h < loc->n_hcas; h++) {
 			const struct roce_device *dev = roce_node_find_device(&out->node, loc->hcas[h].name);
 			const char *bridge = NULL;
@@ -142,8 +145,13 @@ static int job_gpus(const struct roce_pipeline_opts *o, struct roce_pipeline *ou
 		roce_error_set(err, "GPU list: %s", gpus->why);
 		return -1;
 	}
-	return locality_warning(out, err, "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA",
-	                        gpus->why);
+	if (locality_warning(out, err, "GPU list not understood",
+	                     "GPU list not understood (%s): NCCL_IB_HCA lists every healthy HCA", gpus->why) < 0)
+		return -1;
+	/* said once: from here on a list that names no GPU (every GPU's path
+	 * judged, every healthy HCA), or the choice says it again */
+	gpus->status = ROCE_GPUS_NONE;
+	return 0;
 }
 
 /* The locality step: topology -> path types -> the job's GPUs -> their HCAs and GDR level. */
@@ -169,6 +177,7 @@ int roce_pipeline_run(const struct roce_policy *policy, const struct roce_pipeli
 	struct roce_collect_opts copts = opts->collect;
 	if (!copts.proc_root)
 		copts.proc_root = opts->proc_root;
+	copts.locality = want_locality(opts);
 	roce_collect(&out->node, policy, &copts);
 	if (roce_check(&out->node, policy, &out->check) < 0) {
 		roce_error_set(err, "out of memory");

@@ -264,12 +264,10 @@ int roce_snapshot_take_until(struct roce_snapshot *s, const char *sysfs_root, co
 	const char *root = sysfs_root ? sysfs_root : "/sys";
 	char **devs = NULL;
 	size_t n_devs = 0;
-	struct timespec ts;
 
 	roce_snapshot_free(s);
 	roce_snapshot_init(s);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	s->time_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	s->time_ns = roce_clock_realtime_ns();
 	if (check) {
 		s->gid_index = check->gid_index;
 		s->traffic_class = check->traffic_class;

@@ -7,6 +7,8 @@
 #include "base/model.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,15 +19,17 @@
 
 #define MARKER_MAX 64
 
-/* "collector.stuck" for /sys, "collector-<hash>.stuck" for another root. */
-static void marker_name(const char *sysfs_root, char *buf, size_t len)
+/* "collector.<kind>" for /sys, "collector-<hash>.<kind>" for another root. */
+static void record_name(const char *sysfs_root, const char *kind, char *buf, size_t len)
 {
 	if (!sysfs_root || !sysfs_root[0] || strcmp(sysfs_root, "/sys") == 0) {
-		snprintf(buf, len, "collector.stuck");
+		snprintf(buf, len, "collector.%s", kind);
 		return;
 	}
-	snprintf(buf, len, "collector-%08x.stuck", (unsigned)roce_fnv1a(sysfs_root));
+	snprintf(buf, len, "collector-%08x.%s", (unsigned)roce_fnv1a(sysfs_root), kind);
 }
+
+static void marker_name(const char *sysfs_root, char *buf, size_t len) { record_name(sysfs_root, "stuck", buf, len); }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks after boot) and the
  * state letter.  -1 when the process does not exist (or is unreadable). */
@@ -87,16 +91,13 @@ static int read_marker(int dfd, const char *name, pid_t *pid, unsigned long long
 	return 0;
 }
 
-int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out)
+/* The live marker's process in StateDir dfd; a stale one is removed. */
+static int find_at(int dfd, const char *sysfs_root, struct roce_stuck *out)
 {
 	char name[64], state;
 	pid_t pid = 0;
 	unsigned long long start = 0, now_start;
 
-	memset(out, 0, sizeof(*out));
-	int dfd = roce_safefile_state_dir_existing(state_dir);
-	if (dfd < 0)
-		return 0; /* none, or not our StateDir: no marker of ours can be there */
 	marker_name(sysfs_root, name, sizeof(name));
 	int found = 0;
 	int rc = read_marker(dfd, name, &pid, &start);
@@ -110,6 +111,35 @@ int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_s
 	}
 	unlinkat(dfd, name, 0); /* the process is gone (or the marker garbled): stale */
 done:
+	return found;
+}
+
+/* The late record in StateDir dfd: a regular file of root's (or this
+ * euid's) that nobody else writes. */
+static bool late_at(int dfd, const char *sysfs_root)
+{
+	char name[64];
+	struct stat st;
+	record_name(sysfs_root, "late", name, sizeof(name));
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	       (st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out)
+{
+	bool late;
+	return roce_stuck_find_late(state_dir, sysfs_root, out, &late);
+}
+
+int roce_stuck_find_late(const char *state_dir, const char *sysfs_root, struct roce_stuck *out, bool *late)
+{
+	memset(out, 0, sizeof(*out));
+	*late = false;
+	int dfd = roce_safefile_state_dir_existing(state_dir);
+	if (dfd < 0)
+		return 0; /* none, or not our StateDir: no marker of ours can be there */
+	int found = find_at(dfd, sysfs_root, out);
+	*late = late_at(dfd, sysfs_root);
 	close(dfd);
 	return found;
 }
@@ -120,4 +150,27 @@ void roce_stuck_describe(const struct roce_stuck *s, char *buf, size_t len)
 	         "an earlier fabric check (pid %d, started %ld s ago) is still stuck in a sysfs or netlink read, "
 	         "so no new one was started; the node's RDMA driver or firmware may be wedged (check dmesg)",
 	         (int)s->pid, s->age_s);
+}
+
+int roce_stuck_mark_late(const char *state_dir, const char *sysfs_root, struct roce_error *err)
+{
+	char name[64], text[32];
+	int dfd = roce_safefile_state_dir(state_dir, err);
+	if (dfd < 0)
+		return -1;
+	record_name(sysfs_root, "late", name, sizeof(name));
+	int n = snprintf(text, sizeof(text), "%lld\n", (long long)time(NULL));
+	int rc = roce_safefile_write(dfd, name, text, (size_t)n, geteuid(), getegid(), 0600, -1, 0, err);
+	close(dfd);
+	return rc;
+}
+
+bool roce_stuck_late_seen(const char *state_dir, const char *sysfs_root)
+{
+	int dfd = roce_safefile_state_dir_existing(state_dir);
+	if (dfd < 0)
+		return false;
+	bool seen = late_at(dfd, sysfs_root);
+	close(dfd);
+	return seen;
 }

@@ -19,6 +19,7 @@
 #ifndef ROCE_STUCK_H
 #define ROCE_STUCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include "base/error.h"
@@ -38,6 +39,18 @@ int roce_stuck_mark(const char *state_dir, const char *sysfs_root, pid_t pid, st
  * fstat of StateDir and one failed openat.  Two checks abandoned at once
  * share one marker: the later pid is kept. */
 int roce_stuck_find(const char *state_dir, const char *sysfs_root, struct roce_stuck *out);
+
+/*
+ * A collector that ran past its deadline (stuck, or only slow) is also
+ * remembered for good (until StateDir is emptied: a reboot, as it is a
+ * tmpfs): a caller that would run its collector in a task sharing its
+ * memory (worker.h) forks one instead on such a node, where a process can
+ * be killed at any point.  Keyed by the sysfs root as the marker is.
+ */
+int roce_stuck_mark_late(const char *state_dir, const char *sysfs_root, struct roce_error *err);
+bool roce_stuck_late_seen(const char *state_dir, const char *sysfs_root);
+/* roce_stuck_find and roce_stuck_late_seen with one look at StateDir. */
+int roce_stuck_find_late(const char *state_dir, const char *sysfs_root, struct roce_stuck *out, bool *late);
 
 /* "an earlier fabric check (pid N, started M s ago) is still stuck ..." */
 void roce_stuck_describe(const struct roce_stuck *s, char *buf, size_t len);

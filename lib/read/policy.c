@@ -19,6 +19,36 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+/* "name:N,..." (N 1-4294967295) of link-quality or loss counters (counter.h;
+ * traffic and congestion counters grow on every healthy port): the thresholds,
+ * every other counter untracked. */
+static int parse_trend_counters(const char *v, uint64_t *threshold)
+{
+	uint64_t t[ROCE_N_COUNTERS] = { 0 };
+	char buf[512], *save = NULL;
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -1;
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		if (!colon)
+			return -1;
+		*colon = '\0';
+		int c = roce_counter_lookup(item);
+		if (c < 0 ||
+		    (roce_counter_defs[c].kind != ROCE_KIND_LINK && roce_counter_defs[c].kind != ROCE_KIND_LOSS))
+			return -1;
+		errno = 0;
+		if (!isdigit((unsigned char)colon[1]))
+			return -1;
+		unsigned long long n = strtoull(colon + 1, &end, 10);
+		if (errno || *end || n < 1 || n > UINT32_MAX)
+			return -1;
+		t[c] = n;
+	}
+	memcpy(threshold, t, sizeof(t));
+	return 0;
+}
+
 void roce_policy_defaults(struct roce_policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -26,7 +56,12 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->addr_family = AF_INET;
 	p->mtu = 0;
 	p->pfc_priority = 3;
-	p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
+	/* quiet: what a supported stack does not expose is not said in every job's output (NEWS) */
+	p->pfc_unknown = ROCE_UNKNOWN_QUIET;
+	p->ecn_unknown = ROCE_UNKNOWN_QUIET;
+	p->ets_unknown = ROCE_UNKNOWN_QUIET;
+	p->gdr_unknown = ROCE_UNKNOWN_QUIET;
+	p->pcie_unknown = ROCE_UNKNOWN_QUIET;
 	p->traffic_class = ROCE_TC_AUTO;
 	p->gdr_level = ROCE_GDR_PXB;
 	p->hca_ties = ROCE_TIES_BANDWIDTH;
@@ -38,15 +73,24 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->ets = ROCE_ACTION_WARN;
 	p->timeout_ms = 2000;
 	p->drain = true;
+	p->gate = false;
+	p->resume_after = ROCE_RESUME_AFTER_DEFAULT;
 	p->link_rate = ROCE_LINK_RATE_AUTO;
 	/* warn since 0.2.0: a check new in a release is first released at warn (NEWS) */
 	p->ecn = ROCE_ECN_WARN;
+	p->link_rate_action = ROCE_ACTION_WARN;
+	p->trust = ROCE_ACTION_WARN;
 	p->probe = ROCE_PROBE_OFF; /* opt-in: it sends datagrams between the job's nodes */
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
 	/* tmpfs, cleared at boot: no stale snapshots survive a reboot, and faster. */
 	snprintf(p->state_dir, sizeof(p->state_dir), "/run/slurm-roce");
+	/* New failing checks ship at warn first. */
+	p->trend = ROCE_ACTION_WARN;
+	p->trend_window_s = 3600;
+	parse_trend_counters(ROCE_TREND_COUNTERS_DEFAULT, p->trend_threshold);
+	p->live = true;
 }
 
 bool roce_token_ok(const char *s, size_t maxlen)
@@ -208,16 +252,25 @@ static int set_pfc_priority(struct roce_policy *p, const char *v)
 	return parse_word_or_int(v, "none", ROCE_PFC_NONE, 0, 7, &p->pfc_priority);
 }
 
-static int set_pfc_unknown(struct roce_policy *p, const char *v)
+/* quiet, warn, and fail where the key takes it. */
+static int parse_unknown(const char *v, bool can_fail, enum roce_unknown_action *out)
 {
-	if (!strcasecmp(v, "warn"))
-		p->pfc_unknown = ROCE_PFC_UNKNOWN_WARN;
-	else if (!strcasecmp(v, "fail"))
-		p->pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	if (!strcasecmp(v, "quiet"))
+		*out = ROCE_UNKNOWN_QUIET;
+	else if (!strcasecmp(v, "warn"))
+		*out = ROCE_UNKNOWN_WARN;
+	else if (can_fail && !strcasecmp(v, "fail"))
+		*out = ROCE_UNKNOWN_FAIL;
 	else
 		return -1;
 	return 0;
 }
+
+static int set_pfc_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, true, &p->pfc_unknown); }
+static int set_ecn_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->ecn_unknown); }
+static int set_ets_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->ets_unknown); }
+static int set_gdr_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->gdr_unknown); }
+static int set_pcie_unknown(struct roce_policy *p, const char *v) { return parse_unknown(v, false, &p->pcie_unknown); }
 
 static int parse_action(const char *v, enum roce_action *out)
 {
@@ -236,6 +289,30 @@ static int set_pcie_degraded(struct roce_policy *p, const char *v) { return pars
 static int set_acs(struct roce_policy *p, const char *v) { return parse_action(v, &p->acs); }
 static int set_iommu(struct roce_policy *p, const char *v) { return parse_action(v, &p->iommu); }
 static int set_ets(struct roce_policy *p, const char *v) { return parse_action(v, &p->ets); }
+static int set_trend(struct roce_policy *p, const char *v) { return parse_action(v, &p->trend); }
+static int set_trend_counters(struct roce_policy *p, const char *v)
+{
+	return parse_trend_counters(v, p->trend_threshold);
+}
+static int set_trend_window(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 1, 2592000, &n) < 0)
+		return -1;
+	p->trend_window_s = (int)n;
+	return 0;
+}
+static int set_trust(struct roce_policy *p, const char *v) { return parse_action(v, &p->trust); }
+
+/* warn or fail: not judging the rate at all is LinkRate=none. */
+static int set_link_rate_action(struct roce_policy *p, const char *v)
+{
+	enum roce_action a;
+	if (parse_action(v, &a) < 0 || a == ROCE_ACTION_IGNORE)
+		return -1;
+	p->link_rate_action = a;
+	return 0;
+}
 
 static int set_traffic_class(struct roce_policy *p, const char *v)
 {
@@ -306,6 +383,18 @@ static int set_mode(struct roce_policy *p, const char *v)
 
 static int set_require_gdr(struct roce_policy *p, const char *v) { return parse_bool(v, &p->require_gdr); }
 static int set_drain(struct roce_policy *p, const char *v) { return parse_bool(v, &p->drain); }
+static int set_live(struct roce_policy *p, const char *v) { return parse_bool(v, &p->live); }
+
+static int set_gate(struct roce_policy *p, const char *v) { return parse_bool(v, &p->gate); }
+
+static int set_resume_after(struct roce_policy *p, const char *v)
+{
+	long n;
+	if (parse_int(v, 0, ROCE_RESUME_AFTER_MAX, &n) < 0)
+		return -1;
+	p->resume_after = (unsigned)n;
+	return 0;
+}
 
 static int set_timeout(struct roce_policy *p, const char *v)
 {
@@ -388,20 +477,34 @@ static const struct {
 	{ "AddrFamily", set_addr_family, "ipv4 or ipv6" },
 	{ "Mtu", set_mtu, "0 (only require uniformity) or 576-65535" },
 	{ "PfcPriority", set_pfc_priority, "0-7 or none" },
-	{ "PfcUnknown", set_pfc_unknown, "warn or fail" },
+	{ "PfcUnknown", set_pfc_unknown, "quiet, warn or fail" },
 	{ "TrafficClass", set_traffic_class, "auto or 0-255" },
 	{ "Ecn", set_ecn, "require, warn or ignore" },
+	{ "EcnUnknown", set_ecn_unknown, "quiet or warn" },
 	{ "Ets", set_ets, "warn, fail or ignore" },
+	{ "EtsUnknown", set_ets_unknown, "quiet or warn" },
+	{ "Trend", set_trend, "warn, fail or ignore" },
+	{ "TrendCounters", set_trend_counters,
+	  "a comma-separated list of COUNTER:N (link-quality or loss counters, N 1-4294967295), e.g. "
+	  "symbol_error:10,link_downed:1" },
+	{ "TrendWindow", set_trend_window, "1-2592000 (seconds)" },
+	{ "Live", set_live, "yes or no" },
 	{ "LinkRate", set_link_rate, "auto, none or 1-9999 (Gb/s)" },
+	{ "LinkRateAction", set_link_rate_action, "warn or fail" },
+	{ "Trust", set_trust, "warn, fail or ignore" },
 	{ "Hca", set_hca, "a comma-separated list of up to 32 RDMA device names, e.g. mlx5_0,mlx5_1" },
 	{ "GdrLevel", set_gdr_level, "LOC, PIX, PXB, PHB or SYS" },
 	{ "HcaTies", set_hca_ties, "bandwidth or all" },
 	{ "Mode", set_mode, "off, warn or strict" },
 	{ "RequireGdr", set_require_gdr, "yes or no" },
+	{ "GdrUnknown", set_gdr_unknown, "quiet or warn" },
 	{ "PcieDegraded", set_pcie_degraded, "warn, fail or ignore" },
+	{ "PcieUnknown", set_pcie_unknown, "quiet or warn" },
 	{ "Acs", set_acs, "warn, fail or ignore" },
 	{ "Iommu", set_iommu, "warn, fail or ignore" },
 	{ "Drain", set_drain, "yes or no" },
+	{ "Gate", set_gate, "yes or no" },
+	{ "ResumeAfter", set_resume_after, "0 (never) or 1-1000 (passing health checks in a row)" },
 	{ "TimeoutMs", set_timeout, "1-600000 (milliseconds)" },
 	{ "TopologyFile", set_topology_file, "an absolute path" },
 	{ "TopologyCache", set_topology_cache, "an absolute path" },

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include "base/counter.h"
 #include "base/error.h"
 #include "base/subnet.h"
 
@@ -17,9 +19,14 @@
 
 enum roce_mode { ROCE_MODE_OFF = 0, ROCE_MODE_WARN, ROCE_MODE_STRICT };
 enum roce_gdr_level { ROCE_GDR_LOC = 0, ROCE_GDR_PIX, ROCE_GDR_PXB, ROCE_GDR_PHB, ROCE_GDR_SYS };
-enum roce_pfc_unknown { ROCE_PFC_UNKNOWN_WARN = 0, ROCE_PFC_UNKNOWN_FAIL };
+/* What a state a supported stack simply does not expose gives (the
+ * *Unknown= keys: no DCB, no ecn/, no ETS or buffers, no NVIDIA driver, no
+ * PCIe path): quiet, a finding with its verdict (never a pass) shown by
+ * roce-check, the report and slurmd's log, not in a job's output; warn, said
+ * in the job's output too; fail (PfcUnknown= only), the port fails. */
+enum roce_unknown_action { ROCE_UNKNOWN_QUIET = 0, ROCE_UNKNOWN_WARN, ROCE_UNKNOWN_FAIL };
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
-/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=). */
+/* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=, Trust=, LinkRateAction=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
 /* Probe=: the path probe between the job's nodes in the job prolog (off, or
  * UDP datagrams on each rail's IP path: lib/probe/). */
@@ -32,6 +39,13 @@ enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 #define ROCE_PFC_NONE (-1)
 #define ROCE_LINK_RATE_AUTO (-1)
 #define ROCE_LINK_RATE_NONE 0
+/* TrendCounters= when roce.conf does not say: the link-quality counters and
+ * the growth within TrendWindow= that makes a port sick. */
+#define ROCE_TREND_COUNTERS_DEFAULT                                                                         \
+	"symbol_error:10,link_downed:1,link_error_recovery:1,port_rcv_errors:10,local_ack_timeout_err:100," \
+	"rx_icrc_encapsulated:10"
+#define ROCE_RESUME_AFTER_DEFAULT 3
+#define ROCE_RESUME_AFTER_MAX 1000
 
 /* Rails=: the site's rails, in order, each a subnet and maybe a name
  * (fingerprint.h: a port is on the rail whose subnet holds its GID's
@@ -44,13 +58,17 @@ struct roce_rail {
 };
 
 struct roce_policy {
-	int gid_index;    /* 0..255 or ROCE_GID_AUTO */
-	int addr_family;  /* AF_INET or AF_INET6 */
-	unsigned mtu;     /* required netdev MTU, 0 = only uniformity */
-	int pfc_priority; /* 0..7, ROCE_PFC_NONE = do not check PFC */
-	enum roce_pfc_unknown pfc_unknown;
-	int traffic_class;          /* 0..255 or ROCE_TC_AUTO */
-	char hca[ROCE_HCA_MAX][64]; /* allow-list; n_hca == 0 = every Ethernet port */
+	int gid_index;                        /* 0..255 or ROCE_GID_AUTO */
+	int addr_family;                      /* AF_INET or AF_INET6 */
+	unsigned mtu;                         /* required netdev MTU, 0 = only uniformity */
+	int pfc_priority;                     /* 0..7, ROCE_PFC_NONE = do not check PFC */
+	enum roce_unknown_action pfc_unknown; /* a netdev without DCB (quiet) or another unknown PFC state */
+	enum roce_unknown_action ecn_unknown; /* no class/net/<if>/ecn/ (upstream mlx5): quiet or warn */
+	enum roce_unknown_action ets_unknown; /* ETS or buffers the driver does not report: quiet or warn */
+	enum roce_unknown_action gdr_unknown; /* no GPUDirect path on a node without the NVIDIA driver: quiet or warn */
+	enum roce_unknown_action pcie_unknown; /* a PCIe path this sysfs does not show: quiet or warn */
+	int traffic_class;                     /* 0..255 or ROCE_TC_AUTO */
+	char hca[ROCE_HCA_MAX][64];            /* allow-list; n_hca == 0 = every Ethernet port */
 	size_t n_hca;
 	enum roce_gdr_level gdr_level;
 	enum roce_hca_ties hca_ties;    /* HcaTies=: which of a GPU's equally near HCAs it gets */
@@ -61,16 +79,25 @@ struct roce_policy {
 	enum roce_action iommu;         /* IOMMU DMA translation on a GPUDirect path */
 	enum roce_action ets; /* the PFC priority's TC at 0 % under ETS, or its buffer shared with lossy priorities */
 	int timeout_ms;       /* deadline for all collectors together */
-	char topology_file[256];                /* hwloc XML, "" = live topology (cached) */
-	char topology_cache[256];               /* where the live topology's XML export is cached */
-	char report_dir[256];                   /* per-job fabric report fragments */
-	char state_dir[256];                    /* prolog counter snapshots (root only) */
-	char shared_dir[256];                   /* node fingerprints for the job-wide agreement, "" = none */
-	bool drain;                             /* plugin: drain nodes with broken hardware */
-	enum roce_ecn_policy ecn;               /* a disabled ECN reaction or notification point: fail, warn, ignore */
-	int link_rate;                          /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
+	char topology_file[256];           /* hwloc XML, "" = live topology (cached) */
+	char topology_cache[256];          /* where the live topology's XML export is cached */
+	char report_dir[256];              /* per-job fabric report fragments */
+	char state_dir[256];               /* prolog counter snapshots (root only) */
+	char shared_dir[256];              /* node fingerprints for the job-wide agreement, "" = none */
+	bool drain;                        /* plugin: drain nodes with broken hardware */
+	bool gate;                         /* Gate=yes: every job's prolog checks the node (else strict jobs') */
+	unsigned resume_after;             /* health check: resume our drain after this many passing runs, 0 = never */
+	enum roce_ecn_policy ecn;          /* a disabled ECN reaction or notification point: fail, warn, ignore */
+	int link_rate;                     /* minimum Gb/s of a RoCE port, ROCE_LINK_RATE_AUTO (as fast as the
 	                                   same model's other ports) or ROCE_LINK_RATE_NONE */
-	char sysfs_root[256];                   /* "/sys"; a fixture tree in tests */
+	enum roce_action link_rate_action; /* a slow port: warn (kept), or fail (left out, drained) */
+	enum roce_action trust;            /* RoCE landing off the PFC priority (qos/trust, dscp2prio, VLAN) */
+	char sysfs_root[256];              /* "/sys"; a fixture tree in tests */
+	/* The health check's link-quality trend (Trend=, TrendCounters=, TrendWindow=) */
+	enum roce_action trend;                    /* what a sick port gives; ignore: no trend kept */
+	uint64_t trend_threshold[ROCE_N_COUNTERS]; /* growth within the window that is sick; 0 = not tracked */
+	int trend_window_s;                        /* a flap settles after this long without growth */
+	bool live; /* the health check samples running jobs for roce-report --live (Live=) */
 	struct roce_rail rails[ROCE_RAILS_MAX]; /* Rails=; n_rails 0: each port's own subnet is its rail */
 	size_t n_rails;
 	enum roce_probe_mode probe; /* Probe=: off, or ip (the prolog probes each rail's path to a ring neighbour) */

@@ -2,6 +2,7 @@
 /* readfile.c - bounded, fallible reads of whole regular files (readfile.h). */
 #include "config.h"
 #include "read/readfile.h"
+#include "base/kread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,7 +57,8 @@ static int open_same(int dfd, const struct name *file, int flags, const struct s
 	int fd = openat(dfd, file->path,
 	                O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 	                        (flags & ROCE_READFILE_NOFOLLOW ? O_NOFOLLOW : 0));
-	if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
+	if (fd >= 0 && !(flags & ROCE_READFILE_DIR_PRIVATE) &&
+	    (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
 		close(fd);
 		errno = ESTALE;
 		return -1;
@@ -107,6 +109,12 @@ static int look(int dfd, const struct name *file, int flags, struct stat *st, in
 static int open_regular(int dfd, struct name *file, int flags, struct stat *st, struct roce_reading *r)
 {
 	int pfd, e;
+	if (flags & ROCE_READFILE_DIR_KERNFS) {
+		memset(st, 0, sizeof(*st));
+		st->st_mode = S_IFREG;
+		int fd = openat(dfd, file->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		return fd >= 0 ? fd : fail_errno(r, errno, "open", file);
+	}
 	if (look(dfd, file, flags, st, &pfd) < 0)
 		return fail_errno(r, errno, "open", file);
 	if (!S_ISREG(st->st_mode)) {
@@ -147,7 +155,7 @@ static int read_upto(int fd, char *buf, size_t size, size_t *got, bool probe, bo
 		if (full && !probe)
 			return 1;
 		size_t want = full ? 1 : size - *got;
-		ssize_t n = read(fd, full ? &extra : buf + *got, want);
+		ssize_t n = roce_kread_read(fd, full ? &extra : buf + *got, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -187,6 +195,13 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
 	close(fd);
 	if (more) {
 		buf[0] = '\0';
+		if (more < 0 && e == EISDIR && (flags & ROCE_READFILE_DIR_KERNFS)) {
+			/* opened without a look: refused as the look refuses it */
+			roce_reading_set(r, ROCE_MALFORMED, 0, "%s is not a regular file (%s)", shown(&file),
+			                 file_type(S_IFDIR));
+			errno = EINVAL;
+			return -1;
+		}
 		if (more < 0)
 			return fail_errno(r, e, "read", &file);
 		too_long(r, &file, size - 1);
@@ -195,6 +210,14 @@ ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf,
 	buf[got] = '\0';
 	roce_reading_set(r, ROCE_OK, 0, NULL);
 	return (ssize_t)got;
+}
+
+int roce_readfile_open_failed(const char *dir, const char *path, int err, struct roce_reading *r)
+{
+	struct name file;
+	file.dir = dir;
+	file.path = path;
+	return fail_errno(r, err, "open", &file);
 }
 
 int roce_readfile_open(int dfd, const char *dir, const char *path, int flags, struct roce_reading *r)

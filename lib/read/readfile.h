@@ -30,11 +30,26 @@
  * the look, and the file opened must be the same. */
 #define ROCE_READFILE_NOFOLLOW 0x1
 #define ROCE_READFILE_TRUSTED 0x2 /* owned by root or this euid, writable by nobody else */
+/* For reads of dfd/path with a directory fd whose caller knows more (sysfs.c
+ * checks each directory once): PRIVATE, nobody but root or this euid can
+ * name or rename its entries (owned so, writable by nobody else: path has
+ * no '/'), so the file opened is not checked again against the one
+ * examined; KERNFS, a kernel file system that holds no FIFO or device
+ * (sysfs: only regular files, directories and links, named by the
+ * kernel), so the file is opened without looking first (a directory opened
+ * so is refused as the look would have refused it). */
+#define ROCE_READFILE_DIR_PRIVATE 0x4
+#define ROCE_READFILE_DIR_KERNFS 0x8
 
 /* Read dfd/path (dfd AT_FDCWD: path as it is) into buf (size >= 1 bytes): at
  * most size - 1 bytes, NUL-terminated.  The byte count, or -1 (r set, buf ""). */
 ssize_t roce_readfile_buf(int dfd, const char *dir, const char *path, char *buf, size_t size, int flags,
                           struct roce_reading *r);
+
+/* What roce_readfile_buf() says of dir/path when opening it fails with err,
+ * for a reader that knows so without trying (its directory cannot be
+ * opened: the lookup fails at the same component).  -1, errno err. */
+int roce_readfile_open_failed(const char *dir, const char *path, int err, struct roce_reading *r);
 
 /* The file examined and opened as roce_readfile_buf() does, for a reader
  * that wants only parts of it (pread: a config space's capability

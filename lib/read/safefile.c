@@ -54,21 +54,22 @@ static void temp_name(char *buf, size_t len, const char *name)
 #define ACL_LEN (4 + 5 * 8)
 
 /* POSIX access ACL as the kernel's xattr format (linux/posix_acl_xattr.h):
- * owner own_perm, user:<reader> perm, group perm, mask perm, other none. */
-static void reader_acl(char buf[ACL_LEN], uid_t reader, uint16_t own_perm, uint16_t perm)
+ * owner own_perm, user:<reader> perm, group group_perm, mask the wider of
+ * the two, other none (a fragment: r, r, r; a ReportDir job directory: rwx,
+ * r-x, r-x; a SharedDir job directory: rwx, r-x, none). */
+static void reader_acl(char buf[ACL_LEN], uid_t reader, uint16_t own_perm, uint16_t perm, uint16_t group_perm)
 {
 	struct {
 		uint16_t tag, perm;
 		uint32_t id;
 	} __attribute__((packed)) e[5] = {
-		{ 0x01, own_perm, UINT32_MAX }, /* ACL_USER_OBJ */
-		{ 0x02, perm, reader },         /* ACL_USER */
-		{ 0x04, 0, UINT32_MAX },        /* ACL_GROUP_OBJ */
-		{ 0x10, perm, UINT32_MAX },     /* ACL_MASK */
-		{ 0x20, 0, UINT32_MAX },        /* ACL_OTHER */
+		{ 0x01, own_perm, UINT32_MAX },                      /* ACL_USER_OBJ */
+		{ 0x02, perm, reader },                              /* ACL_USER */
+		{ 0x04, group_perm, UINT32_MAX },                    /* ACL_GROUP_OBJ */
+		{ 0x10, (uint16_t)(perm | group_perm), UINT32_MAX }, /* ACL_MASK */
+		{ 0x20, 0, UINT32_MAX },                             /* ACL_OTHER */
 	};
-	uint32_t version = 2;          /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
-	e[2].perm = perm == 5 ? 0 : 4; /* a file's group reads it (0440); a job directory's does not */
+	uint32_t version = 2; /* POSIX_ACL_XATTR_VERSION, little-endian on the hosts Slurm runs on */
 	memcpy(buf, &version, 4);
 	memcpy(buf + 4, e, sizeof(e));
 }
@@ -76,7 +77,7 @@ static void reader_acl(char buf[ACL_LEN], uid_t reader, uint16_t own_perm, uint1
 static int set_reader_acl(int fd, uid_t reader)
 {
 	char buf[ACL_LEN];
-	reader_acl(buf, reader, 4, 4);
+	reader_acl(buf, reader, 4, 4, 4);
 	return fsetxattr(fd, ACL_XATTR, buf, sizeof(buf), 0);
 }
 
@@ -112,7 +113,7 @@ int roce_safefile_share_dir(int dfd, uid_t reader, struct roce_error *err)
 	}
 	if (st.st_uid == reader && (st.st_mode & 07777) == 0500)
 		return 0; /* shared as below, on a file system without ACLs */
-	reader_acl(want, reader, 7, 5);
+	reader_acl(want, reader, 7, 5, 0);
 	/* Every node of a job comes here: read before writing (one MDS update, not thousands). */
 	if (st.st_uid == geteuid() && fgetxattr(dfd, ACL_XATTR, have, sizeof(have)) == ACL_LEN &&
 	    memcmp(have, want, ACL_LEN) == 0)
@@ -246,22 +247,27 @@ struct walk {
 	const char *what, *path; /* "StateDir", as configured */
 	char at[PATH_MAX];       /* the component reached, "/a/b" */
 	int flags;
+	mode_t mode; /* of the last component, when root makes it */
 	struct roce_error *err;
 };
 
+/* err set; errno kept as the failed call left it (callers tell EACCES apart). */
 __attribute__((format(printf, 2, 3))) static int walk_fail(struct walk *w, const char *fmt, ...)
 {
-	char why[256];
+	char why[384];
+	int e = errno;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	roce_error_set(w->err, "%s%s%s: %s %s", w->what ? w->what : "", w->what ? " " : "", w->path, w->at, why);
+	errno = e;
 	return -1;
 }
 
 /* Root's (or this euid's), and writable by nobody else: a sticky directory
- * (/tmp) may be crossed but is not a place of ours. */
+ * (/tmp) may be crossed but is not a place of ours.  With UNLISTED the
+ * directory itself may be searched by others, not listed. */
 static int walk_trusted(struct walk *w, int fd, bool last)
 {
 	struct stat st;
@@ -273,7 +279,30 @@ static int walk_trusted(struct walk *w, int fd, bool last)
 		return walk_fail(w, "is owned by uid %u, not root", (unsigned)st.st_uid);
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX)))
 		return walk_fail(w, "is writable by group or others (mode %o)", (unsigned)(st.st_mode & 07777));
+	if (last && (w->flags & ROCE_SAFEFILE_UNLISTED) && (st.st_mode & S_IROTH))
+		return walk_fail(w,
+		                 "is listable by every user (mode %o), and its names say whose jobs ran where: "
+		                 "chmod o-r %s (others need only search, o+x)",
+		                 (unsigned)(st.st_mode & 07777), w->path);
 	return 0;
+}
+
+/* Root makes no directory where someone else may write: in a sticky /tmp or
+ * /scratch anyone may make the name first (and own it from then on); the
+ * admin makes it once, as the error says. */
+static int walk_parent_ours(struct walk *w, int parent)
+{
+	struct stat st;
+	if (fstat(parent, &st) < 0)
+		return walk_fail(w, "cannot be created: its parent cannot be examined: %s", strerror(errno));
+	if (!(st.st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	char up[PATH_MAX];
+	snprintf(up, sizeof(up), "%.*s", (int)(strrchr(w->at, '/') - w->at), w->at);
+	return walk_fail(w,
+	                 "is missing, and root makes no directory in %s, which others can write (mode %o): make "
+	                 "it as root once: install -d -m %04o -o root %s",
+	                 up[0] ? up : "/", (unsigned)(st.st_mode & 07777), (unsigned)w->mode, w->path);
 }
 
 /* Create the missing directory name in the verified parent, with exactly
@@ -283,6 +312,8 @@ static int walk_create(struct walk *w, int parent, const char *name, mode_t mode
 	const char *fs = kernel_fs(parent);
 	if (fs)
 		return walk_fail(w, "cannot be created: its parent is on %s, a kernel file system", fs);
+	if (walk_parent_ours(w, parent) < 0)
+		return -1;
 	if (mkdirat(parent, name, mode) < 0)
 		return errno == EEXIST ? 0 : walk_fail(w, "cannot be created: %s", strerror(errno));
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -346,7 +377,7 @@ static bool more_names(const char *p)
 
 int roce_safefile_open_dir(const char *what, const char *path, int flags, mode_t mode, struct roce_error *err)
 {
-	struct walk w = { .what = what, .path = path, .flags = flags, .err = err };
+	struct walk w = { .what = what, .path = path, .flags = flags, .mode = mode, .err = err };
 	char buf[PATH_MAX];
 	snprintf(w.at, sizeof(w.at), "%s", path);
 	if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
@@ -405,6 +436,24 @@ int roce_safefile_cache_dir(const char *path, struct roce_error *err)
 	                              0755, err);
 }
 
+/* SharedDir and ReportDir: others search them for names they were told (a
+ * job id, a node), never list them (safefile.h). */
+#define SHARED_DIR_MODE 0711
+#define REPORT_DIR_MODE 0751 /* its group (the admins) lists it */
+
+int roce_safefile_shared_dir(const char *path, struct roce_error *err)
+{
+	return roce_safefile_open_dir("SharedDir", path,
+	                              ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED | ROCE_SAFEFILE_UNLISTED,
+	                              SHARED_DIR_MODE, err);
+}
+
+int roce_safefile_shared_dir_existing(const char *path)
+{
+	/* to remove our own file: however listable it is */
+	return roce_safefile_open_dir("SharedDir", path, ROCE_SAFEFILE_TRUSTED, 0, NULL);
+}
+
 /* ---------------------------------------------------------------- job directories */
 
 /* A fragment this much older than the node's prolog belongs to an earlier
@@ -456,10 +505,27 @@ static int move_aside(int rfd, const char *path, const char *job_id, const struc
 	return -1;
 }
 
-/* report_dir/job_id/, created, ours, writable by nobody else. */
-static int open_job_dir(int rfd, const char *path, const char *job_id, struct stat *st, struct roce_error *err)
+/* A job directory we just made: root's, the admins' group, listed by them
+ * and by the job's user (an ACL entry) only.  A file system without ACLs
+ * gets 0755: the job's user must list it (safefile.h). */
+static int job_dir_setup(int jfd, uid_t job_uid, gid_t admin_gid)
 {
-	bool created = mkdirat(rfd, job_id, 0755) == 0;
+	if (fchown(jfd, geteuid(), admin_gid) < 0 || fchmod(jfd, 0750) < 0)
+		return -1;
+	char acl[ACL_LEN];
+	reader_acl(acl, job_uid, 7, 5, 5); /* the admins (the group) list it too */
+	if (job_uid == geteuid() || fsetxattr(jfd, ACL_XATTR, acl, sizeof(acl), 0) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOTSUP)
+		return -1;
+	return fchmod(jfd, 0755);
+}
+
+/* report_dir/job_id/, created, ours, writable by nobody else. */
+static int open_job_dir(int rfd, const char *path, const char *job_id, uid_t job_uid, gid_t admin_gid, struct stat *st,
+                        struct roce_error *err)
+{
+	bool created = mkdirat(rfd, job_id, 0700) == 0;
 	if (!created && errno != EEXIST) {
 		roce_error_set(err, "cannot create %s/%s: %s", path, job_id, strerror(errno));
 		return -1;
@@ -474,7 +540,7 @@ static int open_job_dir(int rfd, const char *path, const char *job_id, struct st
 		               (unsigned)geteuid());
 		goto fail;
 	}
-	if (created && fchmod(jfd, 0755) < 0) { /* ours: the umask must not hide it from the job's user */
+	if (created && job_dir_setup(jfd, job_uid, admin_gid) < 0) { /* ours: whatever the umask */
 		roce_error_set(err, "cannot set up %s/%s: %s", path, job_id, strerror(errno));
 		goto fail;
 	}
@@ -496,7 +562,9 @@ int roce_safefile_report_dir(const char *path, const char *job_id, uid_t job_uid
 {
 	struct stat st;
 	int jfd = -1,
-	    rfd = roce_safefile_open_dir("ReportDir", path, ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED, 0755, err);
+	    rfd = roce_safefile_open_dir("ReportDir", path,
+	                                 ROCE_SAFEFILE_CREATE | ROCE_SAFEFILE_TRUSTED | ROCE_SAFEFILE_UNLISTED,
+	                                 REPORT_DIR_MODE, err);
 	if (rfd < 0)
 		return -1;
 	if (fstat(rfd, &st) < 0) {
@@ -506,7 +574,8 @@ int roce_safefile_report_dir(const char *path, const char *job_id, uid_t job_uid
 	*admin_gid = st.st_gid;
 	/* A few rounds: other nodes' epilogs may be moving the same earlier instance. */
 	for (int round = 0; round < 4; round++) {
-		if ((jfd = open_job_dir(rfd, path, job_id, &st, err)) < 0 || !other_instance(jfd, job_uid, since))
+		if ((jfd = open_job_dir(rfd, path, job_id, job_uid, *admin_gid, &st, err)) < 0 ||
+		    !other_instance(jfd, job_uid, since))
 			goto out;
 		close(jfd);
 		jfd = -1;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/nodehealth.h"
 #include "report/report_metric.h"
+#include "pipeline/delta.h"
 #include "read/sysfs.h"
 
 #include <stdio.h>
@@ -17,6 +18,7 @@ static const struct {
 	[ROCE_NH_PAUSE_STORM] = { "pause_storm", "Pause storms" },
 	[ROCE_NH_LINK_DOWN] = { "link_down", "Link downs" },
 	[ROCE_NH_SLOW_LINK] = { "slow_link", "Slow link" },
+	[ROCE_NH_TREND] = { "counter_trend", "Counter trend" },
 };
 
 const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p) { return problems[p].key; }
@@ -32,11 +34,13 @@ static const struct {
 	{ "packet_loss", ROCE_NH_LOSS },         { "rdma_timeouts", ROCE_NH_TIMEOUT },
 	{ "retries_exceeded", ROCE_NH_TIMEOUT }, { "pause_storm", ROCE_NH_PAUSE_STORM },
 	{ "link_down", ROCE_NH_LINK_DOWN },      { "port_down", ROCE_NH_LINK_DOWN },
+	{ "counter_trend", ROCE_NH_TREND },
 };
 
 /* A slow link fails the port's check with the link rate check's finding
- * (check_link.c), which the fragment keeps as the port's check_why. */
-#define SLOW_LINK_CHECK "link_rate:"
+ * (check_link.c), which the fragment keeps as the port's check_why, after
+ * when it was seen (roce_delta_check_why). */
+#define SLOW_LINK_CHECK "link_rate"
 
 void roce_nodehealth_init(struct roce_nodehealth *h)
 {
@@ -47,6 +51,9 @@ void roce_nodehealth_init(struct roce_nodehealth *h)
 void roce_nodehealth_free(struct roce_nodehealth *h)
 {
 	free(h->rows);
+	roce_hashindex_free(&h->index);
+	roce_arena_free(&h->names);
+	roce_report_ports_free(&h->ports);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -61,33 +68,36 @@ const char *roce_nodehealth_port_name(const struct roce_nodehealth_row *row, cha
 
 /* ---------------------------------------------------------------- rows */
 
-static int key_cmp(const char *node, const char *device, unsigned port, const struct roce_nodehealth_row *row)
+struct row_key {
+	const struct roce_nodehealth *h;
+	const char *node, *device;
+	unsigned port;
+};
+
+static bool same_row(size_t pos, const void *arg)
 {
-	int c = strcmp(node, row->node);
-	if (!c)
-		c = strcmp(device, row->device);
-	if (!c)
-		c = (port > row->port) - (port < row->port);
-	return c;
+	const struct row_key *k = arg;
+	const struct roce_nodehealth_row *row = &k->h->rows[pos];
+	return row->port == k->port && strcmp(row->node, k->node) == 0 && strcmp(row->device, k->device) == 0;
 }
 
-/* The row of (node, device, port), made when new: a binary search in the
- * sorted rows; an insert moves the tail, rare once every port was seen.
- * NULL on ENOMEM. */
-static struct roce_nodehealth_row *row_of(struct roce_nodehealth *h, const char *node, const char *device,
-                                          unsigned port)
+/* The key's hash: node, device (each with its NUL) and port. */
+static uint64_t row_hash(const char *node, const char *device, unsigned port)
 {
-	size_t lo = 0, hi = h->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = key_cmp(node, device, port, &h->rows[mid]);
-		if (c == 0)
-			return &h->rows[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	char key[64 + ROCE_FRAGMENT_DEVICE_MAX + sizeof(port)];
+	size_t nl = strnlen(node, 63), dl = strnlen(device, ROCE_FRAGMENT_DEVICE_MAX - 1);
+	memcpy(key, node, nl);
+	key[nl] = '\0';
+	memcpy(key + nl + 1, device, dl);
+	key[nl + 1 + dl] = '\0';
+	memcpy(key + nl + dl + 2, &port, sizeof(port));
+	return roce_hashindex_hash(key, nl + dl + 2 + sizeof(port));
+}
+
+/* A new row of (node, device, port) at the end; NULL on ENOMEM. */
+static struct roce_nodehealth_row *row_new(struct roce_nodehealth *h, const char *node, const char *device,
+                                           unsigned port, uint64_t hash)
+{
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 256;
 		struct roce_nodehealth_row *grown = realloc(h->rows, cap * sizeof(*grown));
@@ -96,15 +106,28 @@ static struct roce_nodehealth_row *row_of(struct roce_nodehealth *h, const char 
 		h->rows = grown;
 		h->cap = cap;
 	}
-	struct roce_nodehealth_row *row = &h->rows[lo];
-	memmove(row + 1, row, (h->n - lo) * sizeof(*row));
-	h->n++;
+	struct roce_nodehealth_row *row = &h->rows[h->n];
 	memset(row, 0, sizeof(*row));
+	/* the name whole (a cut one would be another row each job) */
+	if (!(row->device = device[0] ? roce_arena_strdup(&h->names, device) : ""))
+		return NULL;
+	if (roce_hashindex_add(&h->index, hash, h->n) < 0)
+		return NULL;
 	snprintf(row->node, sizeof(row->node), "%s", node);
-	snprintf(row->device, sizeof(row->device), "%s", device);
 	row->port = port;
 	row->stamp = (size_t)-1;
+	h->n++;
 	return row;
+}
+
+/* The row of (node, device, port), made when new; NULL on ENOMEM. */
+static struct roce_nodehealth_row *row_of(struct roce_nodehealth *h, const char *node, const char *device,
+                                          unsigned port)
+{
+	struct row_key k = { h, node, device, port };
+	uint64_t hash = row_hash(node, device, port);
+	size_t pos = roce_hashindex_find(&h->index, hash, same_row, &k);
+	return pos != SIZE_MAX ? &h->rows[pos] : row_new(h, node, device, port, hash);
 }
 
 /* The row was in job number h->jobs: counted once per job. */
@@ -135,28 +158,30 @@ static void problem(struct roce_nodehealth_row *row, enum roce_nodehealth_proble
 /* ---------------------------------------------------------------- a job */
 
 /* The port a verdict is about ("mlx5_0:1 prio 3" is port mlx5_0:1), NULL
- * for the node or a port the fragment does not list. */
-static const struct roce_fragment_port *verdict_port(const struct roce_fragment *n,
+ * for the node or a port the fragment does not list (h->ports indexes n). */
+static const struct roce_fragment_port *verdict_port(const struct roce_nodehealth *h, const struct roce_fragment *n,
                                                      const struct roce_fragment_verdict *v)
 {
-	size_t len = strcspn(v->subject, " ");
-	for (size_t i = 0; i < n->n_ports; i++) {
-		char name[ROCE_NAME_MAX + 16];
-		roce_report_metric_port(&n->ports[i], name, sizeof(name));
-		if (strlen(name) == len && strncmp(name, v->subject, len) == 0)
-			return &n->ports[i];
-	}
-	return NULL;
+	bool exact;
+	long i = roce_report_ports_of(&h->ports, v, &exact);
+	return i >= 0 ? &n->ports[i] : NULL;
 }
 
-/* The kind of problem a verdict is, -1 none. */
-static int kind(const struct roce_fragment_verdict *v, const struct roce_fragment_port *p)
+/* The kind of problem a verdict is, -1 none; *p the port it is about
+ * (NULL: the node), looked up only for a verdict of a kind. */
+static int kind(const struct roce_nodehealth *h, const struct roce_fragment *n, const struct roce_fragment_verdict *v,
+                const struct roce_fragment_port **p)
 {
+	*p = NULL;
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (strcmp(v->code, codes[i].code) == 0)
+		if (strcmp(v->code, codes[i].code) == 0) {
+			*p = verdict_port(h, n, v);
 			return (int)codes[i].p;
-	if (strcmp(v->code, "check_failed") == 0 && p && p->check_why &&
-	    strncmp(p->check_why, SLOW_LINK_CHECK, strlen(SLOW_LINK_CHECK)) == 0)
+		}
+	if (strcmp(v->code, "check_failed") != 0)
+		return -1;
+	*p = verdict_port(h, n, v);
+	if (*p && (*p)->check_why && roce_delta_check_why_is((*p)->check_why, SLOW_LINK_CHECK))
 		return ROCE_NH_SLOW_LINK;
 	return -1;
 }
@@ -173,12 +198,14 @@ static int add_node(struct roce_nodehealth *h, const struct roce_fragment *n, co
 			return -1;
 		seen(h, row);
 	}
+	if (roce_report_ports_index(&h->ports, n) < 0)
+		return -1;
 	for (size_t i = 0; i < n->n_verdicts; i++) {
-		const struct roce_fragment_port *p = verdict_port(n, &n->verdicts[i]);
-		int k = kind(&n->verdicts[i], p);
+		const struct roce_fragment_port *p;
+		int k = kind(h, n, &n->verdicts[i], &p);
 		if (k < 0)
 			continue;
-		/* looked up again: an insert above may have moved the rows */
+		/* looked up again: a new row above may have moved the rows */
 		struct roce_nodehealth_row *row = row_of(h, n->name, p ? p->device : "", p ? p->port : 0);
 		if (!row)
 			return -1;
@@ -240,11 +267,15 @@ static int by_sickness(const void *a, const void *b)
 		c = strcmp(x->node, y->node);
 	if (!c)
 		c = roce_sysfs_natural_cmp(x->device, y->device);
+	if (!c) /* rows come in the order first seen: every key decides */
+		c = strcmp(x->device, y->device);
 	return c ? c : (x->port > y->port) - (x->port < y->port);
 }
 
 void roce_nodehealth_rank(struct roce_nodehealth *h)
 {
+	/* sorted: the index no longer says where a row is */
+	roce_hashindex_free(&h->index);
 	if (h->n > 1)
 		qsort(h->rows, h->n, sizeof(*h->rows), by_sickness);
 }

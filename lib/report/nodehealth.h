@@ -7,9 +7,15 @@
  * ports seen, never with the jobs.
  *
  * A problem is one of the job report's verdicts (verdicts.c decides; this
- * file only sorts its codes into five kinds), counted once per job and
+ * file only sorts its codes into six kinds), counted once per job and
  * row.  A verdict about no port ("node") counts for the node's own row
  * (device ""), which is shown only when it has a problem.
+ *
+ * Linear in what is folded in: a row is found by its key's hash
+ * (hashindex.h), a verdict's port by name (report_ports.h), both once per
+ * fragment, whatever names a fragment carries; a row keeps its device
+ * name whole, as long as a fragment may carry it, so a node port has one
+ * row however many jobs saw it.
  */
 #ifndef ROCE_NODEHEALTH_H
 #define ROCE_NODEHEALTH_H
@@ -18,7 +24,9 @@
 #include <stdint.h>
 #include "fragment/fragment.h"
 #include "base/model.h" /* ROCE_NAME_MAX */
+#include "base/hashindex.h"
 #include "report/report.h"
+#include "report/report_ports.h"
 
 enum roce_nodehealth_problem {
 	ROCE_NH_LOSS,        /* packet_loss */
@@ -26,16 +34,17 @@ enum roce_nodehealth_problem {
 	ROCE_NH_PAUSE_STORM, /* pause_storm */
 	ROCE_NH_LINK_DOWN,   /* link_down, port_down */
 	ROCE_NH_SLOW_LINK,   /* check_failed by the link rate check (check_link.c) */
+	ROCE_NH_TREND,       /* counter_trend: the health check saw link-quality counters grow between jobs */
 	ROCE_NH_N
 };
-/* "loss", "timeouts", "pause_storm", "link_down", "slow_link": JSON keys, label values. */
+/* "loss", "timeouts", "pause_storm", "link_down", "slow_link", "counter_trend": JSON keys, label values. */
 const char *roce_nodehealth_problem_key(enum roce_nodehealth_problem p);
 /* "Loss", "RDMA timeouts", ...: column headings. */
 const char *roce_nodehealth_problem_title(enum roce_nodehealth_problem p);
 
 struct roce_nodehealth_row {
-	char node[64];              /* a fragment's node name (escaped, <= 63 bytes) */
-	char device[ROCE_NAME_MAX]; /* "" = the node itself */
+	char node[64];      /* a fragment's node name (escaped, <= 63 bytes) */
+	const char *device; /* whole, in the rows' arena (< ROCE_FRAGMENT_DEVICE_MAX); "" = the node itself */
 	unsigned port;
 	unsigned seen;                 /* jobs that had this node port */
 	unsigned bad;                  /* of those, jobs with any problem here */
@@ -47,11 +56,14 @@ struct roce_nodehealth_row {
 };
 
 struct roce_nodehealth {
-	struct roce_nodehealth_row *rows; /* sorted by (node, device, port) until ranked */
+	struct roce_nodehealth_row *rows; /* in the order first seen until ranked */
 	size_t n, cap;
-	size_t jobs;               /* jobs added */
-	size_t jobs_bad;           /* of those, jobs with any problem */
-	int64_t first_ns, last_ns; /* the span the jobs' ends cover (0: none known) */
+	struct roce_hashindex index;    /* (node, device, port) -> rows[] */
+	struct roce_arena names;        /* the rows' device names */
+	struct roce_report_ports ports; /* the fragment being added, its ports by name */
+	size_t jobs;                    /* jobs added */
+	size_t jobs_bad;                /* of those, jobs with any problem */
+	int64_t first_ns, last_ns;      /* the span the jobs' ends cover (0: none known) */
 	/* What the caller chose, for the printers to say: */
 	int64_t since_ns; /* jobs that ended before were left out; 0 = none */
 	long uid;         /* only this user's jobs; -1 = every user's */

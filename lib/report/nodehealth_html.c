@@ -11,6 +11,7 @@
 #include "report/nodehealth_html.h"
 #include "base/printable.h"
 #include "report/report_html.h"
+#include "report/report_metric.h"
 #include "base/timearg.h"
 
 #define TABLE_ROWS 2048
@@ -47,7 +48,7 @@ static void text_cell(FILE *out, const char *s)
 
 static void row(FILE *out, const struct roce_nodehealth_row *r)
 {
-	char port[ROCE_NAME_MAX + 16], when[32];
+	char port[ROCE_REPORT_PORT_NAME_MAX], when[32];
 	fputs("<tr>", out);
 	text_cell(out, r->node);
 	text_cell(out, roce_nodehealth_port_name(r, port, sizeof(port)));

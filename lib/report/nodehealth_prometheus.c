@@ -45,7 +45,8 @@ static void problems(FILE *out, const struct roce_nodehealth *h)
 	char l[LABELS_MAX];
 	roce_report_prometheus_family(out, "roce_node_port_problem_jobs",
 	                              "Jobs that saw this problem on the node port (problem: loss, timeouts, "
-	                              "pause_storm, link_down, slow_link; port \"\" = the node itself)");
+	                              "pause_storm, link_down, slow_link, counter_trend; port \"\" = the node "
+	                              "itself)");
 	for (size_t i = 0; i < h->n; i++) {
 		if (!shown(&h->rows[i]))
 			continue;

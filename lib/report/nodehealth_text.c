@@ -2,13 +2,14 @@
 /* nodehealth_text.c - node health across jobs as text (nodehealth_text.h). */
 #include "config.h"
 #include "report/nodehealth_text.h"
+#include "report/report_metric.h"
 #include "base/timearg.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* One node port per row; the header uses the same columns. */
-#define ROW "%-16s %-12s %6s %6s %6s %8s %11s %9s %9s  %s\n"
+#define ROW "%-16s %-12s %6s %6s %6s %8s %11s %9s %9s %5s  %s\n"
 
 /* Which jobs were read: every user's or one user's, since when, over what span. */
 static void scope(FILE *out, const struct roce_nodehealth *h)
@@ -29,7 +30,7 @@ static void scope(FILE *out, const struct roce_nodehealth *h)
 
 static void row(FILE *out, const struct roce_nodehealth_row *r)
 {
-	char port[ROCE_NAME_MAX + 16], seen[16], bad[16], n[ROCE_NH_N][16], last[96], when[32];
+	char port[ROCE_REPORT_PORT_NAME_MAX], seen[16], bad[16], n[ROCE_NH_N][16], last[96], when[32];
 	roce_nodehealth_port_name(r, port, sizeof(port));
 	snprintf(seen, sizeof(seen), "%u", r->seen);
 	snprintf(bad, sizeof(bad), "%u", r->bad);
@@ -37,7 +38,7 @@ static void row(FILE *out, const struct roce_nodehealth_row *r)
 		snprintf(n[p], sizeof(n[p]), "%u", r->jobs[p]);
 	snprintf(last, sizeof(last), "job %s, %s", r->last_job, roce_timearg_iso(r->last_ns, when, sizeof(when)));
 	fprintf(out, ROW, r->node, port, seen, bad, n[ROCE_NH_LOSS], n[ROCE_NH_TIMEOUT], n[ROCE_NH_PAUSE_STORM],
-	        n[ROCE_NH_LINK_DOWN], n[ROCE_NH_SLOW_LINK], last);
+	        n[ROCE_NH_LINK_DOWN], n[ROCE_NH_SLOW_LINK], n[ROCE_NH_TREND], last);
 }
 
 int roce_nodehealth_text_print(FILE *out, const struct roce_nodehealth *h)
@@ -54,7 +55,7 @@ int roce_nodehealth_text_print(FILE *out, const struct roce_nodehealth *h)
 	}
 	fprintf(out, "\nNode ports by jobs with a problem (columns: jobs that saw each):\n");
 	fprintf(out, ROW, "NODE", "PORT", "JOBS", "BAD", "LOSS", "TIMEOUTS", "PAUSE_STORM", "LINK_DOWN", "SLOW_LINK",
-	        "LAST PROBLEM");
+	        "TREND", "LAST PROBLEM");
 	for (size_t i = 0; i < h->n; i++)
 		if (h->rows[i].bad)
 			row(out, &h->rows[i]);

@@ -191,28 +191,60 @@ void roce_report_groups_free(struct roce_report_groups *gs)
 		free(gs->g[i].names);
 	}
 	free(gs->g);
-	gs->g = NULL;
-	gs->n = 0;
+	roce_hashindex_free(&gs->index);
+	memset(gs, 0, sizeof(*gs));
 }
 
-/* Few distinct keys in practice: a linear search per node is fine. */
-static int group_add(struct roce_report_groups *gs, const char *key, int severity, const char *name)
+struct key_of {
+	const struct roce_report_groups *gs;
+	const char *key;
+};
+
+static bool same_key(size_t pos, const void *arg)
 {
-	struct roce_report_group *g = NULL;
-	for (size_t i = 0; i < gs->n; i++)
-		if (strcmp(gs->g[i].key, key) == 0)
-			g = &gs->g[i];
-	if (!g) {
-		struct roce_report_group *grown = realloc(gs->g, (gs->n + 1) * sizeof(*grown));
+	const struct key_of *k = arg;
+	return strcmp(k->gs->g[pos].key, k->key) == 0;
+}
+
+/* key's group, made (empty) when new; NULL on ENOMEM.  Found by hash: a
+ * fragment may carry 65,536 distinct codes, and a search of the groups per
+ * verdict took seconds. */
+static struct roce_report_group *group_of(struct roce_report_groups *gs, const char *key, bool *made)
+{
+	struct key_of k = { gs, key };
+	uint64_t hash = roce_hashindex_hash(key, strlen(key));
+	size_t pos = roce_hashindex_find(&gs->index, hash, same_key, &k);
+	*made = pos == SIZE_MAX;
+	if (!*made)
+		return &gs->g[pos];
+	if (gs->n == gs->cap) {
+		size_t cap = gs->cap ? 2 * gs->cap : 8;
+		struct roce_report_group *grown = realloc(gs->g, cap * sizeof(*grown));
 		if (!grown)
-			return -1;
+			return NULL;
 		gs->g = grown;
-		g = &gs->g[gs->n];
-		memset(g, 0, sizeof(*g));
-		if (!(g->key = strdup(key)))
-			return -1;
-		gs->n++;
+		gs->cap = cap;
 	}
+	struct roce_report_group *g = &gs->g[gs->n];
+	memset(g, 0, sizeof(*g));
+	if (!(g->key = strdup(key)))
+		return NULL;
+	if (roce_hashindex_add(&gs->index, hash, gs->n) < 0) {
+		free(g->key);
+		return NULL;
+	}
+	gs->n++;
+	return g;
+}
+
+static int group_add(struct roce_report_groups *gs, const char *key, int severity, const char *name, const char *fix)
+{
+	bool made;
+	struct roce_report_group *g = group_of(gs, key, &made);
+	if (!g)
+		return -1;
+	if (made)
+		g->fix = fix;
 	if (severity > g->severity)
 		g->severity = severity;
 	/* names arrive in sorted node order, one per node: skip repeats of the last */
@@ -232,7 +264,7 @@ static int group_add(struct roce_report_groups *gs, const char *key, int severit
 
 int roce_report_group_add(struct roce_report_groups *gs, const char *key, int severity, const char *name)
 {
-	return group_add(gs, key, severity, name);
+	return group_add(gs, key, severity, name, NULL);
 }
 
 static int cmp_group_sev(const void *a, const void *b)
@@ -249,20 +281,13 @@ int roce_report_verdict_groups(const struct roce_job_report *r, struct roce_repo
 	for (size_t i = 0; i < r->n_nodes && rc == 0; i++)
 		for (size_t j = 0; j < r->nodes[i].n_verdicts && rc == 0; j++) {
 			const struct roce_fragment_verdict *v = &r->nodes[i].verdicts[j];
-			rc = group_add(gs, v->code, v->severity, r->nodes[i].name);
+			rc = group_add(gs, v->code, v->severity, r->nodes[i].name, v->fix);
 		}
+	/* sorted: the index no longer says where a key is, and is not needed */
+	roce_hashindex_free(&gs->index);
 	if (gs->n > 1)
 		qsort(gs->g, gs->n, sizeof(*gs->g), cmp_group_sev);
 	return rc;
-}
-
-const char *roce_report_verdict_fix(const struct roce_job_report *r, const char *code)
-{
-	for (size_t i = 0; i < r->n_nodes; i++)
-		for (size_t j = 0; j < r->nodes[i].n_verdicts; j++)
-			if (strcmp(r->nodes[i].verdicts[j].code, code) == 0)
-				return r->nodes[i].verdicts[j].fix;
-	return "";
 }
 
 /* ---------------------------------------------------------------- consistency */
@@ -381,8 +406,22 @@ static void port_values(const struct roce_fragment *n, void (*value)(const struc
 		roce_strcopy(buf, len, "no ports");
 }
 
+/* As port_pfc, on a node whose policy checks no PFC (PfcPriority=none,
+ * recorded in the fragment as pfc_priority -1): PFC not read is "not
+ * checked" there, not unknown (a veth, a driver without DCB, nobody asked). */
+static void port_pfc_unchecked(const struct roce_fragment_port *p, char *v, size_t len)
+{
+	if (p->pfc_status == ROCE_DELTA_UNREAD)
+		roce_strcopy(v, len, "not checked");
+	else
+		port_pfc(p, v, len);
+}
+
 static void mtu_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_mtu, buf, len); }
-static void pfc_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_pfc, buf, len); }
+static void pfc_values(const struct roce_fragment *n, char *buf, size_t len)
+{
+	port_values(n, n->pfc_priority < 0 ? port_pfc_unchecked : port_pfc, buf, len);
+}
 static void rate_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_rate, buf, len); }
 static void fw_values(const struct roce_fragment *n, char *buf, size_t len) { port_values(n, port_fw, buf, len); }
 
@@ -410,7 +449,7 @@ int roce_report_consistency_groups(const struct roce_job_report *r, enum roce_re
 	for (size_t i = 0; i < r->n_nodes; i++) {
 		char v[256];
 		consistency[k].value(&r->nodes[i], v, sizeof(v));
-		if (group_add(gs, v, 0, r->nodes[i].name) < 0)
+		if (group_add(gs, v, 0, r->nodes[i].name, NULL) < 0)
 			return -1;
 	}
 	return 0;

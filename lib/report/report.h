@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "base/slurmid.h" /* ROCE_JOBID_MAX */
 #include "fragment/fragment.h"
+#include "base/hashindex.h"
 #include "base/nodelist.h" /* roce_nodelist_fn: NULL = join with commas */
 
 struct roce_job_report {
@@ -64,13 +65,17 @@ char *roce_report_nodelist(const struct roce_job_report *r, roce_nodelist_fn fn)
 struct roce_report_group {
 	char *key;
 	int severity;       /* the worst of the group (verdict groups) */
+	const char *fix;    /* verdict groups: the fix of the code's first verdict in node order */
 	const char **names; /* the report's node names, in node order */
 	size_t n, cap;
 };
 
+/* Zeroed: empty.  A key is found by its hash (hashindex.h): grouping is
+ * linear in the values, however many distinct ones a fragment makes up. */
 struct roce_report_groups {
 	struct roce_report_group *g;
-	size_t n;
+	size_t n, cap;
+	struct roce_hashindex index; /* key -> g[] */
 };
 void roce_report_groups_free(struct roce_report_groups *gs);
 /* name (a node name, kept as a pointer) into key's group, made when new
@@ -79,11 +84,10 @@ int roce_report_group_add(struct roce_report_groups *gs, const char *key, int se
 /* The group's nodes, compressed as roce_report_nodelist. */
 char *roce_report_group_nodelist(const struct roce_report_group *g, roce_nodelist_fn fn);
 
-/* Verdict code -> the nodes that have it; worst severity first, then by
- * code.  -1 on ENOMEM (gs then holds what was grouped). */
+/* Verdict code -> the nodes that have it (and the fix of its first
+ * verdict); worst severity first, then by code (sorted: add nothing more
+ * to gs).  -1 on ENOMEM (gs then holds what was grouped). */
 int roce_report_verdict_groups(const struct roce_job_report *r, struct roce_report_groups *gs);
-/* The fix text of code's first verdict in node order ("" when none). */
-const char *roce_report_verdict_fix(const struct roce_job_report *r, const char *code);
 
 /* What must be the same on every node of a job for RDMA to work across them. */
 enum roce_report_consistency {

@@ -75,13 +75,13 @@ static struct ranked *heat_rows(const struct roce_job_report *r, enum roce_repor
 
 /* The columns: the "device:port" names of the shown rows, in order of first appearance. */
 struct columns {
-	char names[HEAT_COLS][80];
+	char names[HEAT_COLS][ROCE_REPORT_PORT_NAME_MAX];
 	size_t n;
 };
 
 static int column_of(struct columns *c, const struct roce_fragment_port *p, bool add)
 {
-	char name[80];
+	char name[ROCE_REPORT_PORT_NAME_MAX];
 	roce_report_metric_port(p, name, sizeof(name));
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->names[i], name) == 0)
@@ -92,13 +92,35 @@ static int column_of(struct columns *c, const struct roce_fragment_port *p, bool
 	return (int)c->n++;
 }
 
-/* Level 1-4 of v > 0 on a log scale up to max; 0 for 0. */
-static int level(double v, double max)
+#define LEVELS 5 /* l0-l4 */
+
+/* A rate's levels span RATE_DECADES decades below the job's maximum: a
+ * log scale from 0 put 1.4 and 8.1 GiB/s in one level.  A count's run on a
+ * log scale from 1 (log1p) up to the maximum. */
+#define RATE_DECADES 2.0
+
+/* Where level l (1-4) of max begins: it holds [from(l), from(l + 1)). */
+static double level_from(double max, int l, bool rate)
 {
-	if (!(v > 0) || !(max > 0))
+	if (rate)
+		return l == 1 ? 0 : max * pow(10, -RATE_DECADES * (5 - l) / 4);
+	return expm1(log1p(max) * (l - 1) / 4);
+}
+
+/* Level 1-4 of v > 0 up to max; 0 for 0.  Clamped before the conversion:
+ * a double out of int's range (NaN, infinity) has no int. */
+static int level(double v, double max, bool rate)
+{
+	if (!(v > 0) || !(max > 0) || !isfinite(v) || !isfinite(max))
 		return 0;
-	int l = 1 + (int)(4 * log1p(v) / log1p(max));
-	return l > 4 ? 4 : l;
+	if (rate) {
+		int l = 4;
+		while (l > 1 && v < level_from(max, l, true))
+			l--;
+		return l;
+	}
+	double l = 1 + 4 * log1p(v) / log1p(max);
+	return l >= 1 && l < LEVELS - 1 ? (int)l : LEVELS - 1;
 }
 
 /* The job-wide maximum of m, the threshold of the WORST_LABELLED-th value among the rows. */
@@ -147,19 +169,20 @@ static void heat_cell(FILE *out, const struct roce_fragment *n, const struct roc
                       enum roce_report_metric m, double max, double worst, int x, int y)
 {
 	double v;
-	char label[32], name[80];
+	char label[32], name[ROCE_REPORT_PORT_NAME_MAX];
 	enum roce_report_metric_status st = roce_report_metric_value(n, p, m, &v);
-	int l = level(v, max);
+	int l = level(v, max, roce_report_metric_is_rate(m));
 	bool is_worst = st != ROCE_METRIC_UNREAD && worst > 0 && v >= worst;
 	roce_report_metric_port(p, name, sizeof(name));
 	if (st == ROCE_METRIC_UNREAD)
 		snprintf(label, sizeof(label), "-");
 	else
 		roce_report_metric_short(v, roce_report_metric_is_rate(m), label, sizeof(label));
-	static const char *const levels[] = { "l0", "l1", "l2", "l3", "l4" };
+	static const char *const levels[LEVELS] = { "l0", "l1", "l2", "l3", "l4" };
+	bool shown = st != ROCE_METRIC_UNREAD && l >= 0 && l < LEVELS; /* checked before it indexes */
 	fprintf(out, "<rect class=\"cell %s %s%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" data-node=\"",
-	        roce_report_metric_key(m), st == ROCE_METRIC_UNREAD ? "na" : levels[l], is_worst ? " worst" : "", x, y,
-	        CELL_W - 2, CELL_H - 2);
+	        roce_report_metric_key(m), shown ? levels[l] : "na", is_worst ? " worst" : "", x, y, CELL_W - 2,
+	        CELL_H - 2);
 	roce_printable_html(out, n->name);
 	fputs("\" data-port=\"", out);
 	roce_printable_html(out, name);
@@ -221,7 +244,7 @@ static void heat_svg(FILE *out, const struct roce_job_report *r, const struct ra
 	fputs("</svg>\n", out);
 }
 
-/* The scale: 0, the four log-spaced levels of level() up to the maximum
+/* The scale: 0, the four levels of level() up to the maximum
  * (for counts, the whole numbers each holds; a level that holds none is
  * left out), not read. */
 static void legend(FILE *out, enum roce_report_metric m, double max)
@@ -233,7 +256,7 @@ static void legend(FILE *out, enum roce_report_metric m, double max)
 	      "<rect class=\"cell l0\" x=\"0\" y=\"2\" width=\"16\" height=\"16\"/><text x=\"20\" y=\"15\">0</text>",
 	      out);
 	for (int l = 1; l <= 4 && max > 0; l++) {
-		double from = expm1(log1p(max) * (l - 1) / 4), to = l == 4 ? max : expm1(log1p(max) * l / 4);
+		double from = level_from(max, l, rate), to = l == 4 ? max : level_from(max, l + 1, rate);
 		if (rate) {
 			snprintf(hi, sizeof(hi), "%s%s", l == 4 ? "&#8804;" : "&lt;",
 			         roce_report_metric_short(to, true, lo, sizeof(lo)));

@@ -16,9 +16,11 @@
 #include "base/printable.h"
 #include "report/report_heatmap.h"
 #include "report/report_metric.h"
+#include "report/report_ports.h"
 #include "report/report_ranwith.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,18 @@ static const char SCRIPT[] =
         "var desc=t.getAttribute('data-sorted')!=='-'+k;location.hash='sort='+(desc?'-':'')+k;});"
         "window.addEventListener('hashchange',fromHash);fromHash();})();";
 
+/* Anything for the Node verdicts section: a verdict, a node's note or a
+ * fragment's error.  A clean job gets no empty section (as the text). */
+static bool node_section(const struct roce_job_report *r)
+{
+	if (r->n_errors)
+		return true;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		if (r->nodes[i].n_verdicts || r->nodes[i].note)
+			return true;
+	return false;
+}
+
 static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_fn nodelist)
 {
 	char *list = roce_report_nodelist(r, nodelist);
@@ -84,10 +98,11 @@ static void page_head(FILE *out, const struct roce_job_report *r, roce_nodelist_
 	else
 		fputs("</span>, unknown duration</p>\n", out);
 	fputs("<nav><a href=\"#verdicts\">Verdicts</a><a href=\"#consistency\">Consistency</a>"
-	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a><a href=\"#node-verdicts\">Node "
-	      "verdicts</a>"
-	      "</nav></header>\n",
+	      "<a href=\"#heatmaps\">Heat maps</a><a href=\"#nodes\">Ports</a>",
 	      out);
+	if (node_section(r))
+		fputs("<a href=\"#node-verdicts\">Node verdicts</a>", out);
+	fputs("</nav></header>\n", out);
 	free(list);
 }
 
@@ -108,7 +123,7 @@ static int job_verdicts(FILE *out, const struct roce_job_report *r, roce_nodelis
 		fprintf(out, "</code> on %zu node(s): <span class=\"nodes mono\">", gs.g[i].n);
 		roce_printable_html(out, nl);
 		fputs("</span><div class=\"fix\">fix: ", out);
-		roce_printable_html(out, roce_report_verdict_fix(r, gs.g[i].key));
+		roce_printable_html(out, gs.g[i].fix ? gs.g[i].fix : "");
 		fputs("</div></li>\n", out);
 		free(nl);
 	}
@@ -286,16 +301,35 @@ static void metric_cell(FILE *out, const struct roce_fragment *n, const struct r
 	        st == ROCE_METRIC_LOWER_BOUND ? "&#8805;" : "", buf);
 }
 
-/* The port's own verdict codes, each with its message as a tooltip. */
-static void verdicts_cell(FILE *out, const struct roce_fragment *n, const struct roce_fragment_port *p)
+/* A shown node's verdicts by port (report_ports.h), made at its first row:
+ * a search of the node's verdicts per row cost rows x verdicts. */
+struct by_port {
+	size_t *first, *by;
+};
+
+static int node_by_port(struct by_port *b, struct roce_report_ports *scratch, const struct roce_fragment *n)
 {
-	char name[80];
-	roce_report_metric_port(p, name, sizeof(name));
+	if (b->first)
+		return 0;
+	if (roce_report_ports_index(scratch, n) < 0 || roce_report_ports_verdicts(scratch) < 0)
+		return -1;
+	size_t nf = n->n_ports + 1, nb = scratch->first[n->n_ports];
+	b->first = malloc(nf * sizeof(*b->first));
+	b->by = malloc((nb ? nb : 1) * sizeof(*b->by));
+	if (!b->first || !b->by)
+		return -1;
+	memcpy(b->first, scratch->first, nf * sizeof(*b->first));
+	memcpy(b->by, scratch->by, nb * sizeof(*b->by));
+	return 0;
+}
+
+/* The port's own verdict codes (those whose subject is the port's name),
+ * each with its message as a tooltip. */
+static void verdicts_cell(FILE *out, const struct roce_fragment *n, const struct by_port *b, size_t j)
+{
 	fputs("<td class=\"t\">", out);
-	for (size_t k = 0; k < n->n_verdicts; k++) {
-		const struct roce_fragment_verdict *v = &n->verdicts[k];
-		if (strcmp(v->subject, name) != 0)
-			continue;
+	for (size_t i = b->first[j]; i < b->first[j + 1]; i++) {
+		const struct roce_fragment_verdict *v = &n->verdicts[b->by[i]];
 		fprintf(out, "<span class=\"sev-%s\" title=\"", roce_verdict_severity_name(v->severity));
 		roce_printable_html(out, v->message);
 		fputs("\">", out);
@@ -305,9 +339,10 @@ static void verdicts_cell(FILE *out, const struct roce_fragment *n, const struct
 	fputs("</td>", out);
 }
 
-static void port_row(FILE *out, const struct roce_fragment *n, const struct roce_fragment_port *p)
+static void port_row(FILE *out, const struct roce_fragment *n, const struct by_port *b, size_t j)
 {
-	char name[80];
+	const struct roce_fragment_port *p = &n->ports[j];
+	char name[ROCE_REPORT_PORT_NAME_MAX];
 	roce_report_metric_port(p, name, sizeof(name));
 	fputs("<tr>", out);
 	text_cell(out, n->name);
@@ -316,7 +351,7 @@ static void port_row(FILE *out, const struct roce_fragment *n, const struct roce
 	for (int m = 0; m < ROCE_METRIC_N; m++)
 		metric_cell(out, n, p, (enum roce_report_metric)m);
 	text_cell(out, p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence) : p->reset ? "reset" : "");
-	verdicts_cell(out, n, p);
+	verdicts_cell(out, n, b, j);
 	fputs("</tr>\n", out);
 }
 
@@ -343,8 +378,20 @@ static int port_table(FILE *out, const struct roce_job_report *r)
 	fputs("<th class=\"t\" data-key=\"state\">state</th><th class=\"t\" data-key=\"verdicts\">verdicts</th>"
 	      "</tr></thead>\n<tbody>\n",
 	      out);
-	for (size_t i = 0; i < n_rows; i++)
-		port_row(out, &r->nodes[rows[i].node], &r->nodes[rows[i].node].ports[rows[i].port]);
+	struct roce_report_ports scratch = { 0 };
+	struct by_port *b = calloc(r->n_nodes ? r->n_nodes : 1, sizeof(*b));
+	int rc = b ? 0 : -1;
+	for (size_t i = 0; i < n_rows && rc == 0; i++) {
+		const struct roce_fragment *n = &r->nodes[rows[i].node];
+		if ((rc = node_by_port(&b[rows[i].node], &scratch, n)) == 0)
+			port_row(out, n, &b[rows[i].node], rows[i].port);
+	}
+	for (size_t i = 0; b && i < r->n_nodes; i++) {
+		free(b[i].first);
+		free(b[i].by);
+	}
+	free(b);
+	roce_report_ports_free(&scratch);
 	fputs("</tbody></table>\n", out);
 	for (size_t i = 0; i < r->n_nodes; i++)
 		if (!r->nodes[i].n_ports) {
@@ -354,7 +401,7 @@ static int port_table(FILE *out, const struct roce_job_report *r)
 		}
 	fputs("</section>\n", out);
 	free(rows);
-	return 0;
+	return rc;
 }
 
 /* ---------------------------------------------------------------- node verdicts, notes, errors */
@@ -392,6 +439,8 @@ static void verdict_item(FILE *out, const struct vref *e)
 static int node_verdicts(FILE *out, const struct roce_job_report *r)
 {
 	size_t n = 0;
+	if (!node_section(r))
+		return 0;
 	for (size_t i = 0; i < r->n_nodes; i++)
 		n += r->nodes[i].n_verdicts;
 	struct vref *all = malloc((n ? n : 1) * sizeof(*all));

@@ -31,8 +31,7 @@ static json_object *verdicts_json(const struct roce_job_report *r, roce_nodelist
 			json_object_object_add(v, "nodes",
 			                       nodelist_json(roce_report_group_nodelist(&gs.g[i], nodelist)));
 			json_object_object_add(v, "node_count", json_object_new_int64((int64_t)gs.g[i].n));
-			json_object_object_add(v, "fix",
-			                       json_object_new_string(roce_report_verdict_fix(r, gs.g[i].key)));
+			json_object_object_add(v, "fix", json_object_new_string(gs.g[i].fix ? gs.g[i].fix : ""));
 			json_object_array_add(a, v);
 		}
 	roce_report_groups_free(&gs);

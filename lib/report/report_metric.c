@@ -3,6 +3,7 @@
 #include "config.h"
 #include "report/report_metric.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* The counters summed into each metric (none: computed otherwise). */
@@ -90,8 +91,14 @@ enum roce_report_metric_status roce_report_metric_value(const struct roce_fragme
 	if (m >= ROCE_METRIC_N)
 		return ROCE_METRIC_UNREAD;
 	const struct metric_def *d = &defs[m];
-	if (!d->n_ids)
-		return pauses(p, v);
+	if (!d->n_ids) {
+		enum roce_report_metric_status st = pauses(p, v);
+		if (st != ROCE_METRIC_UNREAD && !isfinite(*v)) {
+			*v = 0;
+			return ROCE_METRIC_UNREAD;
+		}
+		return st;
+	}
 	bool any = false, bound = false;
 	for (int i = 0; i < d->n_ids; i++) {
 		if (p->cs[d->ids[i]] == ROCE_DELTA_UNREAD)
@@ -106,6 +113,11 @@ enum roce_report_metric_status roce_report_metric_value(const struct roce_fragme
 	}
 	if (d->rate)
 		*v /= n->seconds;
+	/* a number or not read: never infinite or NaN, whatever a fragment says */
+	if (!isfinite(*v)) {
+		*v = 0;
+		return ROCE_METRIC_UNREAD;
+	}
 	return bound ? ROCE_METRIC_LOWER_BOUND : ROCE_METRIC_EXACT;
 }
 

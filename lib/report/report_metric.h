@@ -38,10 +38,15 @@ const char *roce_report_metric_about(enum roce_report_metric m);
 bool roce_report_metric_is_rate(enum roce_report_metric m);
 
 /* Port p of node n: its value of m into *v and how sure it is.  A rate
- * needs the node's duration: without one it is UNREAD. */
+ * needs the node's duration: without one it is UNREAD, as is any value
+ * that is not finite (*v is then 0): the printers only see numbers. */
 enum roce_report_metric_status roce_report_metric_value(const struct roce_fragment *n,
                                                         const struct roce_fragment_port *p, enum roce_report_metric m,
                                                         double *v);
+
+/* Room for any port's name, NUL included: the longest device a fragment
+ * keeps, ':' and the port number. */
+#define ROCE_REPORT_PORT_NAME_MAX (ROCE_FRAGMENT_DEVICE_MAX + 11)
 
 /* "mlx5_0:1": how reports name a port (a verdict's subject too). */
 const char *roce_report_metric_port(const struct roce_fragment_port *p, char *buf, size_t len);

@@ -2,6 +2,7 @@
 /* report_text.c - the text report (report_text.h). */
 #include "config.h"
 #include "report/report_text.h"
+#include "report/report_metric.h"
 #include "report/report_ranwith.h"
 #include "base/parprint.h"
 
@@ -73,18 +74,20 @@ static const char *pfc_cell(const struct roce_fragment_port *p, bool rx, char *b
 	return buf;
 }
 
-/* Bytes moved and bytes per second, "-" when unread or the duration is unknown. */
-static void data_cells(const struct roce_fragment_port *p, enum roce_counter_id id, double seconds, char *total,
-                       char *rate, size_t len)
+/* Bytes moved and bytes per second (report_metric.h: "-" when unread or
+ * the duration is unknown). */
+static void data_cells(const struct roce_fragment *n, const struct roce_fragment_port *p, enum roce_counter_id id,
+                       enum roce_report_metric m, char *total, char *rate, size_t len)
 {
+	double v;
 	if (p->cs[id] == ROCE_DELTA_UNREAD) {
 		snprintf(total, len, "-");
 		snprintf(rate, len, "-");
 		return;
 	}
 	human_bytes((double)p->c[id], total, len);
-	if (seconds > 0)
-		human_bytes((double)p->c[id] / seconds, rate, len);
+	if (roce_report_metric_value(n, p, m, &v) != ROCE_METRIC_UNREAD)
+		human_bytes(v, rate, len);
 	else
 		snprintf(rate, len, "-");
 }
@@ -93,14 +96,14 @@ static void print_port_row(FILE *out, const struct roce_fragment *n, const struc
 {
 	static const enum roce_counter_id loss[] = { ROCE_C_OUT_OF_SEQUENCE, ROCE_C_PACKET_SEQ_ERR,
 		                                     ROCE_C_IMPLIED_NAK_SEQ_ERR };
-	char port[80], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24], cnph[24], cnpi[24], prx[24],
-	        ptx[24];
+	char port[ROCE_REPORT_PORT_NAME_MAX], tx[24], rx[24], txr[24], rxr[24], l[24], to[24], ecn[24], cnps[24],
+	        cnph[24], cnpi[24], prx[24], ptx[24];
 	snprintf(port, sizeof(port), "%s:%u", p->device, p->port);
 	const char *state = p->presence != ROCE_PORT_BOTH ? roce_delta_presence_name(p->presence)
 	                    : p->reset                    ? "reset"
 	                                                  : "";
-	data_cells(p, ROCE_C_PORT_XMIT_DATA, n->seconds, tx, txr, sizeof(tx));
-	data_cells(p, ROCE_C_PORT_RCV_DATA, n->seconds, rx, rxr, sizeof(rx));
+	data_cells(n, p, ROCE_C_PORT_XMIT_DATA, ROCE_METRIC_TX_RATE, tx, txr, sizeof(tx));
+	data_cells(n, p, ROCE_C_PORT_RCV_DATA, ROCE_METRIC_RX_RATE, rx, rxr, sizeof(rx));
 	fprintf(out, ROW, n->name, port, p->netdev[0] ? p->netdev : "-", tx, rx, txr, rxr,
 	        sum_cell(p, loss, 3, l, sizeof(l)), cell(p, ROCE_C_LOCAL_ACK_TIMEOUT_ERR, to, sizeof(to)),
 	        cell(p, ROCE_C_NP_ECN_MARKED_ROCE_PACKETS, ecn, sizeof(ecn)),

@@ -4,9 +4,9 @@
 # -vvv, nvidia-smi -q, ibstat, a /sys/class/infiniband copy, an
 # hwloc-gather-topology tarball), turned into sysfs trees and topologies at
 # test time by tests/lib/captures.sh, each with what a careful admin would
-# expect of that machine.  The captures live beside the project
-# (../shared/captures; tests/captures.md lists each with its source and
-# licence): without them the test is skipped.  Netdevs are veths in a network
+# expect of that machine.  The captures are in the project, tests/captures/
+# (tests/captures.md lists each with its source and licence; CAPTURES=DIR
+# overrides).  Netdevs are veths in a network
 # namespace (no DCB: PFC is unknown, a warning, on every RoCE port).
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
@@ -15,10 +15,16 @@ set -u
 . "$top_srcdir/tests/lib/captures.sh"
 CHECK="$top_builddir/prolog/roce-check"
 
-cap_available || skip_all "no captures of real machines at $CAPTURES (see tests/captures.md)"
+# the captures ship with the project: missing ones are a fault, not a skip
+if ! cap_available; then
+	fail "the captures of real machines are at $CAPTURES (tests/captures/, see tests/captures.md)"
+	done_testing; exit
+fi
 command -v jq >/dev/null || skip_all "needs jq"
 netns_setup cap 14
 netns_veth "$NS" bond0 9000 || skip_all "cannot create veth bond0"
+ok "every capture is byte for byte its source's (sha256 in SOURCES.txt)" \
+	bash -c 'cd "$1" && grep -v "^#" SOURCES.txt | awk -F "\t" "{ print \$5 \"  \" \$1 }" | sha256sum --check --quiet --strict' _ "$CAPTURES"
 
 run() { # run ROOT ARGS...: roce-check on ROOT in the namespace; $out, $rc
 	local root=$1; shift
@@ -82,10 +88,15 @@ is "$(jq -r '.check.findings[] | select(.check == "link_rate" and .device == "ml
 	"mlx5_1 port 1 at 100 Gb/s (a host port, beside a faster port under GPU 0000:19:00.0's switch: compared with its role's ports; other MT4129 ports run at 400 Gb/s)" \
 	"... said with its role"
 is "$(jq -r '.node.devices[] | select(.name == "mlx5_3") | .gpu_near' <<<"$out")" "0000:3b:00.0" "... each port's GPU neighbourhood read from sysfs"
-# a compute rail that trained at 100G still fails and drains
+# a compute rail that trained at 100G is warned about (LinkRateAction=warn,
+# the default: released at warn), and with LinkRateAction=fail fails and drains
 fab_port "$R" mlx5_4 1 rate="100 Gb/sec (4X EDR)"
 run "$R" --format json
-is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_4 port 1 at 100 Gb/s" "xe9680: a 100G rail among 400G ones drains"
+like "$(jq -r '.check.findings[] | select(.check == "link_rate" and .status == "warn") | .message' <<<"$out")" \
+	"ports of its role on this node run at 400 Gb/s \(a GPU's rail, beside GPU 0000:4c:00.0\).*the port is kept" \
+	"xe9680: a 100G rail among 400G ones: warned by default, kept"
+run "$R" --set LinkRateAction=fail --format json
+is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_4 port 1 at 100 Gb/s" "xe9680: a 100G rail among 400G ones drains (LinkRateAction=fail)"
 like "$(jq -r '.check.findings[] | select(.check == "link_rate" and .status == "fail") | .message' <<<"$out")" \
 	"ports of its role on this node run at 400 Gb/s \(a GPU's rail, beside GPU 0000:4c:00.0\)" "... named as a GPU's rail"
 # in a container's view (no bus/pci/devices): each device's PCIe path one
@@ -193,31 +204,46 @@ run "$R" -t "$T/gb200.xml" --set PcieDegraded=fail --health
 is "$rc" 0 "gb200: nothing drained"
 
 # ---------------------------------------------------------------- RoCE nodes from ibstat
-# Devices without PCI addresses in the capture get a root port each.
-ibnode() { machine "$1"; cap_ibstat "$R" "$2"; fab_gdr "$R"; }
+# Devices without PCI addresses in the capture get a root port each; an H100
+# node's eight ConnectX-7 (MT4129) sit behind a PCIe switch shared with a
+# GPU each, as on every HGX H100 baseboard (ibnode NAME FILE MT4129).
+ibnode() { machine "$1"; CAP_GPU_RAILS=${3:-}; cap_ibstat "$R" "$2"; fab_gdr "$R"; }
 # 8x ConnectX-7 400G (compute) + 4x ConnectX-6 Dx 100G (storage): healthy
-ibnode roce-a "$C/gpud-h100-roce-a/ibstat.47.0.h100.all.active.0"
+ibnode roce-a "$C/gpud-h100-roce-a/ibstat.47.0.h100.all.active.0" MT4129
 run "$R" --set Mode=strict --format json
 is "$rc" 0 "roce-a: 8x400G + 4x100G RoCE: strict exit 0"
 is "$(jq -r '.check.summary.drain_reason // "none"' <<<"$out")" none "roce-a: no drain"
 is "$(jq '[.check.findings[] | select(.check == "link_rate" and .status == "pass")] | length' <<<"$out")" 12 "roce-a: every port's rate passes (two models, two rates)"
 is "$(jq -r '.plan.env.NCCL_IB_HCA' <<<"$out" | tr ',' '\n' | wc -l)" 12 "roce-a: every port in NCCL_IB_HCA"
 # the same layout with 2 compute rails down (Disabled), then one Polling
-ibnode roce-b "$C/gpud-h100-roce-b/ibstat.47.0.h100.some.down.1"
+ibnode roce-b "$C/gpud-h100-roce-b/ibstat.47.0.h100.some.down.1" MT4129
 run "$R" --health
 is "$rc" 1 "roce-b: 2 of 8 compute rails down: --health drains"
 run "$R" --format json
 is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_5 port 1 DOWN (+1 more)" "roce-b: the drain reason names the first"
 is "$rc" 0 "roce-b: warn mode: the job runs on the healthy ports"
-ibnode roce-b-polling "$C/gpud-h100-roce-b/ibstat.47.0.h100.some.down.with.polling.1"
+ibnode roce-b-polling "$C/gpud-h100-roce-b/ibstat.47.0.h100.some.down.with.polling.1" MT4129
 run "$R" --format json
 like "$(jq -r '.check.findings[] | select(.subject == "mlx5_11:1" and .check == "port_state") | .message' <<<"$out")" "mlx5_11 port 1 is DOWN \(phys_state Polling\)" "roce-b later: the Polling port named"
 is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_5 port 1 DOWN (+1 more)" "roce-b later: still drained"
 # InfiniBand compute, one RoCE storage port up and three down: the site uses mlx5_1 (Hca=)
-ibnode ib-c "$C/gpud-h100-ib-c/ibstat.47.0.h100.some.down.0"
+ibnode ib-c "$C/gpud-h100-ib-c/ibstat.47.0.h100.some.down.0" MT4129
 run "$R" --set Hca=mlx5_1 --set Mode=strict
 is "$rc" 0 "ib-c: IB compute + the storage port the site uses (Hca=mlx5_1): strict exit 0"
 is "$(lines '^PASS +link_layer +mlx5_[0-9]+:1 .*InfiniBand, not RoCE')" 8 "ib-c: the 8 InfiniBand ports left out, not failed"
+# without Hca=: the three unplugged storage ports are host ports (no GPU
+# behind their switches; the GPU rails are the InfiniBand adapters): said,
+# left out, nothing drained, strict runs on the one that is up
+run "$R" --health
+is "$rc" 0 "ib-c, no Hca=: three storage ports down: --health does not drain"
+run "$R" --set Mode=strict --format json
+is "$rc" 0 "ib-c, no Hca=: strict exit 0"
+is "$(jq -r '[.check.findings[] | select(.check == "port_state" and .status == "warn") | .subject] | join(" ")' <<<"$out")" \
+	"mlx5_2:1 mlx5_7:1 mlx5_8:1" "ib-c, no Hca=: each down storage port warned"
+like "$(jq -r '.check.findings[] | select(.subject == "mlx5_7:1" and .check == "port_state") | .message' <<<"$out")" \
+	"mlx5_7 port 1 is DOWN \(phys_state Disabled\): a host port \(no GPU behind its PCIe switch" "ib-c, no Hca=: why it is not drained"
+is "$(jq -r '.check.summary.drain_reason // "none"' <<<"$out")" none "ib-c, no Hca=: no drain reason"
+is "$(jq -r '.plan.env.NCCL_IB_HCA' <<<"$out")" "=mlx5_1:1" "ib-c, no Hca=: the storage port that is up"
 # a cloud VM's virtual functions (MT4126) on the guest's host bridge
 ibnode a100-vm "$C/gpud-a100-mixed/ibstat.47.0.a100.all.active.0"
 run "$R" --set Mode=strict

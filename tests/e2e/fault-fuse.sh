@@ -177,7 +177,7 @@ jobrun() { # jobrun prolog|epilog [JOBID]: as slurmd runs it; sets out, rc, ms
 }
 serve "$R"
 jobrun prolog 78   # a job that started while the node was healthy: its snapshot is in StateDir
-ok "healthy prolog of job 78: snapshot written" test -f "$T/jstate/78.json"
+ok "healthy prolog of job 78: snapshot written" test -f "$T/jstate/78.node1.snapshot.json"
 serve "$R" hang=6:mlx5_0/ports/1/state
 jobrun prolog
 is "$rc" 0 "roce-prolog, hung read: exit 0 (reporting never fails a job)"
@@ -193,7 +193,20 @@ ok "roce-epilog while stuck: answers at once (${ms} ms; a plain roce-check: $bas
 jobrun epilog 78
 like "$out" "roce-epilog: job 78 on node1: no fabric report: an earlier fabric check" "roce-epilog of job 78 while stuck: no report"
 ok "roce-epilog of job 78 while stuck: its snapshot is removed all the same (a stale one flags later jobs as sharing)" \
-	test ! -e "$T/jstate/78.json"
+	test ! -e "$T/jstate/78.node1.snapshot.json"
+
+# 12. a StateDir on a file system other nodes share (here FUSE, read-only:
+# the snapshot cannot be written) is named in the prolog's log line, as
+# the likely cause (issue 32, item 8)
+mkdir -p "$T/fsback/state"; chmod 700 "$T/fsback/state"
+printf 'TimeoutMs=20000\nStateDir=%s\nReportDir=%s\n' "$MNT/state" "$T/jreports" >"$T/fs.conf"
+serve "$T/fsback"
+out=$(SLURM_JOB_ID=79 SLURM_JOB_UID=0 SLURMD_NODENAME=node1 ip netns exec "$NS" timeout -s KILL 60 \
+	"$top_builddir/prolog/roce-prolog" --config "$T/fs.conf" --sysfs-root "$R" 2>&1)
+rc=$?; n_runs=$((n_runs + 1))
+is "$rc" 0 "StateDir on a shared file system: prolog exit 0"
+like "$out" "roce-prolog: job 79 on node1: no fabric report: .*; StateDir $MNT/state is on a shared file system \(fuse\): it is node-local state" \
+	"StateDir on a shared file system: the log line names it and its type"
 
 unmount
 is "$crashes" "" "no crash, kill or sanitizer report in $n_runs runs"

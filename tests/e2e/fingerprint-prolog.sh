@@ -59,8 +59,10 @@ is "$(stat -c '%a %U' "$T/shared" "$F" | tr '\n' ' ')" "711 root 444 root " "Sha
 is "$(stat -c '%U' "$T/shared/101")" "root" "the job's directory is root's"
 like "$(getfacl -cn "$T/shared/101" 2>/dev/null | tr '\n' ' ')" 'user::rwx user:4001:r-x group::--- mask::r-x other::---' \
 	"only the job user (ACL) and root may list and enter it"
-is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/4 101 pass false" \
+is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/5 101 pass false" \
 	"schema, job, verdict, no node name"
+is "$(setpriv --reuid 4001 --regid 4001 --clear-groups ls "$T/shared" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
+	"the job user lists the job's directory, not SharedDir: which jobs run here is not theirs to see"
 is "$(jq -c '[.ports[] | [.device, .port, .netdev, .active_mtu, .netdev_mtu]]' "$F")" \
 	'[["mlx5_0",1,"eth0",4096,9000],["mlx5_1",1,"eth1",4096,9000]]' "the healthy ports in order, netdevs and MTUs"
 is "$(jq -c '[.gid_index, .addr_family, .traffic_class, .pfc_priority]' "$F")" '[3,4,-1,-1]' \
@@ -103,6 +105,27 @@ is "$(jq -c '[.ports[] | .rail]' "$T"/shared/106/*.nodeA)" '["192.0.2.0/26",""]'
 	"no such address on the netdev: the rail is unknown"
 ip -n "$NS" addr add 192.0.2.75/26 dev eth1
 
+# SharedDir= edited while a job runs: the epilog removes the entry from the
+# directory the prolog wrote it into (the mark in StateDir names it)
+job prolog "$C" 115 nodeA
+F15=$(ls -d "$T"/shared/115/*.nodeA 2>/dev/null)
+ok "job 115: fingerprint in the SharedDir of its prolog" test -f "$F15"
+job epilog "$(conf moved "$T/shared2")" 115 nodeA
+ok "SharedDir= changed before the epilog: the entry is removed from where it was written" test ! -e "$F15"
+ok "... and the job's directory there with it" test ! -e "$T/shared/115"
+job prolog "$C" 116 nodeA
+F16=$(ls -d "$T"/shared/116/*.nodeA 2>/dev/null)
+job epilog "$(conf without)" 116 nodeA
+ok "SharedDir= removed before the epilog: the entry is removed all the same" test ! -e "$F16" -a ! -e "$T/shared/116"
+# a mark without the directory (0.2.0's first builds): the epilog's SharedDir
+job prolog "$C" 117 nodeA
+F17=$(ls -d "$T"/shared/117/*.nodeA 2>/dev/null)
+M17=$(ls "$T"/state/117.*nodeA*.shared)
+is "$(sed -n 2p "$M17")" "$T/shared" "the mark's second line is the SharedDir written into"
+sed -i 2d "$M17"
+job epilog "$C" 117 nodeA
+ok "a mark with the entry alone: removed from the epilog's SharedDir" test ! -e "$F17"
+
 # unset: nothing
 C0=$(conf without)
 job prolog "$C0" 103 nodeA
@@ -116,6 +139,15 @@ job prolog "$CL" 104 nodeA
 is "$rc" 0 "prolog with a linked SharedDir: exit 0 (never fails the job)"
 like "$out" "no fingerprint in SharedDir: SharedDir $T/link: .*symbolic link" "the log line names SharedDir and why"
 is "$(ls -A "$T/elsewhere")" "" "nothing written through the link"
-ok "the counter snapshot was still taken" test -f "$T/state/104.json"
+ok "the counter snapshot was still taken" test -f "$T/state/104.nodeA.snapshot.json"
+
+# a SharedDir every user can list (made by hand 0755): refused, named, left as it is
+mkdir -m 755 "$T/listed"
+CO=$(conf listed "$T/listed")
+job prolog "$CO" 105 nodeA
+is "$rc" 0 "prolog with a listable SharedDir: exit 0"
+like "$out" "no fingerprint in SharedDir: SharedDir $T/listed: $T/listed is listable by every user \(mode 755\).*chmod o-r" \
+	"the log line says why and what to do"
+is "$(stat -c %a "$T/listed") $(ls -A "$T/listed")" "755 " "nothing written in it, its mode left alone"
 
 done_testing

@@ -132,6 +132,8 @@ EXCEPTIONS=(
 	"model:roce_(node|device|port|gid|netdev|reading|status|link_layer|devices|ib_mtu|fnv1a)_?:the model's types, each with its pure predicates (issue 10: they live with the model)"
 	"policy:roce_(gdr_level|mode|token|action)_:the policy's value types (GdrLevel, Mode, a token of roce.conf, warn|fail|ignore), parsed and named with it"
 	"jsonin:roce_jin_:short for \"JSON in\", the strict reader's prefix (style.md, example 4)"
+	"hwlocdl:hwloc_:libhwloc's own functions, forwarded to the library loaded on first use (not linked: its start-up cost)"
+	"verbsdl:ibv_:libibverbs' own functions, forwarded to the library loaded on first use (not linked: its start-up cost)"
 )
 libobjs=$(find "$top_builddir/lib" -name 'libroce_la-*.o' 2>/dev/null | sort)
 if [ -z "$libobjs" ] || ! command -v nm >/dev/null; then

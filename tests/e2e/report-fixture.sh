@@ -49,9 +49,10 @@ c mlx5_1 hw_counters rp_cnp_handled 77
 job prolog 101 nodeA "$R"
 is "$rc" 0 "prolog: exit 0"
 is "$out" "" "prolog: silent"
-is "$(stat -c '%a %U' "$T/state" "$T/state/101.json" | tr '\n' ' ')" "700 root 600 root " "prolog: StateDir 0700, snapshot 0600, root"
-ok "prolog: snapshot is JSON with 3 ports" test "$(jq '.snapshot.ports|length' "$T/state/101.json")" = 3
-is "$(jq -r '.snapshot.ports[0].netdev_mtu' "$T/state/101.json")" 9000 "prolog: netdev MTU from rtnetlink in the snapshot"
+S101=$T/state/101.nodeA.snapshot.json
+is "$(stat -c '%a %U' "$T/state" "$S101" | tr '\n' ' ')" "700 root 600 root " "prolog: StateDir 0700, snapshot <job>.<node>.snapshot.json 0600, root"
+ok "prolog: snapshot is JSON with 3 ports" test "$(jq '.snapshot.ports|length' "$S101")" = 3
+is "$(jq -r '.snapshot.ports[0].netdev_mtu' "$S101")" 9000 "prolog: netdev MTU from rtnetlink in the snapshot"
 
 c mlx5_0 counters port_xmit_data 1250       # +250 words = 1000 bytes
 c mlx5_0 counters port_rcv_data 2001        # +1 word = 4 bytes
@@ -68,7 +69,8 @@ is "$out" "" "epilog: silent"
 ok "epilog: snapshot removed" test ! -e "$T/state/101.json"
 F=$T/reports/101/nodeA.json
 ok "epilog: fragment written" test -f "$F"
-is "$(stat -c '%a %U %G' "$T/reports/101" "$F" | tr '\n' ' ')" "755 root root 440 root root " "fragment 0440 root, job dir 0755"
+is "$(stat -c '%a %U %G' "$T/reports" "$T/reports/101" "$F" | tr '\n' ' ')" "751 root root 750 root root 440 root root " \
+	"ReportDir 0751 (searched, not listed), job dir 0750 (its user: an ACL entry), fragment 0440 root"
 like "$(ls -l "$F")" '^-r--r-----\+' "fragment carries an ACL (the job user's read entry)"
 is "$(ls -A "$T/reports/101")" "nodeA.json" "no temporaries left"
 
@@ -160,14 +162,40 @@ like "$(jq -r '.nodes[0].note' <<<"$out")" '^no prolog snapshot' "no snapshot: n
 is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "no snapshot: no numbers invented"
 is "$(jq -c '[.nodes[0].verdicts[] | .code + ":" + .severity]' <<<"$out")" '["no_prolog_snapshot:warn"]' "no snapshot: one node verdict naming the cause, no per-port noise"
 
-# --- a StateDir shared by mistake: nodeD's epilog finds nodeC's snapshot of the job
+# --- a StateDir shared by mistake (one directory for nodeC and nodeD): each
+# node's snapshot carries its name, so both epilogs count from their own
+c mlx5_0 counters port_xmit_data 1000
+job prolog 303 nodeC "$R"
+job prolog 303 nodeD "$R"
+is "$(ls "$T/state" | grep '^303\.' | sort | tr '\n' ' ')" "303.nodeC.snapshot.json 303.nodeD.snapshot.json " \
+	"one job on two nodes of one StateDir: a snapshot each"
+c mlx5_0 counters port_xmit_data 4000
+job epilog 303 nodeC "$R"
+c mlx5_0 counters port_xmit_data 5000
+job epilog 303 nodeD "$R"
+report 303 --format json
+is "$(jq -c '[.nodes[] | [.name, .note, .ports[0].counters.port_xmit_bytes]]' <<<"$out")" \
+	'[["nodeC",null,12000],["nodeD",null,16000]]' "shared StateDir: each node's deltas from its own snapshot, no note"
+is "$(ls "$T/state" | grep -c '^303\.')" 0 "shared StateDir: both snapshots removed by their epilogs"
+# a snapshot under the name from before per-node names (a prolog that ran
+# before an upgrade) is read, and refused when another node wrote it
 job prolog 302 nodeC "$R"
+mv "$T/state/302.nodeC.snapshot.json" "$T/state/302.json"
 job epilog 302 nodeD "$R"
 is "$rc" 0 "another node's snapshot: epilog exit 0"
 report 302 --format json
 like "$(jq -r '.nodes[0].note' <<<"$out")" '^prolog snapshot 302.json was written by node nodeC, not nodeD: StateDir must be node-local' \
 	"another node's snapshot: refused, the note names both nodes and the cause"
 is "$(jq -c '.nodes[0].ports[0].counters.port_xmit_bytes' <<<"$out")" null "another node's snapshot: no deltas from it"
+c mlx5_0 counters port_xmit_data 5000
+job prolog 304 nodeC "$R"
+mv "$T/state/304.nodeC.snapshot.json" "$T/state/304.json"
+c mlx5_0 counters port_xmit_data 6000
+job epilog 304 nodeC "$R"
+report 304 --format json
+is "$(jq -c '[.nodes[0].note, .nodes[0].ports[0].counters.port_xmit_bytes]' <<<"$out")" '[null,4000]' \
+	"a snapshot of the job under the old name (the prolog before an upgrade): its deltas"
+ok "... and removed" test ! -e "$T/state/304.json"
 
 # --- what the check saw at prolog and epilog: mlx5_1 down at job start and
 # back at the end, mlx5_0's RoCE v2 GIDs gone by the end
@@ -227,6 +255,20 @@ like "$out" "NCCL_IB_HCA" "text: no_rdma_traffic's fix"
 rm "$T/reports/501/nodeG.json"
 report 501 --format json
 is "$(jq -c '[.nodes[0].verdicts[] | select(.code=="no_rdma_traffic")] | length' <<<"$out")" 0 "one fragment: no no_rdma_traffic"
+
+# --- a site that checks no PFC (PfcPriority=none, as on veths with no DCB):
+# the report says "not checked", not unknown; one that checks it and cannot
+# read it (a veth): unknown
+R=$T/nopfc; mkdir -p "$R"; fab_example "$R" 1
+cp "$T/roce.conf" "$T/roce.conf.pfc"
+sed -i 's/^PfcPriority=3$/PfcPriority=none/' "$T/roce.conf"
+job prolog 601 nodeH "$R"; job epilog 601 nodeH "$R"
+report 601
+like "$out" "PFC priorities +not checked on every node" "PfcPriority=none: PFC priorities not checked, not unknown"
+mv "$T/roce.conf.pfc" "$T/roce.conf"
+job prolog 602 nodeH "$R"; job epilog 602 nodeH "$R"
+report 602
+like "$out" "PFC priorities +unknown on every node" "PfcPriority=3 on a veth (no DCB): unknown"
 
 # --- usage
 out=$(env -u SLURM_JOB_ID "$B/roce-epilog" --config "$T/roce.conf" 2>&1); rc=$?

@@ -6,7 +6,10 @@
 # each label value it selects (counter names, severities) must be in a real
 # `roce-report --format prometheus` exposition of a job whose fragments the
 # real roce-prolog and roce-epilog wrote (loss, timeouts, ECN, a link down,
-# a counter reset, PFC pauses: every panel has samples).
+# a counter reset, PFC pauses: every panel has samples), or in the node
+# ports' (`roce-report --nodes --format prometheus`) or a node's health check
+# (`roce-check --format prometheus`) for the node panels.
+# report-prometheus.sh runs the same queries in a real Prometheus.
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/fabric.sh"
@@ -17,26 +20,22 @@ DASH=$top_srcdir/etc/grafana-dashboard.json
 command -v jq >/dev/null || skip_all "needs jq"
 netns_setup graf 2
 rj_conf
-ok "node with loss, timeouts and ECN: fragment written" rj_node 501 gpu01 2 \
-	mlx5_0 counters port_xmit_data 1000000 mlx5_0 counters port_rcv_data 900000 \
-	mlx5_0 hw_counters out_of_sequence 40 mlx5_0 hw_counters local_ack_timeout_err 3 \
-	mlx5_0 hw_counters np_ecn_marked_roce_packets 90 mlx5_0 hw_counters np_cnp_sent 90
-ok "node with a link down: fragment written" rj_node 501 gpu02 2 \
-	mlx5_1 counters link_downed 1 mlx5_1 hw_counters rp_cnp_handled 7 mlx5_1 hw_counters rp_cnp_ignored 2
-RJ_START="mlx5_0 counters port_xmit_data 500000"
-ok "node with a counter reset: fragment written" rj_node 501 gpu03 1 mlx5_0 counters port_xmit_data 10
-RJ_START=
-ok "pause frames on gpu02's first port" rj_pfc 501 gpu02 0 4000 12000
+ok "a job with something in every panel: fragments written" rj_dashboard_job 501
 EXPO=$("$top_builddir/prolog/roce-report" 501 --config "$T/roce.conf" --format prometheus 2>"$T/err")
 is "$?" 0 "roce-report --format prometheus: exit 0"
+NODES=$("$top_builddir/prolog/roce-report" --nodes --config "$T/roce.conf" --format prometheus 2>>"$T/err")
+is "$?" 0 "roce-report --nodes --format prometheus: exit 0"
+ok "a node's health check: roce-check --health --format prometheus" rj_health gpu07
 SAMPLES=$(grep -v '^#' <<<"$EXPO")
 like "$SAMPLES" '^roce_job_seconds\{slurm_job_id="501",node="gpu01"\}' "samples are labelled slurm_job_id and node"
 unlike "$SAMPLES" '[{,]job="' "no label named job (Prometheus's own: it would become exported_job)"
 
+# The node panels read roce-report --nodes and the health check: their samples count too.
+SAMPLES+=$'\n'$(grep -v '^#' <<<"$NODES")$'\n'$(grep -v '^#' "$T/health-gpu07.prom")
 ok "dashboard parses as JSON" jq -e . "$DASH"
 # Every query, with Grafana's $jobid as the job's id, one a line.
 mapfile -t QUERIES < <(jq -r '[.panels[].targets[].expr, (.templating.list[] | select(.type == "query") | .definition)]
-	| .[] | gsub("\\s+"; " ") | gsub("\\$jobid"; "501")' "$DASH")
+	| .[] | gsub("\\s+"; " ") | gsub("\\$jobid"; "501") | gsub("\\$__range"; "1h")' "$DASH")
 check "dashboard has queries" '[ "${#QUERIES[@]}" -ge 10 ]'
 
 KEYWORDS=" and or unless bool offset by without on ignoring group_left group_right inf nan "
@@ -44,7 +43,7 @@ KEYWORDS=" and or unless bool offset by without on ignoring group_left group_rig
 metrics() {
 	local e=$1 m
 	if [[ $e =~ ^label_values\(([A-Za-z_:][A-Za-z0-9_:]*) ]]; then echo "${BASH_REMATCH[1]}"; return; fi
-	e=$(sed -E 's/"([^"\\]|\\.)*"//g; s/\{[^}]*\}//g; s/\b(by|without|on|ignoring|group_left|group_right) *\([^)]*\)//g' <<<"$e")
+	e=$(sed -E 's/"([^"\\]|\\.)*"//g; s/\{[^}]*\}//g; s/\[[^]]*\]//g; s/\b(by|without|on|ignoring|group_left|group_right) *\([^)]*\)//g' <<<"$e")
 	grep -oE '[A-Za-z_:][A-Za-z0-9_:]* *\(?' <<<"$e" | while read -r m; do
 		[[ $m == *"(" ]] && continue
 		[[ $KEYWORDS == *" $m "* ]] && continue
@@ -95,6 +94,18 @@ for q in "${QUERIES[@]}"; do
 	done < <(matchers "$q")
 	if [ -z "$bad" ]; then pass "in the exposition: $q"; else fail "in the exposition: $q" "$bad"; fi
 done
+
+# Every panel reads a job's series over the dashboard's time range, not at
+# its end only: a job's series end when its .prom file leaves node_exporter,
+# and an instant query of the bare series shows nothing for a job older than
+# that.  (The node panels read series replaced at every run, roce-report
+# --nodes' and the health check's: they show the node now, or over time.)
+bare=""
+while read -r q; do
+	rest=$(sed -E 's/last_over_time\([A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\[\$__range\]\)//g' <<<"$q")
+	[ -z "$(metrics "$rest" | grep '^roce_job_')" ] || bare="$bare$q"$'\n'
+done < <(jq -r '.panels[].targets[].expr | gsub("\\s+"; " ")' "$DASH")
+is "$bare" "" "every panel query reads a job's series with last_over_time(...[\$__range]): past jobs show"
 
 # The lexer above must see a wrong name: the old label and a misspelt counter.
 check "a query with the old job label is caught" '[ -n "$(labels "roce_job_verdict{job=\"501\"}")" ] &&

@@ -52,6 +52,12 @@ like "$H" '&lt;img src=x onerror=' "the fragment file name's markup is text"
 is "$("$REPORT" 601 --config "$T/roce.conf" --format html 2>/dev/null | cmp - "$OUT" && echo same)" same \
 	"stdout and -o give the same page"
 
+# A clean job (one node, traffic, nothing wrong): no empty Node verdicts section.
+ok "gpu04: a clean one-node job" rj_node 612 gpu04 2 mlx5_0 counters port_xmit_data 250000000
+H2=$("$REPORT" 612 --config "$T/roce.conf" --format html 2>&1)
+like "$H2" "none: no loss, congestion or link problems seen" "a clean job: no job verdict"
+unlike "$H2" "node-verdicts|Node verdicts" "a clean job: no empty Node verdicts section, no link to it"
+
 # -o never leaves a partial or wrong file: a failed run keeps the old one.
 cp "$OUT" "$T/before"
 "$REPORT" 699 --report-dir "$T/reports" --format html -o "$OUT" >/dev/null 2>&1
@@ -60,6 +66,24 @@ ok "the old page is untouched" cmp -s "$OUT" "$T/before"
 "$REPORT" 601 --config "$T/roce.conf" --format html -o "$T/nodir/r.html" 2>"$T/err2"
 is "$?" 2 "-o into a missing directory: exit 2"
 like "$(cat "$T/err2")" "cannot write $T/nodir/r.html" "and the error names the file"
+
+# A fragment no epilog writes: "seconds": 5e-324 made every rate infinite
+# and the heat map index its levels with INT_MIN + 1 (SIGSEGV; UBSan: index
+# out of bounds).  Refused, naming the key; the other nodes still reported.
+cp -a "$T/reports/601" "$T/reports/602"
+for f in "$T"/reports/602/gpu0*.json; do
+	jq -c '.job_id = "602"' "$f" >"$f.new" && mv -f "$f.new" "$f"
+done
+rm -f "$T/reports/602/"*onerror*
+F=$T/reports/602/gpu01.json
+jq -c '.seconds = 0.5 | .ports[0].counters.port_xmit_bytes = 1000' "$F" | sed 's/"seconds":0.5/"seconds":5e-324/' >"$F.new" &&
+	mv -f "$F.new" "$F"
+out=$("$REPORT" 602 --report-dir "$T/reports" --format html 2>"$T/err3"); rc=$?
+is "$rc" 0 "\"seconds\": 5e-324 in a fragment: roce-report --format html exit 0 (no crash)"
+like "$(cat "$T/err3")" 'fragment gpu01.json: "seconds" = 4.9406564584124654e-324 is not what an epilog writes' \
+	"and the fragment is refused, naming the key"
+like "$out" 'gpu02' "the other nodes are reported"
+unlike "$out" 'data-v="inf' "no infinite number on the page"
 
 # ---------------------------------------------------------------- the browser
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)

@@ -14,6 +14,7 @@ set -u
 
 command -v jq >/dev/null || skip_all "needs jq"
 command -v setpriv >/dev/null || skip_all "needs setpriv"
+command -v setfacl >/dev/null || skip_all "needs setfacl (acl)"
 netns_setup nodes 2
 rj_conf
 ADMINS=4242
@@ -64,8 +65,8 @@ first_row() { sed -n '/^NODE /{n;p;q}' <<<"$out"; }
 nodes
 is "$rc" 0 "text: exit 0"
 like "$out" "^RoCE node health across 40 job\(s\) \(21 with a problem\)" "text: 40 jobs read, 21 with a problem"
-like "$(first_row)" "^gpu05 +mlx5_1:1 +40 +20 +20 +0 +0 +0 +0 +job 138, " "text: gpu05 mlx5_1:1 first, lost packets in 20 of its 40 jobs, last in job 138"
-like "$out" "gpu02 +mlx5_0:1 +40 +1 +0 +0 +0 +1 +0 +job 101, " "text: gpu02 mlx5_0:1's one link down"
+like "$(first_row)" "^gpu05 +mlx5_1:1 +40 +20 +20 +0 +0 +0 +0 +0 +job 138, " "text: gpu05 mlx5_1:1 first, lost packets in 20 of its 40 jobs, last in job 138"
+like "$out" "gpu02 +mlx5_0:1 +40 +1 +0 +0 +0 +1 +0 +0 +job 101, " "text: gpu02 mlx5_0:1's one link down"
 like "$out" "14 other node port\(s\): no problem in any job" "text: the 14 healthy ports counted"
 is "$(cat "$T/err")" "" "text: no fragment refused"
 
@@ -111,6 +112,14 @@ out=$("$R" 100 --since -1d --config "$T/roce.conf" 2>&1); rc=$?
 is "$rc" 2 "since without --nodes: a usage error"
 
 # --- who counts what
+is "$(stat -c %a "$T/reports")" 751 "ReportDir as the epilog made it: its group lists it, others only search"
+out=$(as_user 4001 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
+is "$rc" 3 "user 4001 may not list ReportDir: refused (exit 3)"
+like "$(cat "$T/err")" "--nodes reads every job in $T/reports, which only root and members of group [^ ]+ may list; a report of your own job: roce-report JOBID" \
+	"user 4001: says who may, and what they may do instead"
+# A site that lets its users list ReportDir (an ACL entry each): a user then
+# counts their own jobs only.
+setfacl -m u:4001:rx,u:4002:rx,u:65534:rx "$T/reports"
 out=$(as_user 4001 "" "$R" --nodes --config "$T/roce.conf" 2>"$T/err"); rc=$?
 is "$rc" 0 "user 4001: exit 0"
 like "$out" "across 20 job\(s\) \(20 with a problem\), yours only \(uid 4001\)" "user 4001: their 20 jobs only"
@@ -135,4 +144,59 @@ nodes
 like "$(cat "$T/err")" "job 139: fragment gpu09.json: " "a broken fragment is named with its job"
 like "$out" "1 fragment\(s\) could not be used" "and counted in the report"
 like "$out" "across 40 job\(s\)" "the job's other fragments still count"
+
+# --- the health check's trend between jobs: the real health check (roce-check
+# --health, StateDir $T/state) sees mlx5_1's symbol_error grow between two of
+# its runs; the next job's real prolog and epilog on the node carry it into
+# the job's fragment (counter_trend), which --nodes counts for that port
+TR=$T/sys-trend
+mkdir -p "$TR"
+fab_example "$TR" 2
+health() {
+	ip netns exec "$NS" "$top_builddir/prolog/roce-check" --config "$T/roce.conf" --sysfs-root "$TR" --node gpu07 \
+		--health >"$T/health.out" 2>&1
+}
+health
+fab_counter "$TR" mlx5_1 1 counters symbol_error 50
+health
+like "$(cat "$T/health.out")" "counter_trend +mlx5_1:1 .*symbol_error \+50 \(threshold 10\)" "the health check flags mlx5_1"
+ok "a job on the node after that" rj_node 200 gpu07 2
+verdict=$(jq -r '.verdicts[] | select(.code == "counter_trend") | [.subject, .severity, .message] | @tsv' \
+	"$T/reports/200/gpu07.json")
+is "$verdict" "mlx5_1:1	warn	the health check saw link-quality counters grow between its runs within 3600 s, when the job started and when it ended: symbol_error +50 (threshold 10)" \
+	"its fragment carries the trend as a counter_trend verdict on mlx5_1:1, naming the counter"
+is "$(jq '[.verdicts[] | select(.subject | startswith("mlx5_0"))] | length' "$T/reports/200/gpu07.json")" 0 \
+	"nothing on mlx5_0"
+nodes
+like "$out" "gpu07 +mlx5_1:1 +41 +1 +0 +0 +0 +0 +0 +1 +job 200, " "--nodes: the TREND column counts the job (gpu07 was in the 40 jobs above, healthy)"
+nodes --format json
+is "$(jq -r '.ports[] | select(.node == "gpu07" and .device == "mlx5_1") | .problems.counter_trend' <<<"$out")" 1 \
+	"--nodes json: problems.counter_trend"
+nodes --format prometheus
+like "$out" '^roce_node_port_problem_jobs\{node="gpu07",device="mlx5_1",port="1",problem="counter_trend"\} 1$' \
+	"--nodes prometheus: problem=\"counter_trend\""
+nodes --format html -o "$T/nodes.html"
+like "$(grep -m1 '<th data-key="counter_trend"' "$T/nodes.html")" "Counter trend" "--nodes html: a Counter trend column"
+rm -f "$T/state/trend.json"
+ok "a job after the trend state is gone" rj_node 201 gpu08 2
+is "$(jq '[.verdicts[] | select(.code == "counter_trend")] | length' "$T/reports/201/gpu08.json")" 0 \
+	"no trend kept: no counter_trend verdict"
+
+# --- a slow link, from the fragment the real prolog and epilog wrote: the
+# port's check_why says when ("at job start: link_rate: ...")
+printf 'ReportDir=%s/slow\nStateDir=%s/state\nLinkRateAction=fail\nTimeoutMs=20000\n' "$T" "$T" >"$T/slow.conf"
+r=$T/sys-slow
+mkdir -p "$r" # ReportDir $T/slow: made by the epilog (0751), as on a node
+fab_example "$r" 2
+echo "25 Gb/sec (1X EDR)" >"$(fab_devdir "$r" mlx5_1)/ports/1/rate"
+for kind in prolog epilog; do
+	ip netns exec "$NS" env SLURM_JOB_ID=200 SLURM_JOB_UID=0 SLURMD_NODENAME=gpu01 \
+		"$top_builddir/prolog/roce-$kind" --config "$T/slow.conf" --sysfs-root "$r" >>"$T/slow.out" 2>&1
+done
+like "$(jq -r '.ports[] | select(.device == "mlx5_1") | .check_why' "$T/slow/200/gpu01.json")" "^at job start: link_rate: " \
+	"slow link: the epilog's fragment says when and which check"
+out=$("$R" --nodes --config "$T/slow.conf" --format json 2>"$T/err"); rc=$?
+is "$(jq -r '.ports[] | select(.device == "mlx5_1") | [.node, .problems.slow_link] | @tsv' <<<"$out")" "gpu01	1" \
+	"slow link: --nodes counts it"
+is "$(jq -r '[.ports[] | select(.device == "mlx5_0") | .problems.slow_link] | add' <<<"$out")" 0 "slow link: not the fast ports"
 done_testing

@@ -32,9 +32,9 @@ R=$T/sys
 mkdir -p "$R"
 fab_example "$R" 2
 
-# --- who can read a report
+# --- who can read a report, and list what
 C=$(conf perms "$T/reports" "$T/state")
-mkdir -p "$T/reports"
+mkdir -m 751 "$T/reports"   # as roce.conf(5) says: its group lists it, users only search it
 chgrp 4242 "$T/reports"
 (umask 000; job prolog "$C" 801; job epilog "$C" 801; echo "$rc" >"$T/rc")
 is "$(cat "$T/rc")" 0 "perms: epilog exit 0 under umask 000"
@@ -52,6 +52,15 @@ out=$(as_user 65534 "" cat "$F" 2>&1); rc=$?
 ok "perms: and the file itself is unreadable to them" test "$rc" != 0
 out=$(as_user 4001 "" sh -c "echo x >>'$F'" 2>&1); rc=$?
 ok "perms: the job's user cannot alter the fragment" test "$rc" != 0
+# who can list what: job ids, node names and users are the admins' to see
+is "$(as_user 65534 "" ls "$T/reports" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
+	"perms: another user cannot list ReportDir (they may only search it)"
+is "$(as_user 65534 "" ls "$T/reports/801" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
+	"perms: nor the job's directory"
+is "$(as_user 4001 "" ls "$T/reports/801" 2>&1)" "n1.json" "perms: the job's user lists their job's directory"
+is "$(as_user 5000 4242 ls "$T/reports" "$T/reports/801" 2>&1 | tr '\n' ' ')" "$T/reports: 801  $T/reports/801: n1.json " \
+	"perms: the admins (ReportDir's group) list both"
+is "$(stat -c '%a %U %g' "$T/reports/801")" "750 root 4242" "perms: the job directory root's, the admins' group, 0750 (+ the user's ACL entry)"
 
 # --- killed in the middle of writing the fragment
 SO=$top_builddir/tests/helpers/.libs/stallwrite.so
@@ -103,7 +112,7 @@ mkdir -p "$MNT"
 if mount -t tmpfs -o size=256k tmpfs "$MNT" 2>/dev/null; then
 	C=$(conf full "$MNT/reports" "$T/fstate")
 	job prolog "$C" 803
-	mkdir -p "$MNT/reports/803"
+	mkdir -m 751 "$MNT/reports" && mkdir "$MNT/reports/803"
 	dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null
 	job epilog "$C" 803
 	is "$rc" 0 "full disk: epilog still exits 0"
@@ -117,14 +126,15 @@ fi
 
 # --- planted symlinks and foreign directories
 C=$(conf plant "$T/preports" "$T/pstate")
-mkdir -p "$T/pstate" "$T/elsewhere" "$T/preports"
+mkdir -p "$T/pstate" "$T/elsewhere"
+mkdir -m 751 "$T/preports"
 chmod 700 "$T/pstate"
 echo precious >"$T/victim"
-ln -s "$T/victim" "$T/pstate/804.json"
+ln -s "$T/victim" "$T/pstate/804.n1.snapshot.json"
 job prolog "$C" 804
 is "$rc" 0 "symlink in StateDir: prolog exit 0"
 is "$(cat "$T/victim")" precious "symlink in StateDir: its target untouched"
-ok "symlink in StateDir: replaced by our own file" test -f "$T/pstate/804.json" -a ! -L "$T/pstate/804.json"
+ok "symlink in StateDir: replaced by our own file" test -f "$T/pstate/804.n1.snapshot.json" -a ! -L "$T/pstate/804.n1.snapshot.json"
 ln -s "$T/elsewhere" "$T/preports/805"
 job prolog "$C" 805; job epilog "$C" 805
 is "$rc" 0 "symlinked job dir: epilog exit 0"

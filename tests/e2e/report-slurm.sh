@@ -60,15 +60,19 @@ hold() { echo "t=0; while [ ! -e '$W/$1' ] && [ \$t -lt 1200 ]; do sleep 0.1; t=
 
 # --- one-node job: traffic while it runs
 id=$(submit -N1 -w node1 --wrap "$(hold go1)")
-lab_wait_file "$W/state/node1/$id.json"
-ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.json"
+lab_wait_file "$W/state/node1/$id.node1.snapshot.json"
+ok "one node: the prolog left a snapshot" test -e "$W/state/node1/$id.node1.snapshot.json"
 fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data 2500
 fab_counter "$W/fab-node1" mlx5_0 1 hw_counters packet_seq_err 3
 # "no report" says which case it is: slurmctld knows the job is still running
 out=$(lab_run "$B/roce-report" "$id" --report-dir "$W/reports" 2>&1); rc=$?
 is "$rc" 1 "no report yet: exit 1"
-like "$out" "no report for job $id yet: it is RUNNING; each node writes its part when the job ends there" \
-	"no report yet: says the job is still running"
+like "$out" "no report for job $id yet: it is RUNNING; each node writes its part when the job ends there \(roce-report --live $id: " \
+	"no report yet: says the job is still running, and where to look meanwhile"
+out=$(lab_run "$B/roce-report" --live "$id" --report-dir "$W/reports" 2>&1); rc=$?
+is "$rc" 1 "--live before any health check: exit 1"
+like "$out" "no live sample of job $id yet: it is RUNNING; each node's health check samples the jobs running there" \
+	"--live before any sample: slurmctld says the job runs, and what takes the samples"
 touch "$W/go1"
 lab_wait_job "$id"
 mkdir -p "$W/empty"
@@ -92,11 +96,46 @@ is "$rc" 0 "three nodes: roce-report exit 0"
 like "$out" "RoCE fabric report for job $id: 3 node\(s\) node\[1-3\]" "three nodes: all merged, hostlist-compressed"
 like "$out" "RoCE v2 GID index +3 on every node" "three nodes: consistency over all of them"
 
+# --- a two-node job while it runs: each node's health check (roce-check
+# --health, in the node's namespaces) samples it; roce-report --live shows
+# both nodes, each with what moved on its own ports since its sample before
+id=$(submit -N2 -w node1,node3 --wrap "$(hold go_live)")
+lab_wait_file "$W/state/node1/$id.node1.snapshot.json"
+lab_wait_file "$W/state/node3/$id.node3.snapshot.json"
+health() {
+	lab_node_exec "$1" env -i SLURMD_NODENAME="$1" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		"$B/roce-check" --health --config "$W/roce-$1.conf" >"$W/hc.out" 2>&1
+}
+health node1
+health node3
+counters() { echo "$(fab_devdir "$W/fab-$1" "$2")/ports/1/$3/$4"; }
+x1=$(cat "$(counters node1 mlx5_0 counters port_xmit_data)")
+fab_counter "$W/fab-node1" mlx5_0 1 counters port_xmit_data $((x1 + 1000000))
+r3=$(cat "$(counters node3 mlx5_1 counters port_rcv_data)")
+fab_counter "$W/fab-node3" mlx5_1 1 counters port_rcv_data $((r3 + 2000000))
+fab_counter "$W/fab-node3" mlx5_1 1 hw_counters local_ack_timeout_err 4
+sleep 1
+health node1
+health node3
+out=$(lab_run "$B/roce-report" --live "$id" --report-dir "$W/reports" --format json 2>&1); rc=$?
+is "$rc" 0 "--live, two nodes: exit 0"
+is "$(jq -r '[.nodes[].node] | join(" ")' <<<"$out")" "node1 node3" "--live: both nodes, each sampled by its own health check"
+is "$(jq -c '[.nodes[] | .ports[] | select(.since_last.counters.port_xmit_bytes > 0 or .since_last.counters.port_rcv_bytes > 0) | [.device, .since_last.counters.port_xmit_bytes, .since_last.counters.port_rcv_bytes]]' <<<"$out")" \
+	'[["mlx5_0",4000000,0],["mlx5_1",0,8000000]]' "--live: node1's mlx5_0 sent, node3's mlx5_1 received, since each node's sample before"
+is "$(jq -r '.nodes[] | select(.node == "node3") | .ports[] | select(.device == "mlx5_1") | .since_last.metrics.timeout' <<<"$out")" 4 \
+	"--live: node3's RDMA timeouts since its sample before"
+out=$(lab_run "$B/roce-report" --live "$id" --report-dir "$W/reports" 2>&1)
+like "$out" "^RoCE live view of job $id: 2 node\(s\)" "--live text: two nodes"
+touch "$W/go_live"
+lab_wait_job "$id"
+ok "the job's two fragments" wait_fragments "$id" 2
+ok "no live file left" test -z "$(ls "$W/reports/$id" | grep '\.live$')"
+
 # --- two jobs at once on one node: b starts and ends while a runs
 a=$(submit -N1 -n1 -w node2 --wrap "$(hold go_a)")
-lab_wait_file "$W/state/node2/$a.json"
+lab_wait_file "$W/state/node2/$a.node2.snapshot.json"
 b=$(submit -N1 -n1 -w node2 --wrap "$(hold go_b)")
-lab_wait_file "$W/state/node2/$b.json"
+lab_wait_file "$W/state/node2/$b.node2.snapshot.json"
 touch "$W/go_b"; lab_wait_job "$b"
 touch "$W/go_a"; lab_wait_job "$a"
 wait_fragments "$a" 1; wait_fragments "$b" 1

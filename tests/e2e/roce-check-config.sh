@@ -77,6 +77,29 @@ like "$out" "^UNKNOWN +plugstack +node +cannot tell whether slurmd loads spank_r
 	"no slurm.conf to read: unknown, said"
 health "$T/none/slurm.conf"
 unlike "$out" "plugstack" "plain roce-check (not a health check): no plugstack finding"
+
+# --- the health check's directory findings (issue 32, item 7): a SharedDir,
+# ReportDir or StateDir the prolog and epilog refuse is seen on the node,
+# not only per job in slurmd's log; never a drain, never the exit status
+D=$T/dirs
+mkdir -p "$D/shared" "$D/rep" "$D/state"
+chmod 777 "$D/shared"      # a SharedDir left open for anyone
+chown 65534 "$D/rep"       # as root_squash makes root's mkdir on NFS
+chmod 700 "$D/state"
+printf 'StateDir=%s/state\nReportDir=%s/rep\nSharedDir=%s/shared\n' "$D" "$D" "$D" >"$D/roce.conf"
+dirs_health() { out=$(SLURM_CONF=$T/deb/slurm.conf "$CHECK" --config "$D/roce.conf" --sysfs-root "$R" "$@" 2>&1); rc=$?; }
+dirs_health --health
+like "$out" "^WARN +dirs +node +ReportDir $D/rep: .*owned by uid 65534, not root: refused by the prolog and epilog: no job on this node gets its report" \
+	"a ReportDir owned by nobody (root_squash): a WARN dirs finding naming it and what it breaks"
+like "$out" "^WARN +dirs +node +SharedDir $D/shared: .*writable by group or others \(mode 777\).*unknown to srun" \
+	"a SharedDir of mode 777: a WARN dirs finding"
+unlike "$out" "StateDir" "a usable StateDir: no finding"
+is "$rc" "$base_rc" "the directory findings leave --health's exit status alone"
+dirs_health
+unlike "$out" "dirs" "plain roce-check (not a health check): no directory finding"
+chmod 711 "$D/shared"; chown 0 "$D/rep"; rmdir "$D/state"
+dirs_health --health
+unlike "$out" "dirs" "usable directories, and a StateDir the first job will make: no finding"
 out=$(SLURM_CONF=$T/none/slurm.conf "$CHECK" --check-config "$S/etc/roce.conf" 2>&1); rc=$?
 is "$rc" 0 "--check-config without the plugin's line: a warning, the file still judged"
 like "$out" "warning: no line of $T/none/plugstack.conf" "--check-config warns of the missing line"

@@ -12,7 +12,14 @@ CHECK="$top_builddir/prolog/roce-check"
 
 netns_setup tr 2
 
+# run ROOT ARGS: Trust=fail, what most scenarios here judge; run_default: as
+# shipped (Trust=warn: released at warn, NEWS)
 run() {
+	local root=$1; shift
+	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$root" --set Trust=fail "$@" 2>&1)
+	rc=$?
+}
+run_default() {
 	local root=$1; shift
 	out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$root" "$@" 2>&1)
 	rc=$?
@@ -48,6 +55,15 @@ like "$out" "FAIL +trust +mlx5_1:1 +eth1 trusts dscp \(qos/trust\): traffic clas
 	"dscp: DSCP 26 -> 5 fails with the fix"
 run "$R" --set TrafficClass=104 --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "dscp: the port off the PFC priority is left out (warn mode)"
+# as shipped, Trust=warn: said, the port kept, strict runs; Trust=ignore: not looked at
+run_default "$R" --set TrafficClass=104 --mode strict
+is "$rc" 0 "Trust=warn (the default): DSCP 26 -> 5 does not fail strict"
+like "$out" "WARN +trust +mlx5_1:1 +eth1 trusts dscp .* not the PFC priority 3: .* \(Trust=warn: the port is kept; Trust=fail leaves it out\)" \
+	"Trust=warn (the default): a warning that says how to fail it"
+run_default "$R" --set TrafficClass=104 --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Trust=warn (the default): the port is kept"
+run_default "$R" --set TrafficClass=104 --set Trust=ignore
+unlike "$out" " trust " "Trust=ignore: no trust finding"
 
 # --- trust pcp, RoCE v2 GIDs on the physical netdevs (untagged): priority 0
 R=$(fixture pcp); fab_example "$R" 2
@@ -100,6 +116,8 @@ like "$out" "UNKNOWN +trust +mlx5_1:1 +eth1 trusts dscp \(qos/trust\) but its DS
 	"dscp2prio in another layout: unknown naming the file"
 run "$R" --set TrafficClass=104 --format env
 unlike "$out" "NCCL_IB_HCA=" "garbage: ports of unknown trust are left out"
+run_default "$R" --set TrafficClass=104 --mode strict --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "garbage, Trust=warn (the default): unknown trust warns, the ports kept, strict runs"
 
 # --- EACCES: roce-check as nobody, qos/trust only root may read
 R=$(fixture eacces); fab_example "$R" 2
@@ -109,7 +127,7 @@ why=$(netns_nobody_why "$R/class/net/eth1/qos/trust")
 if [ -n "$why" ]; then
 	skip "EACCES: $why"
 else
-	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" 2>&1)
+	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" --set Trust=fail 2>&1)
 	like "$out" "UNKNOWN +trust +mlx5_0:1 +the priority trust of eth0 is unknown \(unreadable: cannot open .*/qos/trust: Permission denied\)" \
 		"EACCES (as nobody): unknown naming the file"
 	like "$out" "PASS +trust +mlx5_1:1" "EACCES: the other port is judged"

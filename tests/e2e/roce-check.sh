@@ -219,10 +219,26 @@ R=$(fixture nodev); mkdir -p "$R/class/infiniband"
 run "$R" --set Hca=mlx5_0 --format json
 is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" fail "Hca= absent, no RDMA device at all: hca fails"
 is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: mlx5_0 missing" "Hca= absent, no RDMA device at all: drain reason"
-R=$(fixture nodev-unreadable)
+# no class/infiniband at all: ib_core and mlx5_ib did not load (a DKMS build
+# that failed on a new kernel): with Hca= the node fails and drains
+R=$(fixture nodriver)
 run "$R" --set Hca=mlx5_0 --format json
-is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" unknown "Hca= with a listing that failed: unknown"
-is "$(jq -r .check.summary.drain_reason <<<"$out")" null "Hca= with a listing that failed: no drain"
+is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" fail "Hca=, no class/infiniband (driver not loaded): hca fails"
+is "$(jq -r .check.summary.drain_reason <<<"$out")" "roce: RDMA driver not loaded (ib_core, mlx5_ib)" \
+	"Hca=, driver not loaded: the drain reason names the drivers"
+out=$(ip netns exec "$NS" "$CHECK" --config /dev/null --sysfs-root "$R" --set Hca=mlx5_0 --health 2>&1); rc=$?
+is "$rc" 1 "Hca=, driver not loaded: --health exits 1 (NHC drains)"
+like "$out" "FAIL +hca +node +Hca= lists mlx5_0, but no RDMA driver is loaded" "Hca=, driver not loaded: said"
+# a listing that failed (EACCES here, as user nobody) is unknown: no drain
+R=$(fixture nodev-unreadable); mkdir -p "$R/class/infiniband/mlx5_0"; chmod 700 "$R/class/infiniband"
+why=$(netns_nobody_why "$R")
+if [ -n "$why" ]; then
+	skip "$why"; skip "$why"
+else
+	out=$(netns_as_nobody "$CHECK" --config /dev/null --sysfs-root "$R" --set Hca=mlx5_0 --format json 2>&1)
+	is "$(jq -r '.check.findings[]|select(.check=="hca")|.status' <<<"$out")" unknown "Hca= with a listing that failed (EACCES): unknown"
+	is "$(jq -r .check.summary.drain_reason <<<"$out")" null "Hca= with a listing that failed (EACCES): no drain"
+fi
 
 # --- traffic class
 R=$(fixture tc); fab_example "$R" 1
@@ -237,6 +253,9 @@ like "$out" "FAIL +devices +node +no RDMA devices: cannot list .*class/infiniban
 P=$(fixture proc)
 run "$R" --proc-root "$P"
 like "$out" "WARN +gdr .*no GPUDirect RDMA path: no peer-memory client .*modprobe nvidia_peermem.* and no DMA-BUF \(kernel release unknown: .*osrelease" "no peermem, no DMA-BUF: warn"
+run "$R" --proc-root "$P" --format json
+is "$(jq -c '.check.findings[]|select(.check=="gdr")|[.status,.cause,.quiet]' <<<"$out")" '["warn","none (no NVIDIA driver)",true]' \
+	"no NVIDIA driver: still a warning here, quiet in a job's output (GdrUnknown=)"
 run "$R" --proc-root "$P" --set RequireGdr=yes --format json
 is "$(jq -r '.check.findings[]|select(.check=="gdr")|.status' <<<"$out")" fail "RequireGdr=yes: fail"
 is "$(jq -r '.node.gdr.path' <<<"$out")" none "json: gdr path none"
@@ -369,21 +388,30 @@ like "$out" "UNKNOWN +link_layer +mlx5_0:1 .*cannot be read \(malformed: .*link_
 like "$out" "UNKNOWN +port_state +mlx5_1:1 .*Too many levels of symbolic links" "hostile: symlink loop finding"
 
 # --- link rate: one port of three trained at 25G, a netdev speed that disagrees, a garbage rate
+# (LinkRateAction=fail; the default, warn, below)
 R=$(fixture linkrate); fab_example "$R" 3
 fab_port "$R" mlx5_1 1 rate="25 Gb/sec (1X EDR)" netdev=eth1
-run "$R" --format env
+run "$R" --set LinkRateAction=fail --format env
 is "$rc" 0 "25G port: warn mode still exits 0"
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_2:1$" "25G port: left out of NCCL_IB_HCA"
-run "$R" --format json
+run "$R" --set LinkRateAction=fail --format json
 is "$(jq -r '.node.devices[1].ports[0].rate_mbps' <<<"$out")" 25000 "25G port: json rate_mbps parsed from rate"
 is "$(jq -r '.node.devices[1].hca_type + " " + .node.devices[1].board_id + " " + .node.devices[1].fw_ver' <<<"$out")" \
 	"MT28908 MT_0000000223 20.39.1002" "json: the device's model and firmware"
 is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_1 port 1 at 25 Gb/s" "25G port: drain reason names the port and its rate"
 is "$(jq -r '.check.findings[]|select(.check=="link_rate" and .subject=="mlx5_1:1")|"\(.status) \(.hardware)"' <<<"$out")" \
 	"fail true" "25G port: a failing hardware finding"
+# as shipped (LinkRateAction=warn: new in 0.2.0, released at warn): said, kept, nothing drained
+run "$R" --format json --mode strict
+is "$rc" 0 "LinkRateAction=warn (the default): a 25G port does not fail strict"
+is "$(jq -r '.check.findings[]|select(.check=="link_rate" and .subject=="mlx5_1:1")|"\(.status) \(.hardware)"' <<<"$out")" \
+	"warn false" "LinkRateAction=warn (the default): a warning, not a hardware fault"
+is "$(jq -r '.check.summary.drain_reason // "none"' <<<"$out")" none "LinkRateAction=warn (the default): no drain"
+run "$R" --health
+is "$rc" 0 "LinkRateAction=warn (the default): --health exit 0"
 run "$R" --set LinkRate=none --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1$" "LinkRate=none: the rate is not judged"
-run "$R" --set LinkRate=200 --mode strict
+run "$R" --set LinkRate=200 --set LinkRateAction=fail --mode strict
 is "$rc" 1 "LinkRate=200: every port is below, strict exit 1"
 like "$out" "FAIL +link_rate +mlx5_0:1 +mlx5_0 port 1 runs at 100 Gb/s \(100 Gb/sec \(4X EDR\)\), below LinkRate=200" "LinkRate=200: the minimum named"
 fab_port "$R" mlx5_1 1 rate="100 Gb/sec (4X EDR)" netdev=eth1 speed=25000
@@ -398,7 +426,7 @@ run "$R" --format json
 like "$(jq -r '.node.netdevs[]|select(.name=="eth1")|.errors.speed.why' <<<"$out")" "class/net/eth1/speed: \"fast\" is not a speed in Mb/s" \
 	"garbage speed: malformed, file named"
 fab_port "$R" mlx5_2 1 rate="fast as light" netdev=eth2
-run "$R" --mode strict
+run "$R" --set LinkRateAction=fail --mode strict
 is "$rc" 1 "garbage rate: unknown, strict exit 1"
 like "$out" "UNKNOWN +link_rate +mlx5_2:1 +mlx5_2 port 1 link rate is unknown \(malformed: .*/ports/1/rate: \"fast as light\" is not" \
 	"garbage rate: unknown naming the file"
@@ -436,7 +464,7 @@ is "$(jq -r '.node.devices[]|select(.name=="mlx5_2")|.gpu_near' <<<"$out")" "000
 run "$R" --health --mode strict
 is "$rc" 0 "rails: --health and strict: exit 0"
 fab_port "$R" mlx5_2 1 rate="100 Gb/sec (4X EDR)"
-run "$R" --format json
+run "$R" --set LinkRateAction=fail --format json
 is "$(jq -r '.check.summary.drain_reason' <<<"$out")" "roce: mlx5_2 port 1 at 100 Gb/s" "rails: a 100G compute port among 400G ones drains"
 run "$R" --set Hca=mlx5_8,mlx5_9 --health
 is "$rc" 0 "rails: Hca= the storage ports: only they are compared"
@@ -471,6 +499,7 @@ run "$R" --set Ecn=require --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1$" "ecn: RP off on priority 3: the port is left out (Ecn=require)"
 run "$R" --set Ecn=require
 like "$out" "FAIL +ecn +mlx5_1:1 +ECN is off on eth1 for priority 3 \(roce_rp\)" "ecn: RP off named, with the netdev and priority"
+is "$(grep -o 'echo 1 > [^`]*' <<<"$out")" "echo 1 > /sys/class/net/eth1/ecn/roce_rp/enable/3" "ecn: only RP off: the fix names roce_rp alone"
 # new in 0.2.0, so released at warn (NEWS): a PFC-only fabric keeps its ports on upgrade
 run "$R" --format env
 like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "ecn: the default (Ecn=warn) keeps the port"
@@ -481,9 +510,11 @@ like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "Ecn=warn: the port stays"
 run "$R" --set Ecn=ignore
 unlike "$out" " ecn " "Ecn=ignore: no ecn finding"
 fab_netdev_file "$R" mlx5_1 eth1 ecn/roce_rp/enable/3 yes
-run "$R"
+run "$R" --set Ecn=require
 like "$out" "UNKNOWN +ecn +mlx5_1:1 +ECN state of eth1 for priority 3 is unknown \(malformed: .*class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1\)" \
 	"ecn: garbage value: unknown naming the file"
+run "$R" --mode strict --format env
+like "$out" "^NCCL_IB_HCA==mlx5_0:1,mlx5_1:1$" "ecn: garbage value, Ecn=warn (the default): the port kept, strict runs"
 rm -rf "$(cd "$R/class/net/eth1" && pwd -P)/ecn"
 run "$R" --mode strict
 like "$out" "WARN +ecn +mlx5_1:1 +ECN state of eth1 is unknown: .*class/net/eth1/ecn does not exist \(upstream mlx5" \

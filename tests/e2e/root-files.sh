@@ -4,9 +4,11 @@
 # roce-report do as root with directories and files others can reach.
 #  - StateDir and ReportDir are resolved component by component without
 #    following a link; every component must be root's and writable by nobody
-#    else (sticky excepted); an existing directory is never chmod'ed; a
-#    ReportDir on a kernel file system (cgroup) is refused.  Refusals are
-#    logged with the path and why, and the prolog and epilog still exit 0.
+#    else (sticky excepted); an existing directory is never chmod'ed; none is
+#    made in a directory others can write (a sticky /tmp: the error names the
+#    install -d that makes it); a ReportDir on a kernel file system (cgroup)
+#    is refused.  Refusals are logged with the path and why, and the prolog
+#    and epilog still exit 0.
 #  - roce-report never opens a FIFO or a device node planted as a fragment,
 #    nor follows a job directory that is a symlink.
 #  - A job id used again (MaxJobId wrap, a new StateSaveLocation), on a file
@@ -83,6 +85,36 @@ like "$out" "StateDir $T/wstate: $T/wstate is writable by group or others \(mode
 is "$(stat -c %a "$T/wstate")" 777 "StateDir mode 777: its mode left alone"
 is "$(listing "$T/wstate")" "" "StateDir mode 777: nothing written in it"
 
+# --- directories in a world-writable sticky directory (/tmp, /scratch): root
+# makes none there (anyone could make the name first and own it); the error
+# names the path and the command that makes it
+S=$T/scratch
+mkdir -m 1777 "$S"
+printf 'ReportDir=%s\nStateDir=%s\nSharedDir=%s\n' "$S/reports" "$S/state" "$S/shared" >"$T/sticky.conf"
+job prolog "$T/sticky.conf" 820
+is "$rc" 0 "StateDir missing in a sticky directory: prolog exit 0"
+like "$out" "StateDir $S/state: $S/state is missing, and root makes no directory in $S, which others can write \(mode 1777\): make it as root once: install -d -m 0700 -o root $S/state" \
+	"StateDir missing in a sticky directory: refused, naming the path and the install -d that makes it"
+job epilog "$T/sticky.conf" 820
+is "$rc" 0 "ReportDir missing in a sticky directory: epilog exit 0"
+like "$out" "ReportDir $S/reports: .*install -d -m 0751 -o root $S/reports" "ReportDir: the same, with its mode"
+is "$(listing "$S")" "" "nothing created in the sticky directory"
+mkdir -m 700 "$S/state"
+job prolog "$T/sticky.conf" 821
+like "$out" "SharedDir $S/shared: .*install -d -m 0711 -o root $S/shared" "SharedDir: the same, with its mode"
+is "$(listing "$S")" "state " "still nothing created there"
+# a user who made the name first: refused as before
+as_user 5000 "" mkdir -m 755 "$S/reports"
+job epilog "$T/sticky.conf" 821
+like "$out" "ReportDir $S/reports: $S/reports is owned by uid 5000, not root" "ReportDir squatted by a user: refused"
+is "$(listing "$S/reports")" "" "ReportDir squatted by a user: nothing written in it"
+rmdir "$S/reports"
+# made as the message says: crossing the sticky directory is fine
+install -d -m 0751 -o root "$S/reports" && install -d -m 0711 -o root "$S/shared"
+job prolog "$T/sticky.conf" 822; job epilog "$T/sticky.conf" 822
+is "$rc" 0 "made with install -d: epilog exit 0"
+ok "made with install -d: the fragment is written" test -f "$S/reports/822/n1.json"
+
 # --- ReportDir a symlink, or a symlink further up its path
 mkdir -m 755 "$T/rtarget"
 ln -s "$T/rtarget" "$T/rlink"
@@ -147,7 +179,7 @@ like "$out" "$T/reports/817 is a symbolic link" "a job directory that is a symli
 
 # --- a job id used again on a file system without ACLs: the earlier user owns their fragments
 ok "the no-ACL shim is built (make check)" test -f "$NOACL"
-mkdir -p "$T/ureports" && chgrp "$ADMIN_GID" "$T/ureports"
+mkdir -m 751 "$T/ureports" && chgrp "$ADMIN_GID" "$T/ureports"
 C=$(conf reuse "$T/ureports" "$T/state")
 JOB_PRELOAD=$NOACL
 for n in n1 n2; do job prolog "$C" 77 "$n" "$E"; job epilog "$C" 77 "$n" "$E"; done

@@ -43,15 +43,15 @@ check "ACS off: no ACS warning" '! grep -q "ACS" $W/err'
 fab_pci_config "$FAB" 0000:82:08.0 0x001d
 nccl --roce --export=ALL,SLURM_STEP_GPUS=2
 check "ACS on GPU 2's switch port: still mlx5_3, GDR level lowered to LOC" 'grep -qx "HCA==mlx5_3:1 GDR=LOC" $W/out'
-check "ACS: the step's warning names the switch port" \
-	'grep -q "^roce: warning: node1: .*GPU 2 (0000:83:00.0): ACS redirect on bridge 0000:82:08.0 between it and mlx5_3" $W/err'
+check "ACS: the step's one short warning names the check and its cause, slurmd's log the GPU, the switch port and the HCA" \
+	'[ "$(grep "roce:" $W/err)" = "roce: warning: node1: locality GDR lowered (ACS)" ] && grep -q "roce: node1: node locality warn (GDR lowered (ACS)): GPU 2 (0000:83:00.0): ACS redirect on bridge 0000:82:08.0 between it and mlx5_3" $LAB/log/slurmd.node1.log'
 nccl --roce --export=ALL,SLURM_STEP_GPUS=3
 check "ACS: GPU 3 behind the other switch keeps PIX" 'grep -qx "HCA==mlx5_2:1 GDR=PIX" $W/out'
 
 fab_pcie_link "$FAB" 0000:83:00.0 width=8 maxwidth=16
 nccl --roce --export=ALL,SLURM_STEP_GPUS=2
-check "GPU 2's own link at x8: the step's warning names the GPU and both widths" \
-	'grep -q "^roce: warning: node1: .*GPU 2 (0000:83:00.0) at 16.0 GT/s x8, capable of 16.0 GT/s x16" $W/err'
+check "GPU 2's own link at x8: the step's warning names the GPU, slurmd's log both widths" \
+	'grep -q "^roce: warning: node1: .*pcie_link narrow on GPU2" $W/err && grep -q "roce: node1: GPU2 pcie_link warn (narrow): GPU 2 (0000:83:00.0) at 16.0 GT/s x8, capable of 16.0 GT/s x16" $LAB/log/slurmd.node1.log'
 
 spank_sanitizer_check
 done_testing

@@ -12,7 +12,7 @@ check_diag() {
 }
 
 spank_need_lab
-plan 22
+plan 28
 spank_workdir spank-agree
 for n in 1 2 3; do mkdir -p "$W/fab$n" && fab_example "$W/fab$n" 2; done
 conf() { # conf [EXTRA...]: roce.conf with SharedDir, plus EXTRA lines
@@ -155,7 +155,37 @@ gated warn
 rm -f "$(entry "$GATED" node2)"
 release
 check "a fingerprint deleted mid-job: unknown after TimeoutMs, the step runs with each node's own rails" \
-	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: no fingerprint from node2 in SharedDir after 2000 ms (TimeoutMs): the plugin is not loaded there or its prolog failed; each node uses its own rails" $W/out'
+	'all3 =mlx5_0:1,mlx5_1:1 && grep -q "roce: warning: no fingerprint from node2 in SharedDir after [0-9]* ms: the plugin is not loaded there or its prolog failed; each node uses its own rails" $W/out'
+
+# --- 23-28 (issue 31): each problem said once for the step's nodes, by srun.
+# PfcUnknown=warn: the veths' missing DCB is a warning on every port of every node.
+conf "PfcPriority=3" "PfcUnknown=warn"
+PFC="node\[1-3\]: pfc unknown (no DCB) on mlx5_0:1,mlx5_1:1"
+roce_lines() { grep -c "roce:" "$@" | awk -F: '{s += $NF} END {print s + 0}'; }
+measure() { echo "# $1: $(roce_lines "$2") roce: line(s), $(grep "roce:" "$2" | wc -c) bytes"; }
+srun3 --roce=warn
+measure "srun -N3 --roce=warn, every node's PFC unknown, SharedDir" "$W/err"
+check "every node's PFC unknown, warn: srun says it in one line naming node[1-3], no node repeats it" \
+	'[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && [ $(grep -c "roce: warning: $PFC$" $W/err) = 1 ] && [ $(roce_lines $W/err) = 1 ]'
+check "each node's slurmd log still has the whole finding" \
+	'for n in 1 2 3; do grep -q "roce: node$n: mlx5_0:1 pfc warn (unknown (no DCB)): eth0 has no DCB" $W/lab/log/slurmd.node$n.log || exit 1; done'
+sbatch3 warn
+check "in a batch job: the inner step's one line for node[1-3]; the batch step's own (node1, not launched by srun) is the other" \
+	'[ $(grep -c "roce: warning: $PFC$" $W/out) = 1 ] && [ $(roce_lines $W/out) = 2 ] && grep -q "roce: warning: node1: pfc unknown" $W/out'
+fab_port "$W/fab3" mlx5_1 1 state="1: DOWN" phys="3: Disabled"
+srun3 --roce=warn
+measure "srun -N3 --roce=warn, PFC unknown everywhere and node3's mlx5_1 down, SharedDir" "$W/err"
+check "node3's mlx5_1 down too: srun names it once, worst first, beside the rail it trims; node3 does not repeat it" \
+	'[ $RC = 0 ] && [ $(grep -c "roce: warning: node3: port_state down on mlx5_1:1$" $W/err) = 1 ] && grep -q "roce: warning: node3: mlx5_1:1 missing; every node of the step uses" $W/err && [ "$(grep -n "port_state down" $W/err | cut -d: -f1)" -lt "$(grep -n "pfc unknown" $W/err | head -1 | cut -d: -f1)" ] && [ $(grep -c "port_state" $W/err) = 1 ]'
+conf "PfcPriority=3" "PfcUnknown=warn"; sed -i '/^SharedDir=/d' "$W/roce.conf"
+srun3 --roce=warn
+measure "srun -N3 --roce=warn, the same without SharedDir (each node its own line)" "$W/err"
+check "without SharedDir: one short line per node (node3's with its port)" \
+	'[ $(roce_lines $W/err) = 3 ] && [ $(grep -c "^roce: warning: node[12]: pfc unknown (no DCB) on mlx5_0:1,mlx5_1:1$" $W/err) = 2 ] && grep -q "^roce: warning: node3: port_state down on mlx5_1:1; pfc unknown (no DCB) on mlx5_0:1" $W/err && [ $(awk "length > 199" $W/err | wc -l) = 0 ]'
+fab_port "$W/fab3" mlx5_1 1 state="4: ACTIVE" phys="5: LinkUp"
+conf
+srun3 --roce=warn
+check "healthy again, SharedDir: no roce: line at all" '[ $RC = 0 ] && [ $(roce_lines $W/err) = 0 ]'
 
 # --- last: what the sanitizers saw in srun, slurmd and slurmstepd
 spank_sanitizer_check

@@ -21,6 +21,7 @@ good() {
 	cat <<CONF
 PfcPriority=none   # veth has no DCB
 Mtu=9000
+LinkRateAction=fail   # a slow port is left out (the default, warn, keeps it)
 ReportDir=$W/reports
 StateDir=$W/state
 # the lab's nodes share one file system: each its own StateDir

@@ -27,7 +27,13 @@ spank_lab_start
 # slurmd's mount namespace is private to the node: its steps see this /proc/driver
 lab_node_exec node1 mount --bind "$W/procdrv" /proc/driver || { echo "Bail out! cannot mount /proc/driver in the node"; exit 1; }
 
-nccl() { run srun "$@" sh -c 'echo "HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'; }
+# slurmd's log, from this step on (the messages with the details; the user gets one short line)
+LOG=$W/log.step
+nccl() {
+	local at; at=$(wc -l <"$LAB/log/slurmd.node1.log")
+	run srun "$@" sh -c 'echo "HCA=${NCCL_IB_HCA:-none} GDR=${NCCL_NET_GDR_LEVEL:-none}"'
+	tail -n +"$((at + 1))" "$LAB/log/slurmd.node1.log" >"$LOG"
+}
 ALL="HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1 GDR=PXB"
 unset SLURM_STEP_GPUS SLURM_JOB_GPUS CUDA_VISIBLE_DEVICES
 
@@ -41,20 +47,20 @@ nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=$U2
 check "CUDA_VISIBLE_DEVICES=<GPU 2's UUID>: mapped through /proc/driver/nvidia to mlx5_3" \
 	'grep -qx "HCA==mlx5_3:1 GDR=PIX" $W/out'
 nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000
-check "a UUID the driver does not list: every healthy HCA, the user is told the mapping is unknown" \
-	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU mapping unknown: GPU-00000000-0000-0000-0000-000000000000 is not listed by the NVIDIA driver" $W/err'
+check "a UUID the driver does not list: every healthy HCA, the user is told the mapping is unknown (slurmd's log: which UUID)" \
+	'grep -qx "$ALL" $W/out && [ "$(grep "roce:" $W/err)" = "roce: warning: node1: locality GPU mapping unknown" ] && grep -q "roce: node1: node locality warn (GPU mapping unknown): GPU mapping unknown: GPU-00000000-0000-0000-0000-000000000000 is not listed by the NVIDIA driver" $LOG'
 nccl --roce --export=ALL,CUDA_VISIBLE_DEVICES=-1
 check "CUDA_VISIBLE_DEVICES=-1 (CUDA's 'no GPU'): every healthy HCA, one warning naming it" \
-	'grep -qx "$ALL" $W/out && [ $(grep -c "^roce: warning: node1: .*GPU list not understood.*\"-1\"" $W/err) = 1 ]'
+	'grep -qx "$ALL" $W/out && [ $(grep -c "^roce: warning: node1: locality GPU list not understood$" $W/err) = 1 ] && grep -q "GPU list not understood.*\"-1\"" $LOG'
 CUDA_VISIBLE_DEVICES=$'2\nLD_PRELOAD=/tmp/x.so' nccl --roce
 check "CUDA_VISIBLE_DEVICES with a newline: refused, every healthy HCA, printed escaped (\\n)" \
-	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list not understood.*\"2\\\\nLD_PRELOAD=/tmp/x.so\"" $W/err && ! grep -q "^LD_PRELOAD" $W/err'
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: locality GPU list not understood" $W/err && grep -q "GPU list not understood.*\"2\\\\nLD_PRELOAD=/tmp/x.so\"" $LOG && ! grep -q "^LD_PRELOAD" $W/err $LOG'
 CUDA_VISIBLE_DEVICES=$(printf '0,%.0s' $(seq 2500))0 nccl --roce
 check "CUDA_VISIBLE_DEVICES of 5001 bytes: refused as too long, every healthy HCA" \
-	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: locality GPU list not understood$" $W/err && grep -q "GPU list longer than 4096 bytes" $LOG'
 CUDA_VISIBLE_DEVICES=$(printf '1,%.0s' $(seq 5000))1 nccl --roce
 check "CUDA_VISIBLE_DEVICES beyond slurmstepd's buffer (10001 bytes): refused, not skipped" \
-	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: .*GPU list longer than 4096 bytes" $W/err'
+	'grep -qx "$ALL" $W/out && grep -q "^roce: warning: node1: locality GPU list not understood$" $W/err && grep -q "GPU list longer than 4096 bytes" $LOG'
 
 spank_sanitizer_check
 done_testing

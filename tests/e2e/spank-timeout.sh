@@ -35,7 +35,7 @@ fab_example "$W/fab" 2
 FS_PID=$!
 mounted() { grep -q " $W/mnt fuse" /proc/mounts; }
 lab_poll 30 mounted || skip_all "faultfs did not mount: $(tail -1 "$W/faultfs.log")"
-plan 10
+plan 12
 
 printf 'PfcPriority=none\nTimeoutMs=300\nReportDir=%s/reports\nStateDir=%s/state\n' "$W" "$W" >"$W/roce.conf"
 spank_lab_init
@@ -70,6 +70,12 @@ check "epilog: answers at once, naming the stuck check" \
 # makes it snapshot nothing, so step 1's check is the first to read.)
 lab_poll $((HANG + 20)) lab_gone "$P1"
 lab_node_settled node1 >/dev/null
+# The prolog's abandoned snapshot left the record that makes later checks
+# fork their worker; without it (a node where nothing was late before) the
+# step's check runs in a task sharing slurmstepd's memory, killed at its
+# deadline inside the hung read: the same guarantees, checked below.
+check "the abandoned prolog snapshot was recorded as late" 'test -f $W/state/collector.late'
+rm -f "$W/state/collector.late"
 lab_run salloc --no-shell -N1 -J hang >"$W/salloc.out" 2>&1
 A=$(grep -o 'job allocation [0-9]*' "$W/salloc.out" | grep -o '[0-9]*$')
 lab_run_timeout "$LAB_STEP_TIMEOUT" srun --jobid="$A" true >/dev/null 2>&1
@@ -83,6 +89,7 @@ check "warn, hung read in the step's own check: the step runs without NCCL envir
 # overshoots a deadline by a few hundred ms).
 check "the step waited its deadline, not the hung read (${HANG}s); its check is recorded as stuck" \
 	'[ $MS -lt $(( (HANG - 3) * 1000 )) ] && grep -Eq "\[$A\.1\] .*step setup took ([89][0-9]{2}|[12][0-9]{3})\.[0-9]+ ms" $log && [ -n "$P2" ] && [ "$P2" != "$P1" ] && kill -0 $P2'
+check "and as late: later checks on this node fork their worker" 'test -f $W/state/collector.late'
 run srun --jobid="$A" --roce=strict sh -c 'echo TASK_RAN'
 echo "# job $A step 2: srun ${MS} ms; $(grep -o "\[$A\.2\] .*step setup took [0-9.]* ms" "$log" | head -1)"
 check "strict while it is stuck: the step fails at once, naming the stuck check" \

@@ -6,8 +6,8 @@
 #  - strings a user controls (job name, comment, --chdir with odd characters,
 #    the job environment: SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_GPUS,
 #    ROCE_EXPORTED, TMPDIR..., a forged option variable) never name a file
-#    the plugin writes: StateDir and ReportDir hold only <jobid>.json and
-#    <jobid>/<node>.json, and nothing else appears anywhere;
+#    the plugin writes: StateDir and ReportDir hold only <jobid>.<node>.snapshot.json
+#    (and the other names of lib/base/statename.h) and <jobid>/<node>.json, and nothing else appears anywhere;
 #  - hostile names in sysfs (an HCA directory named with a newline, a comma,
 #    an '=', a GID whose netdev has a newline) cannot smuggle a variable into
 #    the job's environment, nor an element into NCCL's lists;
@@ -54,7 +54,8 @@ ReportDir=$W/reports
 StateDir=$W/state
 TopologyCache=$W/cache/topology.xml
 CONF
-mkdir -p "$W/reports" "$W/cache"
+mkdir -p "$W/cache"
+mkdir -m 751 "$W/reports"   # its group (the admins) lists it; users only search it
 chgrp "$ADMIN_GID" "$W/reports"
 lab_init "$W/lab" >/dev/null || { echo "Bail out! lab_init failed"; exit 1; }
 # The jobs' user: submits as itself (there is no srun --uid from 24.11 on).
@@ -98,10 +99,10 @@ batch_job=$(cat "$W/sbatch.out")
 # and stays while it runs (3 s at least).  The srun job's epilog may still
 # be due: its snapshot may be listed too.
 running=""
-batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.json" <<<"$running"; }
+batch_snapshot_listed() { running=$(state_names); grep -qx "$batch_job\.node1\.snapshot\.json" <<<"$running"; }
 lab_poll 120 batch_snapshot_listed
-like "$running" "^$batch_job\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.json"
-is "$(grep -Ev '^[0-9]+\.json$|^[0-9]+\.with\.[0-9]+$|^[0-9]+\.ranwith\.json$|^[0-9]+\.[A-Za-z0-9._-]+\.shared$' <<<"$running")" "" "and nothing not named by job ids"
+like "$running" "^$batch_job\.node1\.snapshot\.json$" "while the batch job runs, StateDir holds its snapshot <jobid>.<node>.snapshot.json"
+is "$(grep -Ev '^[0-9]+\.node1\.(snapshot\.json|ranwith\.json|shared|with\.[0-9]+)$' <<<"$running")" "" "and nothing not named by job ids"
 lab_wait_job "$batch_job"
 # the output file is the job's: give a slow node a moment to have written it
 batch_step_ran() { grep -qx "STEP $batch_job" "$ODD/batch.$batch_job" 2>/dev/null; }
@@ -150,11 +151,14 @@ is "$(val NCCL_IB_HCA)" "=mlx5_0:1,mlx5_1:1" "NCCL_IB_HCA lists only the kernel-
 is "$(val NCCL_SOCKET_IFNAME)" "=eth0,eth1" "NCCL_SOCKET_IFNAME: the netdev with a newline is left out"
 nl_vals=$(tr '\0' '\n' <"$env0" | grep -a -c '^NCCL_')
 is "$nl_vals" 4 "exactly four NCCL_ entries (HCA, GID index, GDR level, socket ifname), none split by a newline"
-# one warning line for the node: the refused names first (escaped, on that
-# line), then each port that failed
-like "$(cat "$W/srun.err")" '^roce: warning: node1: .*refused \(/sys/class/infiniband/"mlx5_7\\nNCCL_EVIL_A=1": not an RDMA device name' \
-	"the hostile HCA names are refused in the user's warning, their newline escaped"
-like "$(cat "$W/srun.err")" "^roce: warning: node1: .*mlx5_2 port 1 netdev fail" "the broken mlx5_2 is reported to the user instead"
+# one short warning line for the node (issue 31): each port that failed
+# first, then the refused entries; slurmd's log has the names, escaped
+like "$(cat "$W/srun.err")" "^roce: warning: node1: netdev [a-z ]* on mlx5_2:1.*entry refused" \
+	"the broken mlx5_2 is reported to the user, and that entries were refused"
+is "$(grep -c 'roce:' "$W/srun.err")" 1 "one roce: line in the user's output"
+like "$(grep 'entry refused' "$LAB/log/slurmd.node1.log")" 'refused \(/sys/class/infiniband/"mlx5_7\\nNCCL_EVIL_A=1": not an RDMA device name' \
+	"the hostile HCA names are refused in slurmd's log, their newline escaped"
+unlike "$(cat "$W/srun.err" "$LAB/log/slurmd.node1.log")" '^NCCL_EVIL' "no line of the user's output or the log starts with a smuggled name"
 
 # --- a netdev whose (legal) Linux name holds NCCL list syntax
 if ip -n "$(lab_ns_node node1)" link add 'e=X,eth0' mtu 9000 type veth peer name trustp0 mtu 9000 2>/dev/null; then
@@ -172,18 +176,22 @@ fi
 
 # --- who can read the fragment of the user's job
 F=$W/reports/$srun_job/node1.json
-is "$(stat -c '%a %u %g' "$W/reports/$srun_job")" "755 0 0" "the job directory is root's, 0755"
 st=$(stat -c '%a %u %g' "$F")
 # Which outcome is right depends on the file system, not on what the plugin did:
 # probe ACL support on a file of our own next to the fragment.
 probe=$W/reports/.acl-probe; : >"$probe"
 if command -v setfacl >/dev/null && setfacl -m "u:$NOBODY:r" "$probe" 2>/dev/null; then
 	rm -f "$probe"
+	is "$(stat -c '%a %u %g' "$W/reports/$srun_job")" "750 0 $ADMIN_GID" \
+		"the job directory is root's and the admins', 0750: listed by them and (an ACL entry) the job's user"
 	ok "the fragment has the ACL entry for the job's user" sh -c "getfacl -pn '$F' 2>/dev/null | grep -q '^user:$NOBODY:r--'"
 	is "$st" "440 0 $ADMIN_GID" "fragment 0440 root:<ReportDir group>, ACL read for the job's user"
 else
 	rm -f "$probe"
+	is "$(stat -c '%a %u %g' "$W/reports/$srun_job")" "755 0 $ADMIN_GID" \
+		"the job directory is root's and the admins', 0755 (no ACLs here: its user must list it)"
 	is "$st" "440 $NOBODY $ADMIN_GID" "fragment 0440 <job user>:<ReportDir group> (no ACLs here)"
+	skip "no ACLs here"
 fi
 as() { # as UID GROUPS CMD...: run with only that uid and those groups
 	local u=$1 g=$2; shift 2

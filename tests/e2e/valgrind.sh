@@ -44,6 +44,12 @@ for f in text json env; do
 	vg "roce-check --format $f" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --format "$f" --set Mtu=9000
 done
 vg "roce-check --gids --mode strict" roce-check --config /dev/null --set TimeoutMs=60000 --sysfs-root "$R" --gids --mode strict
+# the health check's exposition and its trend: a baseline, then a grown counter read back from StateDir
+for run in "a baseline" "symbol_error grown"; do
+	vg "roce-check --health --format prometheus ($run)" roce-check --config /dev/null --set TimeoutMs=60000 \
+		--sysfs-root "$R" --set StateDir="$T/vgstate" --health --format prometheus
+	fab_counter "$R" mlx5_0 1 counters symbol_error 120
+done
 
 # --- GPU locality: the two-socket topology, RDMA devices at its PCI addresses
 R=$T/two

@@ -2,9 +2,10 @@
 # captures.sh - captures of real machines (lspci -vvv, nvidia-smi -q, ibstat,
 # a /sys/class/infiniband copy, an hwloc-gather-topology tarball) turned into
 # the sysfs trees and hwloc topologies roce-check reads, at test time.  The
-# captures are not in the project: $CAPTURES (default ../shared/captures
-# beside the source tree, like ../shared/topologies), listed with their
-# sources in tests/captures.md.  Source it after fabric.sh.
+# captures are in the project, tests/captures/ (override with $CAPTURES),
+# byte for byte as in their source repositories: tests/captures/SOURCES.txt
+# gives each file's source and sha256, tests/captures.md what it shows.
+# Source it after fabric.sh.
 #
 # What a capture shows is written as the kernel (or hwloc) would show it;
 # what it does not show is filled healthy and said in tests/captures.md:
@@ -17,17 +18,22 @@
 # builtins, and directories and links made a few commands at a time (a
 # process costs more than all the files together on a loaded CI machine).
 
-CAPTURES=${CAPTURES:-$top_srcdir/../shared/captures}
+CAPTURES=${CAPTURES:-$top_srcdir/tests/captures}
 CAP_GID_TABLE=8   # entries per GID table: GID 3 is the one looked at, 8 keep trees small
 CAP_DEVS=0      # RDMA devices made (mlx5_N of lspci captures)
 CAP_NETDEVS=0   # Ethernet netdevs named (eth0, eth1, ...)
 declare -A CAP_DEVDIR   # RDMA device -> its directory
 
-# cap_available: the captures are there (else: skip_all with its path).
+# cap_available: the captures are there (they ship with the project: only a
+# CAPTURES= pointing elsewhere can miss them).
 cap_available() { [ -r "$CAPTURES/SOURCES.txt" ]; }
 
 # cap_reset: a new machine (counters back to 0).
-cap_reset() { CAP_DEVS=0; CAP_NETDEVS=0; CAP_DEVDIR=(); }
+cap_reset() { CAP_DEVS=0; CAP_NETDEVS=0; CAP_DEVDIR=(); CAP_GPU_RAILS=; }
+# CAP_GPU_RAILS=MT4129 (a CA type): cap_slot places each adapter of that type
+# as an HGX baseboard does, behind a PCIe switch shared with an NVIDIA GPU
+# (the GPU's rail); the ibstat captures of H100 nodes show no PCI place.
+CAP_GPU_RAILS=
 
 # cap_config TYPE: the escaped bytes (printf %b) of a 4096-byte config space
 # as fab_pci_config writes one with ACS off, of PCI Express port TYPE (4 root
@@ -206,11 +212,23 @@ cap_nvsmi_xml() {
 # CAP_BDF: a root port of its own (pci0000:RR, RR = 0x10 + 2I), the device on
 # bus RR + 1 at the link its part has (Gen5 x16 for ConnectX-7 MT4129 and
 # BlueField-3 MT41692, else Gen4 x16); a virtual function (MT4126, a cloud
-# VM's) on the host bridge.
+# VM's) on the host bridge; an adapter of type CAP_GPU_RAILS behind a PCIe
+# switch under root port pci0000:RR (RR = 0x40 + 8I) shared with an NVIDIA
+# GPU on bus RR + 4.
 cap_slot() {
-	local root=$1 i=$2 type=$3 rp speed="16.0 GT/s PCIe"
+	local root=$1 i=$2 type=$3 rp sw speed="16.0 GT/s PCIe"
 	case $type in MT4129 | MT41692) speed="32.0 GT/s PCIe" ;; esac
-	if [ "$type" = MT4126 ]; then
+	if [ -n "$CAP_GPU_RAILS" ] && [ "$type" = "$CAP_GPU_RAILS" ]; then
+		# root port RR:01.0, switch upstream port, two downstream ports:
+		# .0 to the adapter, .1 to an H100 (vendor 0x10de, 3D controller)
+		printf -v rp '%02x' $((0x40 + 8 * i))
+		printf -v sw 'pci0000:%s/0000:%s:01.0/0000:%02x:00.0' "$rp" "$rp" $((0x41 + 8 * i))
+		cap_fn "$root" "$(printf '%s/0000:%02x:01.0/0000:%02x:00.0' "$sw" $((0x42 + 8 * i)) $((0x44 + 8 * i)))"
+		printf '0x10de\n' >"$CAP_FN/vendor"
+		printf '0x030200\n' >"$CAP_FN/class"
+		printf -v CAP_BDF '0000:%02x:00.0' $((0x43 + 8 * i))
+		cap_fn "$root" "$sw/$(printf '0000:%02x:00.0' $((0x42 + 8 * i)))/$CAP_BDF" "$speed"
+	elif [ "$type" = MT4126 ]; then
 		printf -v CAP_BDF '0000:00:%02x.0' $((0x10 + i))
 		cap_fn "$root" "pci0000:00/$CAP_BDF"
 	else

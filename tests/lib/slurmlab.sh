@@ -9,7 +9,10 @@
 #                                     veth netdevs to create in its network namespace
 #   lab_plugstack LINE...             plugstack.conf lines (rewritten on every call; steps
 #                                     read it at launch, so no restart is needed)
-#   (LAB_EXTRA_CONF: more slurm.conf lines; LAB_NODE_EXTRA: more words on every NodeName line)
+#   (LAB_EXTRA_CONF: more slurm.conf lines; LAB_NODE_EXTRA: more words on every NodeName line;
+#   LAB_AUTHINFO: more AuthInfo= options, e.g. cred_expire=10: how long a requeued job waits)
+#   lab_node_extra NAME WORDS...      more words on NAME's NodeName line only (e.g. Weight=1),
+#                                     after LAB_NODE_EXTRA's; call after lab_node, before lab_start
 #   (LAB_CEPH_MNT=PATH, after tests/lib/ceph.sh's ceph_start: every node's slurmd gets its
 #   own ceph-fuse client of that CephFS, mounted at PATH in the node's mount namespace, as
 #   a real node has its own client and cache; mount the test's own one there after
@@ -108,6 +111,13 @@ lab_node() {
 	LAB_NODES+=("$name")
 	printf '%s\n' "$fixture" >"$LAB/fixture.$name"
 	printf '%s\n' "$@" >"$LAB/netdevs.$name"
+	: >"$LAB/extra.$name"
+}
+
+lab_node_extra() {
+	local name=$1; shift
+	[ -f "$LAB/extra.$name" ] || { lab_die "lab_node_extra: no node '$name'"; return 1; }
+	printf '%s\n' "$*" >"$LAB/extra.$name"
 }
 
 lab_plugstack() {
@@ -127,7 +137,7 @@ SlurmdPort=16818
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$LAB/munge/munge.socket.2
+AuthInfo=socket=$LAB/munge/munge.socket.2${LAB_AUTHINFO:+,$LAB_AUTHINFO}
 CredType=cred/munge
 StateSaveLocation=$LAB/state
 SlurmdSpoolDir=$LAB/spool/%n
@@ -155,7 +165,7 @@ ${LAB_EXTRA_CONF:-}
 EOF
 	for n in "${LAB_NODES[@]}"; do
 		i=$((i + 1))
-		echo "NodeName=$n NodeAddr=$LAB_NET.$((10 + i)) NodeHostname=$LAB_HOST CPUs=2 State=UNKNOWN ${LAB_NODE_EXTRA:-}" >>"$LAB/slurm.conf"
+		echo "NodeName=$n NodeAddr=$LAB_NET.$((10 + i)) NodeHostname=$LAB_HOST CPUs=2 State=UNKNOWN ${LAB_NODE_EXTRA:-} $(cat "$LAB/extra.$n")" >>"$LAB/slurm.conf"
 	done
 	echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES" >>"$LAB/slurm.conf"
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "collect/rdma.h"
 #include "fragment/fragment_read.h"
@@ -270,6 +271,13 @@ int fx_report_add(struct roce_job_report *r, json_object *frag, const char *sour
 	return roce_report_append(r, &f, err);
 }
 
+double fx_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 char *fx_nodelist(const char *const *names, size_t n)
 {
 	char *s = malloc(160);
@@ -309,4 +317,39 @@ void fx_merged_job(struct roce_job_report *r)
 	json_object_put(f);
 	roce_delta_free(&d);
 	roce_report_sort(r);
+}
+
+/* Ports mlx5_0:1 and mlx5_1:1 of a node at t seconds, ACTIVE, GID 3, counters read as 0. */
+static void live_snap(struct roce_snapshot *s, struct roce_port_sample *ps, int64_t t)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < 2; i++) {
+		char dev[16];
+		snprintf(dev, sizeof(dev), "mlx5_%d", i);
+		ps[i] = fx_port_sample(dev);
+		snprintf(ps[i].netdev, sizeof(ps[i].netdev), "eth%d", i);
+		snprintf(ps[i].state, sizeof(ps[i].state), "ACTIVE");
+		snprintf(ps[i].gid_addr, sizeof(ps[i].gid_addr), "192.0.2.1%d", i);
+		ps[i].gid_index = 3;
+	}
+	s->time_ns = t * 1000000000LL;
+	s->ports = ps;
+	s->n_ports = 2;
+	s->check = -1;
+}
+
+void fx_live(struct roce_live *l, const char *job, const char *node, long uid)
+{
+	struct roce_snapshot start, prev, now;
+	struct roce_port_sample a[2], b[2], c[2];
+	struct roce_live_meta m = { job, node, uid, 2 };
+	live_snap(&start, a, 1000);
+	live_snap(&prev, b, 1300);
+	live_snap(&now, c, 1600);
+	/* port_xmit_data counts 4-byte words */
+	b[0].c[ROCE_C_PORT_XMIT_DATA].value = 25 << 20;
+	c[0].c[ROCE_C_PORT_XMIT_DATA].value = 75 << 20;
+	c[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 7;
+	c[1].gid_index = 4;
+	assert_int_equal(roce_live_build(l, &m, &start, &prev, &now, NULL, 0), 0);
 }

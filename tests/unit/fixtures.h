@@ -26,6 +26,7 @@
 #include "check/plan.h"
 #include "report/report.h"
 #include "pipeline/snapshot.h"
+#include "fragment/live.h"
 
 /* A healthy node: n ports mlx5_i:1 on eth<i>, GID 3 = RoCE v2 192.0.2.(10+i),
  * MTU 9000, PFC on priority 3, DSCP 26 -> 3, nvidia_peermem loaded. */
@@ -81,6 +82,9 @@ int fx_fragment_read_json(json_object *o, const char *job_id, struct roce_fragme
 /* frag read as above and appended to r; refused: recorded in r->errors
  * under source, -1 with err. */
 int fx_report_add(struct roce_job_report *r, json_object *frag, const char *source, struct roce_error *err);
+/* This process's CPU time in ms (CLOCK_PROCESS_CPUTIME_ID): what a test of
+ * how a cost grows compares, whatever else runs on the machine. */
+double fx_cpu_ms(void);
 /* Stand-in for libslurm's ranged string: "first..last(n)" is enough to see the grouping. */
 char *fx_nodelist(const char *const *names, size_t n);
 /* Job 4242, merged and sorted: n1, n2, n3, n10 with two ports each; n2
@@ -88,5 +92,12 @@ char *fx_nodelist(const char *const *names, size_t n);
  * errors: a fragment of job 7 (refused on the way in) and n1 again
  * (dropped by the sort). */
 void fx_merged_job(struct roce_job_report *r);
+/* A live sample of job on node (uid), as the health check builds it: ports
+ * mlx5_0:1 (eth0) and mlx5_1:1 (eth1); the job started at 1000 s, the
+ * sample before at 1300 s, this one at 1600 s; mlx5_0 sent 300 MiB since
+ * the start (200 MiB since the sample before) and lost 7 packets (all
+ * since the sample before); mlx5_1's GID moved from index 3 to 4 since the
+ * sample before (a gid_changed event). */
+void fx_live(struct roce_live *l, const char *job, const char *node, long uid);
 
 #endif

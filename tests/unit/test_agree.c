@@ -698,12 +698,13 @@ static void test_apply(void **state)
 /* ------------------------------------------------------------------ the parser */
 
 static const char good[] =
-        "{\"schema\":\"slurm-roce/fingerprint/4\",\"job_id\":\"42\",\"verdict\":\"warn\","
-        "\"gid_index\":3,\"addr_family\":4,\"traffic_class\":104,\"pfc_priority\":3,\"trust\":\"dscp\","
-        "\"driver\":\"24.10-1.1.4\",\"devices\":[{\"device\":\"mlx5_0\",\"hca_type\":\"MT4123\","
-        "\"board_id\":\"MT_0000000223\",\"fw_ver\":\"20.39.1002\"}],\"ports\":["
-        "{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"eth0\",\"rail\":\"192.0.2.0/26\",\"active_mtu\":4096,"
-        "\"netdev_mtu\":9000,\"rate_gbps\":100,\"ecn_np\":1,\"ecn_rp\":1}]}";
+	"{\"schema\":\"slurm-roce/fingerprint/5\",\"job_id\":\"42\",\"verdict\":\"warn\","
+	"\"gid_index\":3,\"addr_family\":4,\"traffic_class\":104,\"pfc_priority\":3,\"trust\":\"dscp\","
+	"\"driver\":\"24.10-1.1.4\",\"problems\":[{\"status\":\"warn\",\"check\":\"pfc\",\"cause\":\"missing\","
+	"\"subjects\":\"mlx5_0:1\"}],\"problems_more\":0,\"devices\":[{\"device\":\"mlx5_0\",\"hca_type\":\"MT4123\","
+	"\"board_id\":\"MT_0000000223\",\"fw_ver\":\"20.39.1002\"}],\"ports\":["
+	"{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"eth0\",\"rail\":\"192.0.2.0/26\",\"active_mtu\":4096,"
+	"\"netdev_mtu\":9000,\"rate_gbps\":100,\"ecn_np\":1,\"ecn_rp\":1}]}";
 
 #define PORT_JSON(dev)                                                                             \
 	"{\"device\":\"" dev                                                                       \
@@ -780,6 +781,23 @@ static void test_parse(void **state)
 	assert_string_equal(f.ports[0].rail, "192.0.2.0/26");
 	assert_string_equal(f.devices[0].fw_ver, "20.39.1002");
 	assert_int_equal(f.trust, ROCE_TRUST_DSCP);
+	assert_int_equal(f.n_problems, 1);
+	assert_int_equal(f.problems[0].status, ROCE_WARN);
+	assert_string_equal(f.problems[0].subjects, "mlx5_0:1");
+	/* schema 3 (a prolog not yet upgraded): no problems, read */
+	char v3[4096];
+	const char *pa = strstr(good, ",\"problems\""), *pz = strstr(good, ",\"devices\"");
+	snprintf(v3, sizeof(v3), "%.*s3%.*s%s", (int)(strstr(good, "/5") + 1 - good), good,
+	         (int)(pa - strstr(good, "/5") - 2), strstr(good, "/5") + 2, pz);
+	assert_int_equal(roce_fingerprint_parse(v3, strlen(v3), "42", "node1", &g, &err), 0);
+	assert_int_equal(g.n_problems, 0);
+	assert_int_equal(g.n_ports, 1);
+	/* schema 4 (problems, no probes): read */
+	char v4[4096];
+	snprintf(v4, sizeof(v4), "%s", good);
+	strstr(v4, "/5")[1] = '4';
+	assert_int_equal(roce_fingerprint_parse(v4, strlen(v4), "42", "node1", &g, &err), 0);
+	assert_int_equal(g.n_problems, 1);
 	/* round trip through the writer */
 	json_object *o = roce_fingerprint_to_json(&f);
 	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -801,10 +819,17 @@ static void test_parse(void **state)
 	assert_int_equal(roce_fingerprint_parse(good, ROCE_FP_TEXT_MAX + 1, "42", "node1", &f, &err), -1);
 	assert_non_null(strstr(err.msg, "more than a fingerprint's"));
 	/* schema, unknown members, ranges, names, words */
-	struct {
-		const char *from, *to, *says;
-	} cases[] = {
-		{ "fingerprint/4", "fingerprint/3", "schema" },
+	struct { const char *from, *to, *says; } cases[] = {
+		{ "fingerprint/5", "fingerprint/2", "schema" },
+		{ "fingerprint/5", "fingerprint/3", "problems\" in a schema 3" },
+		{ ",\"problems_more\":0", "", "problems_more" },
+		{ "\"status\":\"warn\"", "\"status\":\"pass\"", "status" },
+		{ "\"check\":\"pfc\"", "\"check\":\"pfc\\u001b[2J\"", "problem" },
+		{ "\"cause\":\"missing\"", "\"cause\":\"missing; rm -rf\"", "problem" },
+		{ "\"cause\":\"missing\"", "\"cause\":\"\"", "problem" },
+		{ "\"subjects\":\"mlx5_0:1\"", "\"subjects\":\"mlx5_0:1 node9\"", "problem" },
+		{ "\"subjects\":\"mlx5_0:1\"", "\"subjects\":\"mlx5_0:1\",\"node\":\"n\"", "unknown member" },
+		{ "\"problems_more\":0", "\"problems_more\":-1", "problems_more" },
 		{ "\"verdict\"", "\"node\":\"node1\",\"verdict\"", "unknown member \"node\"" }, /* version 1's */
 		{ "\"verdict\"", "\"sl\":3,\"verdict\"", "unknown member \"sl\"" },
 		{ "\"rate_gbps\"", "\"addr\":\"192.0.2.5\",\"rate_gbps\"", "unknown member \"addr\"" },
@@ -932,6 +957,7 @@ static void test_probe_json(void **state)
 		{ "\"largest\":1500", "\"largest\":9001", "largest" },
 		{ "\"arrived\":26", "\"arrived\":64", "arrived" },
 		{ ",\"arrived\":26", "", "arrived" },
+		{ "fingerprint/5", "fingerprint/4", "\"probe\" in a schema 4" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *at = strstr(text, cases[i].from);

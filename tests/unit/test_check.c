@@ -57,6 +57,75 @@ static void t_port_down_warn_and_strict(void **state)
 	assert_int_equal(f->plan.n_vars, 0);
 }
 
+/* Without Hca=, a host port (its place read: no GPU behind its PCIe switch,
+ * on a node whose GPU rails are other ports) that is down, as an unplugged
+ * storage port: a warning, left out, no drain, strict passes.  A GPU's rail,
+ * a port whose place is unknown, a node with no GPU rail at all, and any port
+ * Hca= names still fail and drain. */
+static void t_host_port_down(void **state)
+{
+	struct fx_check *f = *state;
+	char reason[128];
+	for (size_t i = 0; i < 3; i++) {
+		struct roce_device *d = &f->node.devices[i];
+		roce_reading_set(&d->gpu_near_read, ROCE_OK, 0, NULL);
+		snprintf(d->gpu_near, sizeof(d->gpu_near), "%s", i < 2 ? "0000:19:00.0" : "");
+	}
+	struct roce_port *p = &f->node.devices[2].ports[0];
+	p->state = 1;
+	snprintf(p->state_name, sizeof(p->state_name), "DOWN");
+	p->phys_state = 3;
+	snprintf(p->phys_state_name, sizeof(p->phys_state_name), "Disabled");
+	struct roce_netdev *nd = roce_node_find_netdev(&f->node, "eth2");
+	nd->up = false;
+	snprintf(nd->operstate, sizeof(nd->operstate), "down");
+	f->policy.mode = ROCE_MODE_STRICT;
+	fx_check_run(f);
+	const struct roce_finding *fd = fx_finding(&f->check, "port_state", "mlx5_2:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->hardware);
+	assert_non_null(strstr(fd->message, "mlx5_2 port 1 is DOWN (phys_state Disabled): a host port (no GPU behind its "
+	                                    "PCIe switch; this node's GPU rails are other ports) that is down is left "
+	                                    "out, not drained"));
+	assert_non_null(fx_finding(&f->check, "netdev", "mlx5_2:1", ROCE_WARN));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+	assert_false(f->check.failed);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+
+	/* Hca= names it: a port you expect up */
+	f->policy.n_hca = 3;
+	for (size_t i = 0; i < 3; i++)
+		snprintf(f->policy.hca[i], sizeof(f->policy.hca[i]), "mlx5_%zu", i);
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "port_state", "mlx5_2:1", ROCE_FAIL));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: mlx5_2 port 1 DOWN (+1 more)");
+	f->policy.n_hca = 0;
+
+	/* its place unknown: judged as before */
+	roce_reading_set(&f->node.devices[2].gpu_near_read, ROCE_MISSING, ENOENT, "its PCIe path is unknown");
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "port_state", "mlx5_2:1", ROCE_FAIL));
+	/* a node whose places show no GPU at all: every port a rail */
+	for (size_t i = 0; i < 3; i++) {
+		roce_reading_set(&f->node.devices[i].gpu_near_read, ROCE_OK, 0, NULL);
+		f->node.devices[i].gpu_near[0] = '\0';
+	}
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "port_state", "mlx5_2:1", ROCE_FAIL));
+	assert_true(f->check.failed);
+
+	/* a GPU's rail that is down drains */
+	snprintf(f->node.devices[0].gpu_near, sizeof(f->node.devices[0].gpu_near), "0000:19:00.0");
+	snprintf(f->node.devices[2].gpu_near, sizeof(f->node.devices[2].gpu_near), "0000:29:00.0");
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "port_state", "mlx5_2:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: mlx5_2 port 1 DOWN (+1 more)");
+}
+
 static void t_pfc(void **state)
 {
 	struct fx_check *f = *state;
@@ -79,9 +148,28 @@ static void t_pfc(void **state)
 	assert_non_null(strstr(fd->message, "eth1"));
 	assert_non_null(strstr(fd->message, "PfcPriority=none"));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
-	f->policy.pfc_unknown = ROCE_PFC_UNKNOWN_FAIL;
+	/* what such a stack simply is: quiet in a job's output unless the site asks (issue 31) */
+	assert_true(fd->quiet);
+	assert_string_equal(fd->cause, "unknown (no DCB)");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_WARN;
 	fx_check_run(f);
-	assert_non_null(fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL));
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	/* any other unknown PFC state is news: said, quiet or not */
+	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_MALFORMED, 0, "DCB_ATTR_IEEE_PFC: too short");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_QUIET;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	roce_reading_set(&f->node.netdevs[1].pfc.read, ROCE_UNSUPPORTED, 95, "RTM_GETDCB eth1: not supported");
+	f->policy.pfc_unknown = ROCE_UNKNOWN_FAIL;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "pfc", "mlx5_1:1", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_false(fd->quiet); /* a failure is always said */
 
 	f->policy.pfc_priority = ROCE_PFC_NONE;
 	fx_check_run(f);
@@ -205,6 +293,34 @@ static void t_hca_absent_no_devices(void **state)
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "Permission denied"));
 	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+	roce_reading_set(&f->node.devices_read, ROCE_UNREADABLE, EIO, "cannot list /sys/class/infiniband: Input/output error");
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "hca", "mlx5_0", ROCE_UNKNOWN));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+
+	/* no class/infiniband at all: the RDMA driver did not load (a DKMS build
+	 * that failed on a new kernel): Hca= says the node has one, so it drains,
+	 * one finding naming the drivers */
+	f->policy.n_hca = 2;
+	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "mlx5_1");
+	roce_reading_set(&f->node.devices_read, ROCE_MISSING, ENOENT,
+	                 "cannot list /sys/class/infiniband: No such file or directory");
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "hca", FX_ANY), 1);
+	fd = fx_finding(&f->check, "hca", "node", ROCE_FAIL);
+	assert_non_null(fd);
+	assert_true(fd->hardware);
+	assert_non_null(strstr(fd->message, "Hca= lists mlx5_0,mlx5_1, but no RDMA driver is loaded: cannot list "
+	                                    "/sys/class/infiniband: No such file or directory"));
+	assert_non_null(strstr(fd->message, "dkms status"));
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: RDMA driver not loaded (ib_core, mlx5_ib)");
+	assert_true(f->check.failed);
+	/* another vendor's device: only ib_core is named for sure */
+	snprintf(f->policy.hca[1], sizeof(f->policy.hca[1]), "bnxt_re0");
+	fx_check_run(f);
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 1);
+	assert_string_equal(reason, "roce: RDMA driver not loaded (ib_core)");
 }
 
 /* An IPv4 link-local (169.254/16) RoCE v2 GID is not routed across an L3
@@ -477,6 +593,7 @@ int main(void)
 		cmocka_unit_test(t_drain_leave_alone),
 		cmocka_unit_test_setup_teardown(t_healthy, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_port_down_warn_and_strict, fx_check_setup2, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_host_port_down, fx_check_setup3, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_pfc, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_traffic_class, fx_check_setup2, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_mtu, fx_check_setup2, fx_check_teardown),

@@ -50,7 +50,10 @@ static void t_rp_off(void **state)
 	const struct roce_finding *fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_FAIL);
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN is off on eth1 for priority 3 (roce_rp)"));
-	assert_non_null(strstr(fd->message, "/sys/class/net/eth1/ecn/roce_np/enable/3"));
+	/* the fix names the point that is off, not the one that is on */
+	assert_non_null(strstr(fd->message, "congestion turns into pauses and timeouts: "
+	                                    "`echo 1 > /sys/class/net/eth1/ecn/roce_rp/enable/3` (persist"));
+	assert_null(strstr(fd->message, "roce_np"));
 	assert_false(fd->hardware);
 	assert_non_null(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_PASS));
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
@@ -72,10 +75,15 @@ static void t_np_off_both(void **state)
 	struct fx_check *f = *state;
 	f->node.netdevs[0].ecn.np[3] = 0;
 	fx_check_run(f);
-	assert_non_null(strstr(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np)"));
+	const char *msg = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message;
+	assert_non_null(strstr(msg, "for priority 3 (roce_np)"));
+	assert_non_null(strstr(msg, "`echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3` (persist"));
+	assert_null(strstr(msg, "roce_rp"));
 	f->node.netdevs[0].ecn.rp[3] = 0;
 	fx_check_run(f);
-	assert_non_null(strstr(fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message, "for priority 3 (roce_np and roce_rp)"));
+	msg = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_FAIL)->message;
+	assert_non_null(strstr(msg, "for priority 3 (roce_np and roce_rp)"));
+	assert_non_null(strstr(msg, "`echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3` and `... roce_rp/enable/3`"));
 }
 
 /* The priority is the one the traffic class maps to when PfcPriority=none; with neither nothing is checked. */
@@ -102,6 +110,16 @@ static void t_missing(void **state)
 	assert_non_null(fd);
 	assert_non_null(strstr(fd->message, "ECN state of eth0 is unknown: /sys/class/net/eth0/ecn does not exist (upstream mlx5"));
 	assert_false(f->check.failed);
+	/* quiet in a job's output (issue 31), said again with EcnUnknown=warn; the port's health is the same */
+	assert_true(fd->quiet);
+	assert_string_equal(fd->cause, "unknown (no ecn/)");
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
+	f->policy.ecn_unknown = ROCE_UNKNOWN_WARN;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "ecn", "mlx5_0:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->quiet);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
 /* A file that could not be read is unknown naming it; the port is not healthy. */
@@ -117,6 +135,17 @@ static void t_unreadable(void **state)
 	assert_string_equal(fd->message, "ECN state of eth1 for priority 3 is unknown (malformed: "
 	                                 "/sys/class/net/eth1/ecn/roce_rp/enable/3: \"yes\" is not 0-1)");
 	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1");
+	/* the default, Ecn=warn: released at warn, so said and the port kept,
+	 * also in strict mode (NEWS) */
+	f->policy.ecn = ROCE_ECN_WARN;
+	f->policy.mode = ROCE_MODE_STRICT;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "ecn", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "is unknown (malformed: "));
+	assert_non_null(strstr(fd->message, "the port is kept (Ecn=require leaves it out)"));
+	assert_false(f->check.failed);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 }
 
 /* CNPs on a lossy priority, and CNP DSCPs that differ between ports: warnings. */

@@ -197,6 +197,12 @@ static void t_absent(void **state)
 	want(fd, "`dcb ets show dev eth1`");
 	want(fd, "Ets=ignore silences this");
 	assert_int_equal(f->check.n_unknown, 0);
+	assert_true(fd->quiet); /* quiet in a job's output (issue 31), said with EtsUnknown=warn */
+	f->policy.ets_unknown = ROCE_UNKNOWN_WARN;
+	fx_check_run(f);
+	fd = fx_finding(&f->check, "ets", "mlx5_1:1", ROCE_WARN);
+	assert_false(fd->quiet);
+	f->policy.ets_unknown = ROCE_UNKNOWN_QUIET;
 	f->policy.mode = ROCE_MODE_STRICT;
 	fx_check_run(f);
 	assert_false(f->check.failed);

@@ -18,6 +18,16 @@ static void set_rate(struct roce_port *p, const char *text, unsigned mbps)
 	p->rate_mbps = mbps;
 }
 
+/* The default is LinkRateAction=warn (released at warn: NEWS); most tests
+ * here judge fail, t_default_warn the default. */
+static int setup_fail(void **state)
+{
+	int rc = fx_check_setup3(state);
+	struct fx_check *f = *state;
+	f->policy.link_rate_action = ROCE_ACTION_FAIL;
+	return rc;
+}
+
 static void t_all_fast(void **state)
 {
 	struct fx_check *f = *state;
@@ -123,6 +133,7 @@ static void t_roles_rail_optimised(void **state)
 	(void)state;
 	struct fx_check *f = fx_check_new(10);
 	char gpu[16], reason[128];
+	f->policy.link_rate_action = ROCE_ACTION_FAIL;
 	for (size_t i = 0; i < 10; i++) {
 		struct roce_device *d = &f->node.devices[i];
 		snprintf(d->hca_type, sizeof(d->hca_type), "MT4129");
@@ -208,6 +219,42 @@ static void t_rate_unknown(void **state)
 	assert_int_equal(f->check.n_fail, 0);
 }
 
+/* The default, LinkRateAction=warn: a slow port is said and kept, nothing
+ * drains, strict passes; a rate that cannot be read is a warning too. */
+static void t_default_warn(void **state)
+{
+	struct fx_check *f = *state;
+	char reason[128];
+	assert_int_equal(f->policy.link_rate_action, ROCE_ACTION_WARN);
+	set_rate(&f->node.devices[1].ports[0], "25 Gb/sec (1X EDR)", 25000);
+	for (size_t i = 0; i < 3; i++)
+		place(&f->node, i, 0, "");
+	f->policy.mode = ROCE_MODE_STRICT;
+	fx_check_run(f);
+	const struct roce_finding *fd = fx_finding(&f->check, "link_rate", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_false(fd->hardware);
+	assert_non_null(strstr(fd->message, "mlx5_1 port 1 runs at 25 Gb/s (25 Gb/sec (1X EDR)), while other MT4123"));
+	assert_non_null(strstr(fd->message, "the port is kept (LinkRateAction=fail leaves it out and drains the node)"));
+	assert_false(f->check.failed);
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+	assert_string_equal(roce_plan_get(&f->plan, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1");
+	/* LinkRate=N too */
+	f->policy.link_rate = 200;
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "link_rate", ROCE_WARN), 3);
+	assert_int_equal(roce_check_drain_reason(&f->check, reason, sizeof(reason)), 0);
+	assert_false(f->check.failed);
+	/* a rate that cannot be read: a warning, strict still passes */
+	f->policy.link_rate = ROCE_LINK_RATE_AUTO;
+	roce_reading_set(&f->node.devices[0].ports[0].rate_read, ROCE_MALFORMED, 0,
+	                 "/sys/class/infiniband/mlx5_0/ports/1/rate: \"fast\" is not \"<n> Gb/sec (<width> <speed>)\"");
+	fx_check_run(f);
+	assert_non_null(fx_finding(&f->check, "link_rate", "mlx5_0:1", ROCE_WARN));
+	assert_int_equal(f->check.n_unknown, 0);
+	assert_false(f->check.failed);
+}
+
 /* The netdev's speed disagreeing with the rate is said, not judged (a bond's netdev
  * reports the sum of its links); -1 (down) and unread say nothing. */
 static void t_speed_cross_check(void **state)
@@ -247,11 +294,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_all_fast, fx_check_setup3, fx_check_teardown),
-		cmocka_unit_test_setup_teardown(t_slow_port_auto, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_slow_port_auto, setup_fail, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_role_unknown, fx_check_setup3, fx_check_teardown),
 		cmocka_unit_test(t_roles_rail_optimised),
-		cmocka_unit_test_setup_teardown(t_minimum, fx_check_setup3, fx_check_teardown),
-		cmocka_unit_test_setup_teardown(t_rate_unknown, fx_check_setup3, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_minimum, setup_fail, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_rate_unknown, setup_fail, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_default_warn, fx_check_setup3, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_speed_cross_check, fx_check_setup3, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_down_port_skipped, fx_check_setup3, fx_check_teardown),
 	};

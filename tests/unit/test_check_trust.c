@@ -29,6 +29,7 @@ static int setup(void **state)
 			t->dscp2prio.prio[d] = (int8_t)(d / 8);
 		t->dscp2prio.n = ROCE_DSCP_MAX;
 	}
+	f->policy.trust = ROCE_ACTION_FAIL; /* the default is warn (NEWS): these tests judge fail */
 	*state = f;
 	return 0;
 }
@@ -196,6 +197,35 @@ static void t_unreadable(void **state)
 }
 
 /* PfcPriority=none: no lossless priority to reach, no trust finding. */
+/* The default, Trust=warn (released at warn: NEWS): RoCE off the PFC
+ * priority, or not known to be on it, is a warning and the port is kept,
+ * also in strict mode; Trust=ignore does not look. */
+static void t_default_warn(void **state)
+{
+	struct fx_check *f = *state;
+	struct roce_policy defaults;
+	roce_policy_defaults(&defaults);
+	assert_int_equal(defaults.trust, ROCE_ACTION_WARN);
+	f->policy.trust = ROCE_ACTION_WARN;
+	f->policy.mode = ROCE_MODE_STRICT;
+	f->node.netdevs[0].trust.dscp2prio.prio[26] = 5;
+	roce_reading_set(&f->node.netdevs[1].trust.read, ROCE_UNREADABLE, 13,
+	                 "cannot open /sys/class/net/eth1/qos/trust: Permission denied");
+	fx_check_run(f);
+	const struct roce_finding *fd = fx_finding(&f->check, "trust", "mlx5_0:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "which qos/dscp2prio maps to priority 5, not the PFC priority 3"));
+	assert_non_null(strstr(fd->message, "(Trust=warn: the port is kept; Trust=fail leaves it out)"));
+	fd = fx_finding(&f->check, "trust", "mlx5_1:1", ROCE_WARN);
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->message, "the priority trust of eth1 is unknown"));
+	assert_int_equal(f->check.n_unknown, 0);
+	assert_false(f->check.failed);
+	f->policy.trust = ROCE_ACTION_IGNORE;
+	fx_check_run(f);
+	assert_int_equal(fx_finding_count(&f->check, "trust", FX_ANY), 0);
+}
+
 static void t_no_pfc(void **state)
 {
 	struct fx_check *f = *state;
@@ -215,6 +245,7 @@ static void t_bond(void **state)
 	assert_non_null(f);
 	fx_bond(&f->node);
 	roce_policy_defaults(&f->policy);
+	f->policy.trust = ROCE_ACTION_FAIL;
 	for (size_t i = 0; i < 2; i++) {
 		struct roce_trust *t = &f->node.netdevs[i].trust;
 		roce_reading_set(&t->read, ROCE_OK, 0, NULL);
@@ -252,6 +283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_absent_falls_back, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_unreadable, setup, fx_check_teardown),
 		cmocka_unit_test_setup_teardown(t_no_pfc, setup, fx_check_teardown),
+		cmocka_unit_test_setup_teardown(t_default_warn, setup, fx_check_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

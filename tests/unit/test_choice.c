@@ -245,7 +245,7 @@ static void t_hca_not_in_topology(void **state)
 {
 	(void)state;
 	char path[PATH_MAX];
-	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:04:00.0" }, { "mlx5_9", "0000:5e:00.0" } };
+	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:04:00.0", 0, 0 }, { "mlx5_9", "0000:5e:00.0", 0, 0 } };
 	topofix_own(path, sizeof(path), "two-socket.xml");
 	struct roce_locality *loc = topofix_load(path, hca, 2);
 	struct roce_choice c;

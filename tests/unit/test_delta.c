@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strcopy.h"
 #include "pipeline/delta.h"
 #include "fixtures.h"
 
@@ -70,8 +71,10 @@ static void snapshot_of(struct roce_snapshot *s, struct roce_port_sample *ports,
 static void t_delta_ports(void **state)
 {
 	(void)state;
-	struct roce_port_sample at_start[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"), fx_port_sample("mlx5_2") };
-	struct roce_port_sample at_end[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"), fx_port_sample("mlx5_3") };
+	struct roce_port_sample at_start[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"),
+		                                fx_port_sample("mlx5_2") };
+	struct roce_port_sample at_end[3] = { fx_port_sample("mlx5_0"), fx_port_sample("mlx5_1"),
+		                              fx_port_sample("mlx5_3") };
 	struct roce_snapshot a, b;
 	struct roce_delta d;
 	at_start[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4294967290u;
@@ -79,9 +82,9 @@ static void t_delta_ports(void **state)
 	at_start[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 4294967290u;
 	at_end[0].c[ROCE_C_PORT_XMIT_DATA].value = 250;
 	at_end[0].c[ROCE_C_PORT_RCV_PACKETS].value = 9;
-	at_end[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4;             /* wrapped: 6 + 4 */
-	at_end[1].c[ROCE_C_PORT_XMIT_DATA].value = 10;             /* driver reload */
-	at_end[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 4;             /* ... so a reset, not a wrap */
+	at_end[0].c[ROCE_C_OUT_OF_SEQUENCE].value = 4; /* wrapped: 6 + 4 */
+	at_end[1].c[ROCE_C_PORT_XMIT_DATA].value = 10; /* driver reload */
+	at_end[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 4; /* ... so a reset, not a wrap */
 	snapshot_of(&a, at_start, 3, 1000000000);
 	snapshot_of(&b, at_end, 3, 3000000000);
 
@@ -143,7 +146,7 @@ static void t_delta_state_check(void **state)
 	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "pfc: unknown");
 	at_end[0].check = ROCE_FAIL;
 	snprintf(at_end[0].check_why, ROCE_WHY_MAX, "port_state: DOWN");
-	at_start[1].check = ROCE_FAIL;     /* vanished: what the prolog saw */
+	at_start[1].check = ROCE_FAIL; /* vanished: what the prolog saw */
 	snprintf(at_start[1].check_why, ROCE_WHY_MAX, "gid: no RoCE v2 GID");
 	snapshot_of(&a, at_start, 2, 1000000000);
 	snapshot_of(&b, at_end, 1, 3000000000);
@@ -162,6 +165,12 @@ static void t_delta_state_check(void **state)
 	assert_string_equal(d.ports[1].check_why, "at job start: gid: no RoCE v2 GID");
 	/* a tie: the prolog's, what the job started with */
 	assert_string_equal(d.check_why, "at job start: hca: mlx5_9 missing");
+	/* the check named by what the delta wrote, with or without when (nodehealth.c's slow links) */
+	assert_true(roce_delta_check_why_is(d.ports[0].check_why, "port_state"));
+	assert_true(roce_delta_check_why_is(d.ports[1].check_why, "gid"));
+	assert_true(roce_delta_check_why_is("link_rate: mlx5_1 port 1 at 25 Gb/s", "link_rate"));
+	assert_false(roce_delta_check_why_is(d.ports[1].check_why, "gi"));
+	assert_false(roce_delta_check_why_is(d.ports[0].check_why, "gid"));
 	roce_delta_free(&d);
 
 	/* no check at either end (a snapshot taken without one): nothing said */
@@ -186,7 +195,7 @@ static void t_delta_check_why_cut_at_a_word(void **state)
 	                  "(qos/dscp2prio: /sys/class/net/eth0/qos/dscp2prio: a line is not DSCP PRIO): the "
 	                  "priority RoCE lands on cannot be verified; mlnx_qos -i eth0 shows it";
 	at_start[0].check = ROCE_UNKNOWN;
-	snprintf(at_start[0].check_why, ROCE_WHY_MAX, "%s", msg);
+	roce_strcopy(at_start[0].check_why, ROCE_WHY_MAX, msg); /* cut: msg is longer */
 	snapshot_of(&a, at_start, 1, 1000000000);
 	snapshot_of(&b, at_start, 1, 3000000000);
 	a.check = b.check = -1;

@@ -262,6 +262,85 @@ static void t_refused(void **state)
 	free(good);
 }
 
+/* The good fragment (one port, 10 s) with key set to value, read: 0 or -1 with err. */
+static int with_value(const char *key, json_object *value, struct roce_error *err)
+{
+	struct roce_delta d;
+	fx_delta(&d, 1, 10);
+	json_object *f = fx_fragment("n1", &d, NULL);
+	roce_delta_free(&d);
+	json_object *at = f;
+	char path[64];
+	snprintf(path, sizeof(path), "%s", key);
+	/* "ports.0.counters.port_xmit_bytes": down the objects and arrays */
+	for (char *k = strtok(path, "."), *next; k; k = next) {
+		next = strtok(NULL, ".");
+		if (!next) {
+			json_object_object_add(at, k, value);
+			break;
+		}
+		at = json_object_is_type(at, json_type_array) ? json_object_array_get_idx(at, (size_t)atoi(k))
+		                                               : json_object_object_get(at, k);
+		assert_non_null(at);
+	}
+	int rc = parse_text(json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN), err);
+	json_object_put(f);
+	return rc;
+}
+
+static json_object *verdicts(size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = json_object_new_object();
+		char code[16];
+		snprintf(code, sizeof(code), "c%zu", i);
+		json_object_object_add(v, "code", json_object_new_string(code));
+		json_object_object_add(v, "severity", json_object_new_string("info"));
+		json_object_object_add(v, "subject", json_object_new_string("node"));
+		json_object_object_add(v, "message", json_object_new_string("m"));
+		json_object_object_add(v, "fix", json_object_new_string("f"));
+		json_object_array_add(a, v);
+	}
+	return a;
+}
+
+/* What no epilog writes is refused, naming the key: every rate the printers
+ * show divides by "seconds" ("seconds": 5e-324 made them infinite and the
+ * HTML heat map index its levels with INT_MIN), a counter beyond what a
+ * port counts, more verdicts than the rules give a node. */
+static void t_implausible(void **state)
+{
+	(void)state;
+	struct roce_error err;
+	const double fine[] = { -1, 0, 0.001, 10, 3e8 }, wrong[] = { 5e-324, 0.0005, -2, -0.5, 1e9 };
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+		assert_int_equal(with_value("seconds", json_object_new_double(fine[i]), &err), 0);
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		assert_int_equal(with_value("seconds", json_object_new_double(wrong[i]), &err), -1);
+		if (!strstr(err.msg, "\"seconds\" = ") || !strstr(err.msg, "is not what an epilog writes"))
+			fail_msg("%g: %s", wrong[i], err.msg);
+	}
+	/* 10 s + a minute at twice 800 Gb/s: 2e11 B/s x 70 s */
+	assert_int_equal(with_value("ports.0.counters.port_xmit_bytes", json_object_new_int64(14000000000000), &err), 0);
+	assert_int_equal(with_value("ports.0.counters.port_xmit_bytes", json_object_new_int64(14000000000001), &err),
+	                 -1);
+	assert_string_equal(err.msg, "ports[0]: \"port_xmit_bytes\" = 14000000000001 is more than a port counts in 10 s");
+	assert_int_equal(with_value("ports.0.counters.link_downed", json_object_new_int64(INT64_MAX), &err), -1);
+	assert_non_null(strstr(err.msg, "\"link_downed\""));
+	json_object *req = json_object_new_array();
+	for (int q = 0; q < ROCE_PRIOS; q++)
+		json_object_array_add(req, json_object_new_int64(q == 3 ? 20000000000000 : 0));
+	assert_int_equal(with_value("ports.0.pfc.requests", req, &err), -1);
+	assert_non_null(strstr(err.msg, "ports[0]: \"pfc requests\" = 20000000000000"));
+	/* one port: the node rules, the port rules (PFC one per priority; counter_trend the last added)
+	 * and a user_override per NCCL variable */
+	assert_int_equal(roce_verdicts_max(1) + ROCE_RANWITH_VARS, 40);
+	assert_int_equal(with_value("verdicts", verdicts(40), &err), 0);
+	assert_int_equal(with_value("verdicts", verdicts(41), &err), -1);
+	assert_string_equal(err.msg, "\"verdicts\": 41 for 1 port(s), more than an epilog writes (at most 40)");
+}
+
 /* Strings from a fragment are kept escaped: no terminal escape survives. */
 static void t_escaped(void **state)
 {
@@ -287,6 +366,7 @@ int main(void)
 		cmocka_unit_test(t_round_trip),
 		cmocka_unit_test(t_trust),
 		cmocka_unit_test(t_refused),
+		cmocka_unit_test(t_implausible),
 		cmocka_unit_test(t_escaped),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

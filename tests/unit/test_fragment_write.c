@@ -219,10 +219,21 @@ static void t_doubles(void **state)
 {
 	(void)state;
 	const double d[] = { 0, 1, 0.1, 1e-7, 1e21, 123456789.123, 10, 1e16, 1e17, 0.056330059, 2.5e-310,
-		             1.7976931348623157e308, 4294967296.0, 3.0 / 7 };
+		             1.7976931348623157e308, 4294967296.0, 3.0 / 7, -1, 0.001 };
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
 		struct roce_fragment f = { .name = "n1", .seconds = d[i], .check = -1 };
-		reads_back(&f);
+		/* what an epilog writes reads back; the rest is written as json-c
+		 * writes it (the JSON report) and refused by the reader, naming it */
+		if (d[i] == -1 || d[i] == 0 || (d[i] >= 0.001 && d[i] <= 10 * 365.25 * 86400)) {
+			reads_back(&f);
+			continue;
+		}
+		char *text = written(&f, true);
+		struct roce_fragment g;
+		struct roce_error err;
+		assert_int_equal(roce_fragment_read(NULL, text, strlen(text), "4242", &g, &err), -1);
+		assert_non_null(strstr(err.msg, "\"seconds\" = "));
+		free(text);
 	}
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 

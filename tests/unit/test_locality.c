@@ -76,7 +76,7 @@ static void t_two_socket_matrix(void **state)
 static void two_level(const char *file, enum roce_sysfs_path gpu0_nic, enum roce_sysfs_path gpu0_gpu2)
 {
 	char path[PATH_MAX];
-	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:0a:00.0" } };
+	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:0a:00.0", 0, 0 } };
 	topofix_own(path, sizeof(path), file);
 	struct roce_locality *loc = topofix_load(path, hca, 1);
 	assert_int_equal(loc->n_gpus, 3);
@@ -106,7 +106,7 @@ static void t_display_classes(void **state)
 {
 	(void)state;
 	char path[PATH_MAX];
-	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:06:00.0" } };
+	static const struct roce_locality_hca_in hca[] = { { "mlx5_0", "0000:06:00.0", 0, 0 } };
 	topofix_own(path, sizeof(path), "display-classes.xml");
 	struct roce_locality *loc = topofix_load(path, hca, 1);
 	assert_int_equal(loc->n_gpus, 3);
@@ -123,8 +123,8 @@ static void t_hca_not_in_topology(void **state)
 	(void)state;
 	char path[PATH_MAX];
 	static const struct roce_locality_hca_in hca[] = {
-		{ "mlx5_0", "0000:04:00.0" }, { "mlx5_9", "0000:5e:00.0" }, { "mlx5_bad", "04:00.0;reboot" },
-		{ "mlx5_7", NULL },
+		{ "mlx5_0", "0000:04:00.0", 0, 0 }, { "mlx5_9", "0000:5e:00.0", 0, 0 }, { "mlx5_bad", "04:00.0;reboot", 0, 0 },
+		{ "mlx5_7", NULL, 0, 0 },
 	};
 	topofix_own(path, sizeof(path), "two-socket.xml");
 	struct roce_locality *loc = topofix_load(path, hca, 4);

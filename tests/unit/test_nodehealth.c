@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fixtures.h"
 
+#include "pipeline/delta.h"
 #include "report/nodehealth.h"
 #include "report/nodehealth_html.h"
 #include "report/nodehealth_json.h"
@@ -16,7 +17,7 @@
 #include "report/report_verdicts.h"
 
 /* What happened to one node port in a job. */
-enum sick { FINE, LOSS, TIMEOUT, LINK_DOWN, SLOW, LOSS_AND_DOWN };
+enum sick { FINE, LOSS, TIMEOUT, LINK_DOWN, SLOW, LOSS_AND_DOWN, TREND };
 
 /* Job id of nodes n1..n<nodes>, two ports each, ended at end_s; node
  * sick_node's port mlx5_<sick_port> had what. */
@@ -40,13 +41,28 @@ static void job(struct roce_job_report *r, const char *id, size_t nodes, int64_t
 				pd->c[ROCE_C_LINK_DOWNED].value = 1;
 			if (what == SLOW) {
 				pd->check = ROCE_FAIL;
-				snprintf(pd->check_why, ROCE_WHY_MAX, "link_rate: mlx5_%zu port 1 runs at 25 Gb/s", sick_port);
+				char finding[64];
+				/* as the epilog writes it: when, then the finding */
+				snprintf(finding, sizeof(finding), "link_rate: mlx5_%zu port 1 runs at 25 Gb/s",
+				         sick_port);
+				roce_delta_check_why(pd->check_why, false, finding);
 			}
 		}
 		struct roce_fragment_meta m = fx_meta(name);
 		m.job_id = id;
 		m.end_ns = end_s * 1000000000;
 		m.start_ns = m.end_ns - 10000000000;
+		/* the health check saw the port's symbol_error grow by 50 just before the job ended */
+		uint64_t threshold[ROCE_N_COUNTERS] = { [ROCE_C_SYMBOL_ERROR] = 10 };
+		struct roce_trend_port tp = { .port = 1 };
+		struct roce_trend t = { end_s - 1, &tp, 1 };
+		snprintf(tp.device, sizeof(tp.device), "mlx5_%zu", sick_port);
+		tp.c[ROCE_C_SYMBOL_ERROR] = (struct roce_trend_counter){ true, 50, 50, end_s - 1 };
+		if (i == sick_node && what == TREND) {
+			m.trend_end = &t;
+			m.trend_threshold = threshold;
+			m.trend_window_s = 3600;
+		}
 		json_object *f = fx_fragment(name, &d, &m);
 		assert_int_equal(fx_report_add(r, f, name, &err), 0);
 		json_object_put(f);
@@ -88,8 +104,9 @@ static void t_rank(void **state)
 	add(&h, "15", 2, 500, 2, 0, TIMEOUT);
 	add(&h, "16", 2, 600, 1, 0, SLOW);
 	add(&h, "17", 1, 700, 0, 0, FINE);
-	assert_int_equal(h.jobs, 7);
-	assert_int_equal(h.jobs_bad, 5);
+	add(&h, "18", 2, 800, 2, 1, TREND);
+	assert_int_equal(h.jobs, 8);
+	assert_int_equal(h.jobs_bad, 6);
 	assert_int_equal(h.first_ns, 500 * 1000000000LL);
 	assert_int_equal(h.last_ns, 4000 * 1000000000LL);
 	/* 4 nodes x (2 ports + the node's own row) */
@@ -106,16 +123,25 @@ static void t_rank(void **state)
 	assert_int_equal(find(&h, "n3", "mlx5_0")->bad, 0);
 	assert_int_equal(find(&h, "n2", "mlx5_0")->jobs[ROCE_NH_TIMEOUT], 1);
 	assert_int_equal(find(&h, "n1", "mlx5_0")->jobs[ROCE_NH_SLOW_LINK], 1);
-	assert_int_equal(find(&h, "n1", "mlx5_0")->seen, 7);
+	assert_int_equal(find(&h, "n1", "mlx5_0")->seen, 8);
 	assert_int_equal(find(&h, "n4", "")->seen, 4);
+	/* the health check's trend carried into job 18's fragment: its own kind */
+	r = find(&h, "n2", "mlx5_1");
+	assert_int_equal(r->jobs[ROCE_NH_TREND], 1);
+	assert_int_equal(r->bad, 1);
+	assert_string_equal(r->last_job, "18");
+	assert_string_equal(roce_nodehealth_problem_key(ROCE_NH_TREND), "counter_trend");
 
 	roce_nodehealth_rank(&h);
 	assert_string_equal(h.rows[0].node, "n3");
 	assert_string_equal(h.rows[0].device, "mlx5_1");
-	/* one bad job each: n2 (seen in 6 jobs) before n1 (seen in 7) */
+	/* one bad job each: n2's two (seen in 6 jobs; by device) before n1 (seen in 8) */
 	assert_string_equal(h.rows[1].node, "n2");
-	assert_string_equal(h.rows[2].node, "n1");
-	assert_int_equal(h.rows[3].bad, 0);
+	assert_string_equal(h.rows[1].device, "mlx5_0");
+	assert_string_equal(h.rows[2].node, "n2");
+	assert_string_equal(h.rows[2].device, "mlx5_1");
+	assert_string_equal(h.rows[3].node, "n1");
+	assert_int_equal(h.rows[4].bad, 0);
 	roce_nodehealth_free(&h);
 }
 
@@ -161,6 +187,104 @@ static char *printed(int (*print)(FILE *, const struct roce_nodehealth *), const
 	return text;
 }
 
+/* A device name of 63 control bytes, 252 once escaped: the row keeps it
+ * whole, so the same node port is one row in every job (a row that cut it
+ * to 63 bytes was never found again: a new row per job). */
+static void t_long_device(void **state)
+{
+	(void)state;
+	struct roce_nodehealth h;
+	char escaped[ROCE_FRAGMENT_DEVICE_MAX];
+	roce_nodehealth_init(&h);
+	for (int k = 0; k < 3; k++) {
+		struct roce_job_report r;
+		struct roce_error err;
+		struct roce_delta d;
+		char id[8];
+		snprintf(id, sizeof(id), "%d", 40 + k);
+		roce_report_init(&r, id);
+		fx_delta(&d, 2, 10);
+		memset(d.ports[1].device, 1, ROCE_NAME_MAX - 1);
+		d.ports[1].device[ROCE_NAME_MAX - 1] = '\0';
+		d.ports[1].c[ROCE_C_OUT_OF_SEQUENCE].value = 40;
+		struct roce_fragment_meta m = fx_meta("n1");
+		m.job_id = id;
+		json_object *f = fx_fragment("n1", &d, &m);
+		assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
+		json_object_put(f);
+		roce_delta_free(&d);
+		roce_report_sort(&r);
+		assert_int_equal(roce_report_verdicts(&r), 0);
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		roce_report_free(&r);
+	}
+	assert_int_equal(h.n, 3); /* the node, mlx5_0:1 and the long one */
+	for (size_t i = 0; i < ROCE_NAME_MAX - 1; i++)
+		memcpy(escaped + 4 * i, "\\x01", 4);
+	escaped[ROCE_FRAGMENT_DEVICE_MAX - 1] = '\0';
+	const struct roce_nodehealth_row *row = find(&h, "n1", escaped);
+	assert_non_null(row);
+	assert_int_equal(row->seen, 3);
+	assert_int_equal(row->jobs[ROCE_NH_LOSS], 3); /* its verdict found its port, by the whole name */
+	roce_nodehealth_free(&h);
+}
+
+/* One job of node n1 with ports ports and verdicts packet_loss verdicts
+ * spread over them, folded into an empty node health: CPU ms of
+ * roce_nodehealth_add, the least of three runs. */
+static double add_ms(size_t ports, size_t verdicts)
+{
+	double best = -1;
+	for (int run = 0; run < 3; run++) {
+		struct roce_job_report r;
+		struct roce_nodehealth h;
+		job(&r, "60", 1, 1000, 0, 0, FINE);
+		struct roce_fragment *n = &r.nodes[0];
+		struct roce_fragment_port *p = roce_arena_grow(&n->arena, NULL, 0, ports * sizeof(*p));
+		struct roce_fragment_verdict *v = roce_arena_grow(&n->arena, NULL, 0, verdicts * sizeof(*v));
+		assert_true(p && v);
+		char name[32];
+		for (size_t i = 0; i < ports; i++) {
+			p[i] = n->ports[0];
+			snprintf(name, sizeof(name), "mlx5_%zu", i);
+			p[i].device = roce_arena_strdup(&n->arena, name);
+		}
+		for (size_t k = 0; k < verdicts; k++) {
+			snprintf(name, sizeof(name), "mlx5_%zu:1", (k * 7919) % ports);
+			v[k] = (struct roce_fragment_verdict){ "packet_loss", roce_arena_strdup(&n->arena, name), "m",
+				                               "f", ROCE_SEV_WARN };
+		}
+		n->ports = p;
+		n->n_ports = ports;
+		n->verdicts = v;
+		n->n_verdicts = verdicts;
+		roce_nodehealth_init(&h);
+		double t0 = fx_cpu_ms();
+		assert_int_equal(roce_nodehealth_add(&h, &r), 0);
+		double ms = fx_cpu_ms() - t0;
+		best = best < 0 || ms < best ? ms : best;
+		assert_int_equal(h.n, ports + 1);
+		assert_int_equal(find(&h, "n1", "mlx5_0")->jobs[ROCE_NH_LOSS], 1);
+		roce_nodehealth_free(&h);
+		roce_report_free(&r);
+	}
+	return best;
+}
+
+/* Folding a job in is linear in its ports and verdicts: eight times both
+ * cost about eight to sixteen times the CPU, not sixty-four (a search of
+ * the ports per verdict made one 9 MB fragment take 10-24 s of roce-report
+ * --nodes).  CPU time, as t_groups_linear in test_report.c. */
+static void t_add_linear(void **state)
+{
+	(void)state;
+	double small = add_ms(128, 1024), large = add_ms(1024, 8192);
+	print_message("# CPU: 128 ports x 1,024 verdicts %.1f ms, 1,024 x 8,192 %.1f ms\n", small, large);
+	if (!(large < 32 * small + 5))
+		fail_msg("128 ports x 1,024 verdicts: %.1f ms, 1,024 x 8,192: %.1f ms (x%.1f): not linear", small,
+		         large, large / small);
+}
+
 static void t_printers(void **state)
 {
 	(void)state;
@@ -188,13 +312,19 @@ static void t_printers(void **state)
 	assert_non_null(o);
 	json_object *p0 = json_object_array_get_idx(json_object_object_get(o, "ports"), 0);
 	assert_string_equal(json_object_get_string(json_object_object_get(p0, "node")), "n2");
-	assert_int_equal(json_object_get_int(json_object_object_get(json_object_object_get(p0, "problems"), "timeouts")), 1);
-	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(p0, "last_problem"), "job_id")), "32");
+	assert_int_equal(json_object_get_int(
+	                         json_object_object_get(json_object_object_get(p0, "problems"), "timeouts")),
+	                 1);
+	assert_string_equal(json_object_get_string(
+	                            json_object_object_get(json_object_object_get(p0, "last_problem"), "job_id")),
+	                    "32");
 	json_object_put(o);
 	free(t);
 
 	t = printed(roce_nodehealth_prometheus_print, &h);
-	assert_non_null(strstr(t, "roce_node_port_problem_jobs{node=\"n2\",device=\"mlx5_1\",port=\"1\",problem=\"loss\"} 1\n"));
+	assert_non_null(
+	        strstr(t,
+	               "roce_node_port_problem_jobs{node=\"n2\",device=\"mlx5_1\",port=\"1\",problem=\"loss\"} 1\n"));
 	assert_non_null(strstr(t, "roce_node_port_jobs_with_problem{node=\"n2\",device=\"mlx5_1\",port=\"1\"} 2\n"));
 	assert_non_null(strstr(t, "node=\"<b>\\\"x\\\\\""));
 	free(t);
@@ -210,9 +340,8 @@ static void t_printers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_rank),
-		cmocka_unit_test(t_node_verdict),
-		cmocka_unit_test(t_printers),
+		cmocka_unit_test(t_rank),       cmocka_unit_test(t_node_verdict), cmocka_unit_test(t_long_device),
+		cmocka_unit_test(t_add_linear), cmocka_unit_test(t_printers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -140,6 +140,16 @@ static size_t findings(const struct roce_check_result *r, const char *check, enu
 	return n;
 }
 
+/* The first finding of check (there must be one). */
+static const struct roce_finding *first(const struct roce_check_result *r, const char *check)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (!strcmp(r->findings[i].check, check))
+			return &r->findings[i];
+	fail_msg("no %s finding", check);
+	return NULL;
+}
+
 static void run(struct roce_node *n, const char *kv, struct roce_check_result *r)
 {
 	struct roce_policy pol;
@@ -255,6 +265,14 @@ static void t_bad_input(void **state)
 	assert_int_equal(findings(&r, "pcie_link", ROCE_PASS, msg, sizeof(msg)), 0);
 	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "mlx5_1 (0000:e1:00.0): PCIe path unknown"));
+	assert_int_equal(r.n_unknown_aside, 1);
+	/* what a container simply does not show: quiet in a job's output (issue 31) */
+	assert_true(first(&r, "pcie_link")->quiet);
+	assert_string_equal(first(&r, "pcie_link")->cause, "unknown");
+	roce_check_result_free(&r);
+	run(n, "PcieUnknown=warn", &r);
+	assert_int_equal(findings(&r, "pcie_link", ROCE_UNKNOWN, msg, sizeof(msg)), 1);
+	assert_false(first(&r, "pcie_link")->quiet);
 	assert_int_equal(r.n_unknown_aside, 1);
 	done(n, &r);
 	/* a link that does not end in the device, and one too deep */
@@ -549,6 +567,46 @@ static void t_gdr_dmabuf_probe(void **state)
 	d->dmabuf_verbs = false;
 	run(n, NULL, &r);
 	assert_int_equal(findings(&r, "gdr", ROCE_PASS, msg, sizeof(msg)), 1);
+	done(n, &r);
+}
+
+/* No GPUDirect path: said in a job's output, unless the node has no NVIDIA
+ * driver and no peer-memory module (a node without GPUs): then quiet
+ * (GdrUnknown=), still a warning (never a pass), a failure under
+ * RequireGdr=yes, which is always said (issue 31). */
+static void t_gdr_no_driver(void **state)
+{
+	(void)state;
+	char msg[4096];
+	struct roce_check_result r;
+	struct roce_node *n = node_with("0000:41:00.0");
+	roce_reading_set(&n->gdr.read, ROCE_OK, 0, NULL);
+	snprintf(n->gdr.dmabuf_why, sizeof(n->gdr.dmabuf_why), "the NVIDIA driver is not the open kernel module");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_false(first(&r, "gdr")->quiet);
+	assert_string_equal(first(&r, "gdr")->cause, "none");
+	roce_check_result_free(&r);
+	n->gdr.no_driver = true;
+	snprintf(n->gdr.dmabuf_why, sizeof(n->gdr.dmabuf_why), "no NVIDIA driver: cannot open /proc/driver/nvidia/version");
+	run(n, NULL, &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_WARN, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "no GPUDirect RDMA path"));
+	assert_true(first(&r, "gdr")->quiet);
+	assert_string_equal(first(&r, "gdr")->cause, "none (no NVIDIA driver)");
+	roce_check_result_free(&r);
+	run(n, "GdrUnknown=warn", &r);
+	assert_false(first(&r, "gdr")->quiet);
+	roce_check_result_free(&r);
+	run(n, "RequireGdr=yes", &r);
+	assert_int_equal(findings(&r, "gdr", ROCE_FAIL, msg, sizeof(msg)), 1);
+	assert_false(first(&r, "gdr")->quiet);
+	roce_check_result_free(&r);
+	/* the module loaded without its client is a fault, driver or not */
+	n->gdr.loaded = true;
+	snprintf(n->gdr.module, sizeof(n->gdr.module), "nvidia_peermem");
+	run(n, NULL, &r);
+	assert_false(first(&r, "gdr")->quiet);
 	done(n, &r);
 }
 
@@ -869,6 +927,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_acs_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_gdr_dmabuf_probe, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_gdr_no_driver, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

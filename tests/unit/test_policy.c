@@ -41,14 +41,42 @@ static void t_defaults(void **s)
 	assert_int_equal(p.addr_family, AF_INET);
 	assert_int_equal(p.mtu, 0);
 	assert_int_equal(p.pfc_priority, 3);
-	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_WARN);
+	/* what a supported stack does not expose is quiet in a job's output (issue 31) */
+	assert_int_equal(p.pfc_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.ecn_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.ets_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.gdr_unknown, ROCE_UNKNOWN_QUIET);
+	assert_int_equal(p.pcie_unknown, ROCE_UNKNOWN_QUIET);
 	assert_int_equal(p.traffic_class, ROCE_TC_AUTO);
 	assert_int_equal(p.gdr_level, ROCE_GDR_PXB);
 	assert_int_equal(p.mode, ROCE_MODE_WARN);
 	assert_int_equal(p.n_hca, 0);
 	assert_string_equal(p.sysfs_root, "/sys");
+	assert_false(p.gate);
+	assert_int_equal(p.resume_after, 3);
 	/* a check new since 0.1.0 that fails a port is first released at warn (NEWS) */
 	assert_int_equal(p.ecn, ROCE_ECN_WARN);
+}
+
+/* Gate= and ResumeAfter= (issue 28): the prolog gate and the health check's resume. */
+static void t_gate_resume_after(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	assert_int_equal(load(&p, "Gate=yes ResumeAfter=5\n", &err), 0);
+	assert_true(p.gate);
+	assert_int_equal(p.resume_after, 5);
+	assert_int_equal(load(&p, "gate=no resumeafter=0\n", &err), 0);
+	assert_false(p.gate);
+	assert_int_equal(p.resume_after, 0); /* never */
+	assert_int_equal(load(&p, "ResumeAfter=1000\n", &err), 0);
+	assert_int_equal(p.resume_after, 1000);
+	assert_int_equal(load(&p, "ResumeAfter=1001\n", &err), -1);
+	assert_non_null(strstr(err.msg, "ResumeAfter: invalid value \"1001\" (expected 0 (never) or 1-1000"));
+	assert_int_equal(load(&p, "ResumeAfter=-1\n", &err), -1);
+	assert_int_equal(load(&p, "Gate=maybe\n", &err), -1);
+	assert_non_null(strstr(err.msg, "Gate: invalid value \"maybe\" (expected yes or no)"));
 }
 
 static void t_seed_site(void **s)
@@ -72,7 +100,7 @@ static void t_seed_site(void **s)
 	                 0);
 	assert_int_equal(p.gid_index, 3);
 	assert_int_equal(p.mtu, 9000);
-	assert_int_equal(p.pfc_unknown, ROCE_PFC_UNKNOWN_FAIL);
+	assert_int_equal(p.pfc_unknown, ROCE_UNKNOWN_FAIL);
 	assert_int_equal(p.traffic_class, 106);
 	assert_int_equal(p.n_hca, 2);
 	assert_string_equal(p.hca[1], "mlx5_1");
@@ -139,6 +167,18 @@ static void t_kv_and_tokens(void **s)
 	assert_string_equal(err.msg,
 	                    "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=25G", "roce.conf:3", &err), -1);
+	/* checks new since 0.1.0 are released at warn (NEWS) */
+	assert_int_equal(p.link_rate_action, ROCE_ACTION_WARN);
+	assert_int_equal(p.trust, ROCE_ACTION_WARN);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRateAction=fail", "roce.conf:4", &err), 0);
+	assert_int_equal(p.link_rate_action, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "LinkRateAction=ignore", "roce.conf:4", &err), -1);
+	assert_string_equal(err.msg, "roce.conf:4: LinkRateAction: invalid value \"ignore\" (expected warn or fail)");
+	assert_int_equal(roce_policy_set_kv(&p, "trust=Ignore", "roce.conf:5", &err), 0);
+	assert_int_equal(p.trust, ROCE_ACTION_IGNORE);
+	assert_int_equal(roce_policy_set_kv(&p, "Trust=fail", "roce.conf:5", &err), 0);
+	assert_int_equal(p.trust, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "Trust=strict", "roce.conf:5", &err), -1);
 
 	assert_true(roce_token_ok("strict", 64));
 	assert_false(roce_token_ok("", 64));
@@ -236,10 +276,51 @@ static void t_sysfs_root_absolute_only(void **s)
 	assert_string_equal(p.sysfs_root, "/srv/fixture");
 }
 
+/* The health check's trend keys: defaults, a list replacing the defaults,
+ * and what is refused (traffic counters, unknown names, 0, bad windows). */
+static void t_trend_keys(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(p.trend, ROCE_ACTION_WARN);
+	assert_int_equal(p.trend_window_s, 3600);
+	assert_true(p.trend_threshold[ROCE_C_SYMBOL_ERROR] == 10);
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 1);
+	assert_true(p.trend_threshold[ROCE_C_RX_ICRC_ENCAPSULATED] == 10);
+	assert_true(p.trend_threshold[ROCE_C_PORT_XMIT_DATA] == 0);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=link_downed:2,out_of_sequence:4294967295", "roce.conf:4",
+	                                    &err),
+	                 0);
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 2);
+	assert_true(p.trend_threshold[ROCE_C_OUT_OF_SEQUENCE] == 4294967295u);
+	assert_true(p.trend_threshold[ROCE_C_SYMBOL_ERROR] == 0);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=port_xmit_bytes:1", "roce.conf:5", &err), -1);
+	assert_non_null(strstr(err.msg, "roce.conf:5: TrendCounters: invalid value \"port_xmit_bytes:1\""));
+	/* a refused list leaves the last good one */
+	assert_true(p.trend_threshold[ROCE_C_LINK_DOWNED] == 2);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=np_cnp_sent:1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_errors:1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:0", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:4294967296", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendCounters=symbol_error:-1", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "Trend=fail", "x", &err), 0);
+	assert_int_equal(p.trend, ROCE_ACTION_FAIL);
+	assert_int_equal(roce_policy_set_kv(&p, "Trend=drain", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=300", "x", &err), 0);
+	assert_int_equal(p.trend_window_s, 300);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=0", "x", &err), -1);
+	assert_int_equal(roce_policy_set_kv(&p, "TrendWindow=1h", "x", &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_trend_keys),
 		cmocka_unit_test(t_defaults),
+		cmocka_unit_test(t_gate_resume_after),
 		cmocka_unit_test(t_seed_site),
 		cmocka_unit_test(t_errors_name_file_line_key),
 		cmocka_unit_test(t_kv_and_tokens),

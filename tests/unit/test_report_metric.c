@@ -47,6 +47,11 @@ static void t_values(void **state)
 	assert_true(v == 11);                  /* sent and received, every priority */
 	r.nodes[0].seconds = 0;                /* a rate needs a duration */
 	assert_int_equal(roce_report_metric_value(n, p, ROCE_METRIC_RX_RATE, &v), ROCE_METRIC_UNREAD);
+	/* a duration no epilog writes (the reader refuses it; here it got past):
+	 * an infinite rate is not read, never a number */
+	r.nodes[0].seconds = 5e-324;
+	assert_int_equal(roce_report_metric_value(n, p, ROCE_METRIC_TX_RATE, &v), ROCE_METRIC_UNREAD);
+	assert_true(v == 0);
 	roce_report_free(&r);
 }
 

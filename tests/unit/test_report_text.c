@@ -86,12 +86,45 @@ static void t_clean_job(void **state)
 	roce_report_free(&r);
 }
 
+/* A node whose policy checks no PFC (PfcPriority=none: pfc_priority -1 in
+ * its fragment) and whose PFC was not read: "not checked", not "unknown";
+ * one that checks PFC and could not read it: unknown. */
+static void t_pfc_not_checked(void **state)
+{
+	(void)state;
+	struct roce_job_report r;
+	struct roce_delta d;
+	struct roce_error err;
+	roce_report_init(&r, "4242");
+	fx_delta(&d, 1, 10);
+	d.ports[0].pfc_status = ROCE_DELTA_UNREAD;
+	struct roce_fragment_meta m = fx_meta("n1");
+	m.pfc_priority = -1;
+	json_object *f = fx_fragment("n1", &d, &m);
+	assert_int_equal(fx_report_add(&r, f, "n1", &err), 0);
+	json_object_put(f);
+	char *text = text_of(&r);
+	assert_non_null(strstr(text, "PFC priorities     not checked on every node"));
+	free(text);
+	m = fx_meta("n2");
+	f = fx_fragment("n2", &d, &m);
+	assert_int_equal(fx_report_add(&r, f, "n2", &err), 0);
+	json_object_put(f);
+	roce_delta_free(&d);
+	text = text_of(&r);
+	assert_non_null(strstr(text, "PFC priorities     DIFFERS: not checked on n1"));
+	assert_non_null(strstr(text, "unknown on n2"));
+	free(text);
+	roce_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(t_text),
 		cmocka_unit_test(t_port_row),
 		cmocka_unit_test(t_clean_job),
+		cmocka_unit_test(t_pfc_not_checked),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,13 +129,39 @@ static void owners_and_modes(void **state)
 	assert_int_equal(mkdir(at("group"), 0755), 0);
 	assert_int_equal(chmod(at("group"), 02775), 0);
 	REFUSED(at("group/state"), TRUSTED, at("group"), "(mode 2775)");
-	/* sticky: crossed (as /tmp is), not used */
+	/* sticky: crossed (as /tmp is) to an existing directory of root's, not
+	 * used, and nothing made in it: anyone could have made the name first */
 	assert_int_equal(mkdir(at("sticky"), 0755), 0);
 	assert_int_equal(chmod(at("sticky"), 01777), 0);
+	char install[PATH_MAX + 64];
+	snprintf(install, sizeof(install), "install -d -m 0700 -o root %s", at("sticky/state/x"));
+	REFUSED(at("sticky/state/x"), TRUSTED, at("sticky/state"), install);
+	REFUSED(at("sticky/state"), TRUSTED, at("sticky/state"),
+	        "is missing, and root makes no directory in");
+	struct stat st;
+	assert_int_equal(lstat(at("sticky/state"), &st), -1);
+	assert_int_equal(mkdir(at("sticky/state"), 0700), 0);
 	int fd = roce_safefile_open_dir("StateDir", at("sticky/state"), TRUSTED, 0700, &err);
 	assert_true(fd >= 0);
 	close(fd);
 	REFUSED(at("sticky"), TRUSTED, at("sticky"), "(mode 1777)");
+	/* SharedDir, ReportDir: others may search, not list */
+	assert_int_equal(mkdir(at("listed"), 0755), 0);
+	REFUSED(at("listed"), TRUSTED | ROCE_SAFEFILE_UNLISTED, at("listed"),
+	        "is listable by every user (mode 755)");
+	assert_int_equal(chmod(at("listed"), 0751), 0);
+	fd = roce_safefile_open_dir("SharedDir", at("listed"), TRUSTED | ROCE_SAFEFILE_UNLISTED, 0711, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = roce_safefile_shared_dir(at("shared"), &err);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mode_of(at("shared")), 0711);
+	/* a reader's O_PATH look needs only search */
+	fd = roce_safefile_open_dir(NULL, at("shared"), ROCE_SAFEFILE_SEARCH, 0, &err);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_PATH, O_PATH);
+	close(fd);
 	/* an existing 0755 StateDir is used as it is */
 	assert_int_equal(mkdir(at("plain"), 0755), 0);
 	fd = roce_safefile_open_dir("StateDir", at("plain"), TRUSTED, 0700, &err);
@@ -148,7 +175,6 @@ static void owners_and_modes(void **state)
 	assert_int_equal(chown(at("svc"), 5000, 5000), 0);
 	REFUSED(at("svc"), TRUSTED, at("svc"), "is owned by uid 5000, not root");
 	REFUSED(at("svc/state"), TRUSTED, at("svc"), "is owned by uid 5000, not root");
-	struct stat st;
 	assert_int_equal(lstat(at("svc/state"), &st), -1);   /* nothing created in it */
 	/* a reader (roce-report) does not care who owns what */
 	assert_int_equal(mkdir(at("svc/copy"), 0755), 0);
@@ -211,7 +237,13 @@ static void one_instance_per_job_dir(void **state)
 	if (geteuid() != 0)
 		skip();
 	assert_int_equal(job_dir_77(now), 0);
-	assert_int_equal(mode_of(at("reports/77")), 0755);
+	assert_int_equal(mode_of(at("reports")), 0751);   /* its group (the admins) lists it, no one else */
+	/* the job's directory: its user (an ACL entry) and the admins list it;
+	 * 0755 only where the file system has no ACLs */
+	if (getxattr(at("reports/77"), "system.posix_acl_access", NULL, 0) > 0)
+		assert_int_equal(mode_of(at("reports/77")), 0750);
+	else
+		assert_int_equal(mode_of(at("reports/77")), 0755);
 	/* this instance's fragments, root's or the job user's: kept */
 	fragment(at("reports/77"), "n1.json", 0, 0);
 	fragment(at("reports/77"), "n2.json", 4001, 30);

@@ -206,6 +206,36 @@ static void mark_unusable_dir(void **s)
 	end(pid);
 }
 
+/* The late record: kept for good (the stuck process gone or not), by its
+ * root; found with the marker in one look; one not ours is no record. */
+static void late_kept(void **s)
+{
+	(void)s;
+	struct roce_stuck st;
+	struct roce_error err = { "" };
+	bool late = true;
+	assert_false(roce_stuck_late_seen(state, NULL));
+	assert_int_equal(roce_stuck_find_late(state, NULL, &st, &late), 0);
+	assert_false(late);
+	assert_int_equal(roce_stuck_mark_late(state, "/srv/fixture", &err), 0);
+	assert_true(roce_stuck_late_seen(state, "/srv/fixture"));
+	assert_false(roce_stuck_late_seen(state, "/sys")); /* another tree */
+	pid_t pid = sleeper();
+	assert_int_equal(roce_stuck_mark(state, "/srv/fixture", pid, &err), 0);
+	assert_int_equal(roce_stuck_find_late(state, "/srv/fixture", &st, &late), 1);
+	assert_int_equal(st.pid, pid);
+	assert_true(late);
+	end(pid);
+	assert_int_equal(roce_stuck_find_late(state, "/srv/fixture", &st, &late), 0); /* gone: marker removed */
+	assert_true(late);                                                             /* the record stays */
+	write_marker("collector.late", "1\n");
+	chmod(state, 0700);
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof(p), "%s/collector.late", state);
+	assert_int_equal(chmod(p, 0666), 0); /* writable by others: not ours */
+	assert_false(roce_stuck_late_seen(state, "/sys"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +246,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(garbage_dead_zombie, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_ignored, setup, teardown),
 		cmocka_unit_test_setup_teardown(mark_unusable_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(late_kept, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,7 +58,7 @@ static enum roce_topo_origin load_live(const char *root, const char *cache, enum
 	enum roce_topo_origin o = roce_topo_origin(t);
 	*cache_status = roce_topo_cache_reading(t)->status;
 	/* whatever this machine is, the locality of it must work */
-	static const struct roce_locality_hca_in none[] = { { "mlx5_0", "0000:ff:1f.7" } };
+	static const struct roce_locality_hca_in none[] = { { "mlx5_0", "0000:ff:1f.7", 0, 0 } };
 	assert_int_equal(roce_locality_build(t, none, 1, loc, &err), 0);
 	roce_topo_free(t);
 	free(loc);

@@ -368,6 +368,94 @@ static void t_gid_changed(void **state)
 	roce_delta_free(&d);
 }
 
+/* A trend state of one port, mlx5_<dev>:1, whose counter c grew by growth, last at last_s. */
+static void trend_of(struct roce_trend *t, struct roce_trend_port *p, int dev, int c, uint64_t growth, int64_t last_s)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->device, sizeof(p->device), "mlx5_%d", dev);
+	p->port = 1;
+	p->c[c] = (struct roce_trend_counter){ true, 1000, growth, last_s };
+	t->time_s = last_s;
+	t->ports = p;
+	t->n_ports = 1;
+}
+
+static void t_counter_trend(void **state)
+{
+	(void)state;
+	struct roce_delta d;
+	struct roce_verdict_list v = { 0 };
+	struct roce_trend start = { 0 }, end = { 0 };
+	struct roce_trend_port ps, pe;
+	uint64_t threshold[ROCE_N_COUNTERS] = { 0 };
+	const struct roce_job_verdict *x;
+	threshold[ROCE_C_SYMBOL_ERROR] = 10;
+	threshold[ROCE_C_LINK_DOWNED] = 1;
+	struct roce_fragment_meta m = fx_meta("n1"); /* the job ran from 1 s to 11 s */
+	m.trend_threshold = threshold;
+	m.trend_window_s = 3600;
+	fx_delta(&d, 2, 10);
+
+	/* sick at job start (grew at 1 s, as the job started), the same state at the end */
+	trend_of(&start, &ps, 1, ROCE_C_SYMBOL_ERROR, 120, 1);
+	m.trend_start = m.trend_end = &start;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "counter_trend"));
+	assert_string_equal(x->subject, "mlx5_1:1");
+	assert_int_equal(x->severity, ROCE_SEV_WARN);
+	assert_string_equal(x->message,
+	                    "the health check saw link-quality counters grow between its runs within 3600 s, "
+	                    "when the job started and when it ended: symbol_error +120 (threshold 10)");
+	assert_non_null(strstr(x->fix, "ethtool -m"));
+	assert_int_equal(v.n, 1);
+	roce_verdict_list_free(&v);
+
+	/* only at the end (the health check ran during the job), two counters, the larger growth shown */
+	trend_of(&end, &pe, 1, ROCE_C_SYMBOL_ERROR, 130, 5);
+	pe.c[ROCE_C_LINK_DOWNED] = (struct roce_trend_counter){ true, 2, 2, 5 };
+	m.trend_start = NULL;
+	m.trend_end = &end;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "counter_trend"));
+	assert_string_equal(x->message,
+	                    "the health check saw link-quality counters grow between its runs within 3600 s, "
+	                    "when the job ended: symbol_error +130 (threshold 10), link_downed +2 (threshold 1)");
+	roce_verdict_list_free(&v);
+	m.trend_start = &start;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "counter_trend"));
+	assert_non_null(strstr(x->message, "when the job started and when it ended: symbol_error +130"));
+	roce_verdict_list_free(&v);
+
+	/* only at the start: the state at the end is quiet */
+	end.ports[0].c[ROCE_C_SYMBOL_ERROR].growth = 0;
+	end.ports[0].c[ROCE_C_LINK_DOWNED].growth = 0;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_non_null(x = find(&v, "counter_trend"));
+	assert_non_null(strstr(x->message, "when the job started: symbol_error +120 (threshold 10)"));
+	roce_verdict_list_free(&v);
+
+	/* a state written long before: the growth settled since (stale health check) */
+	m.start_ns = m.end_ns = 7200LL * 1000000000;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "counter_trend"));
+	roce_verdict_list_free(&v);
+	m.start_ns = 1000000000;
+
+	/* below the threshold, an untracked counter, Trend=ignore: nothing */
+	start.ports[0].c[ROCE_C_SYMBOL_ERROR].growth = 9;
+	start.ports[0].c[ROCE_C_PORT_RCV_ERRORS] = (struct roce_trend_counter){ true, 500, 500, 1 };
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "counter_trend"));
+	roce_verdict_list_free(&v);
+	start.ports[0].c[ROCE_C_SYMBOL_ERROR].growth = 120;
+	m.trend_threshold = NULL;
+	assert_int_equal(roce_verdicts_from_delta(&d, &m, &v), 0);
+	assert_null(find(&v, "counter_trend"));
+	roce_verdict_list_free(&v);
+	roce_delta_free(&d);
+}
+
 static void t_severity_names(void **state)
 {
 	(void)state;
@@ -388,6 +476,7 @@ int main(void)
 		cmocka_unit_test(t_ecn_np_silent),
 		cmocka_unit_test(t_pauses_without_ecn),
 		cmocka_unit_test(t_gid_changed),
+		cmocka_unit_test(t_counter_trend),
 		cmocka_unit_test(t_severity_names),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

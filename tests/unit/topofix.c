@@ -48,16 +48,16 @@ static const struct {
 	size_t n;
 	struct roce_locality_hca_in hcas[12];
 } machines[] = {
-	{ "two-socket.xml", true, 4, { { "mlx5_0", "0000:04:00.0" }, { "mlx5_1", "0000:04:00.1" },
-	                           { "mlx5_2", "0000:88:00.0" }, { "mlx5_3", "0000:84:00.0" } } },
+	{ "two-socket.xml", true, 4, { { "mlx5_0", "0000:04:00.0", 0, 0 }, { "mlx5_1", "0000:04:00.1", 0, 0 },
+	                           { "mlx5_2", "0000:88:00.0", 0, 0 }, { "mlx5_3", "0000:84:00.0", 0, 0 } } },
 	/* same model, different mlx5 numbering: HCAs go by PCI address, not name or index */
-	{ "topo.jwb0001.xml", false, 4, { { "mlx5_0", "0000:43:00.0" }, { "mlx5_1", "0000:04:00.0" },
-	                                  { "mlx5_2", "0000:c3:00.0" }, { "mlx5_3", "0000:83:00.0" } } },
-	{ "topo.jwb0004.xml", false, 4, { { "mlx5_0", "0000:04:00.0" }, { "mlx5_1", "0000:43:00.0" },
-	                                  { "mlx5_2", "0000:83:00.0" }, { "mlx5_3", "0000:c3:00.0" } } },
-	{ "ipa20.xml", false, 4, { { "mlx5_0", "0000:4d:00.0" }, { "mlx5_1", "0000:4d:00.1" },   /* one dual-port NIC */
-	                           { "mlx5_2", "0000:5e:00.0" }, { "mlx5_3", "0000:da:00.0" } } },
-	{ "topo.mel2001.xml", false, 2, { { "mlx5_0", "0000:43:00.0" }, { "mlx5_1", "0000:83:00.0" } } },
+	{ "topo.jwb0001.xml", false, 4, { { "mlx5_0", "0000:43:00.0", 0, 0 }, { "mlx5_1", "0000:04:00.0", 0, 0 },
+	                                  { "mlx5_2", "0000:c3:00.0", 0, 0 }, { "mlx5_3", "0000:83:00.0", 0, 0 } } },
+	{ "topo.jwb0004.xml", false, 4, { { "mlx5_0", "0000:04:00.0", 0, 0 }, { "mlx5_1", "0000:43:00.0", 0, 0 },
+	                                  { "mlx5_2", "0000:83:00.0", 0, 0 }, { "mlx5_3", "0000:c3:00.0", 0, 0 } } },
+	{ "ipa20.xml", false, 4, { { "mlx5_0", "0000:4d:00.0", 0, 0 }, { "mlx5_1", "0000:4d:00.1", 0, 0 },   /* one dual-port NIC */
+	                           { "mlx5_2", "0000:5e:00.0", 0, 0 }, { "mlx5_3", "0000:da:00.0", 0, 0 } } },
+	{ "topo.mel2001.xml", false, 2, { { "mlx5_0", "0000:43:00.0", 0, 0 }, { "mlx5_1", "0000:83:00.0", 0, 0 } } },
 	/* the Dell XE9680 of the captures (README there): a Gen5 ConnectX-7 400G per GPU under its
 	 * switch, a Gen4 dual-port ConnectX-6 Dx 100G under the switches of GPU 0 and GPU 4 */
 	{ "xe9680-like.xml", true, 12, { { "mlx5_0", "0000:1a:00.0", 400000, 0 }, { "mlx5_1", "0000:3c:00.0", 400000, 0 },
@@ -67,8 +67,8 @@ static const struct {
 	                                 { "mlx5_8", "0000:1b:00.0", 100000, 0 }, { "mlx5_9", "0000:1b:00.1", 100000, 0 },
 	                                 { "mlx5_10", "0000:9d:00.0", 100000, 0 },
 	                                 { "mlx5_11", "0000:9d:00.1", 100000, 0 } } },
-	{ "coral-lassen.xml", false, 4, { { "mlx5_0", "0003:01:00.0" }, { "mlx5_1", "0003:01:00.1" },
-	                                  { "mlx5_2", "0033:01:00.0" }, { "mlx5_3", "0033:01:00.1" } } },
+	{ "coral-lassen.xml", false, 4, { { "mlx5_0", "0003:01:00.0", 0, 0 }, { "mlx5_1", "0003:01:00.1", 0, 0 },
+	                                  { "mlx5_2", "0033:01:00.0", 0, 0 }, { "mlx5_3", "0033:01:00.1", 0, 0 } } },
 };
 
 struct roce_locality *topofix_machine(const char *name)

@@ -7,12 +7,14 @@
 #include "config.h"
 #include "collect/netlink/nl.h"
 #include "base/clock.h"
+#include "base/kread.h"
 #include "collect/netlink/nlmsg.h"
 #include "base/printable.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +170,9 @@ static ssize_t recv_datagram(struct roce_nl *nl, const char *what, struct roce_n
 	struct sockaddr_nl from = { 0 };
 	struct iovec iov = { .iov_base = nl->buf, .iov_len = NL_RECV_BUF };
 	struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1 };
+	roce_kread_enter();
 	ssize_t got = recvmsg(nl->fd, &msg, MSG_DONTWAIT);
+	roce_kread_leave();
 	if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (got < 0) {
@@ -187,26 +191,34 @@ static ssize_t recv_datagram(struct roce_nl *nl, const char *what, struct roce_n
 	return got;
 }
 
-/* Wait for the reply to seq until deadline; fills res. */
+/* Wait for the reply to seq until deadline; fills res.  rtnetlink answers
+ * inside the send, so the reply is usually queued already: a receive is
+ * tried before each wait. */
 static void recv_reply(struct roce_nl *nl, unsigned seq, int64_t deadline, const char *what, struct roce_nl_result *res)
 {
-	for (;;) {
-		int64_t left = deadline - roce_clock_ms();
-		if (left <= 0)
-			break;
-		struct pollfd pfd = { .fd = nl->fd, .events = POLLIN };
-		int n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			result_set(res, ROCE_UNREADABLE, errno, "%s: poll: %s", what, strerror(errno));
-			return;
+	for (bool waited = false;; waited = true) {
+		if (waited) {
+			int64_t left = deadline - roce_clock_ms();
+			if (left <= 0)
+				break;
+			struct pollfd pfd = { .fd = nl->fd, .events = POLLIN };
+			roce_kread_enter();
+			int n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+			roce_kread_leave();
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				result_set(res, ROCE_UNREADABLE, errno, "%s: poll: %s", what, strerror(errno));
+				return;
+			}
+			if (n == 0)
+				continue; /* re-check the clock: poll may round down */
 		}
-		if (n == 0)
-			continue; /* re-check the clock: poll may round down */
 		ssize_t got = recv_datagram(nl, what, res);
 		if (got < 0)
 			return;
+		if (got == 0)
+			continue; /* nothing yet (or not from the kernel): wait */
 		res->reply = find_reply(nl, nl->buf, (int)got, seq);
 		if (res->reply) {
 			res->status = ROCE_OK;
@@ -247,9 +259,11 @@ static int send_request(struct roce_nl *nl, struct nlmsghdr *req, const char *wh
 	 * the kernel handler synchronously; nothing can bound that wait (the
 	 * handler may sleep on rtnl_lock), only the wait for the reply. */
 	ssize_t sent;
+	roce_kread_enter();
 	do
 		sent = send(nl->fd, req, req->nlmsg_len, 0);
 	while (sent < 0 && errno == EINTR);
+	roce_kread_leave();
 	if (sent < 0) {
 		result_set(res, ROCE_UNREADABLE, errno, "%s: send: %s", what, strerror(errno));
 		return -1;
