@@ -242,6 +242,23 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 	add_problems(check, out);
 }
 
+int roce_fingerprint_port_addr(const struct roce_node *model, const struct roce_check_result *check, const char *device,
+                               unsigned port, uint8_t addr[16])
+{
+	for (size_t i = 0; i < check->n_ports; i++) {
+		const struct roce_port_result *r = &check->ports[i];
+		if (r->port != port || strcmp(r->device, device) != 0)
+			continue;
+		const struct roce_gid *g = gid_at(model_port(model, device, port), r->gid_index);
+		if (!g)
+			return 0;
+		bool v4 = roce_gid_is_ipv4(g->raw);
+		memcpy(addr, v4 ? g->raw + 12 : g->raw, v4 ? 4 : 16);
+		return v4 ? AF_INET : AF_INET6;
+	}
+	return 0;
+}
+
 const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port)
 {
 	for (size_t i = 0; i < f->n_ports; i++)

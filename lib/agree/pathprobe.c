@@ -21,6 +21,7 @@ struct neighbour {
 	int state;
 	struct roce_probeshare file;
 	char why[ROCE_ERR_MAX];
+	int64_t seen; /* when state left 1 (roce_clock_ms) */
 };
 
 static int self_index(const struct roce_pathprobe_in *in)
@@ -37,6 +38,8 @@ static void try_read(const struct roce_pathprobe_in *in, struct neighbour *nb)
 	if (nb->state != 1)
 		return;
 	nb->state = roce_probeshare_read(in->shared_dir, in->job_id, nb->name, in->since, &nb->file, &e);
+	if (nb->state != 1)
+		nb->seen = roce_clock_ms();
 	if (nb->state < 0)
 		snprintf(nb->why, sizeof(nb->why), "%.64s's probe file was refused: %.400s", nb->name, e.msg);
 }
@@ -104,6 +107,28 @@ static void wait_files(const struct roce_pathprobe_in *in, struct roce_responder
 	}
 }
 
+/* Answer the previous node while it may still be probing: until it says it
+ * has finished (a done datagram, probewire.h), or until until, or
+ * (linger_ms set) linger_ms after its file was read, which it wrote before
+ * it began waiting for ours: it probes as soon as it reads ours, and ours
+ * was there first.  A file that comes late is still read, and answered. */
+static void linger(const struct roce_pathprobe_in *in, struct roce_responder *r, struct neighbour *prev, int64_t until)
+{
+	int64_t pause = PAUSE_MIN_MS;
+	for (;;) {
+		try_read(in, prev);
+		allow_prev(r, prev);
+		int64_t now = roce_clock_ms(), end = until;
+		if (in->linger_ms > 0 && prev->state != 1 && prev->seen + in->linger_ms < end)
+			end = prev->seen + in->linger_ms;
+		if (now >= end || r->stats.done > 0) /* the previous node said it has finished */
+			return;
+		serve(r, pause < end - now ? pause : end - now);
+		/* its file read, its done is awaited at the shortest pause (a poll); unread, SharedDir is not asked so often */
+		pause = prev->state != 1 ? PAUSE_MIN_MS : pause * 2 > PAUSE_MAX_MS ? PAUSE_MAX_MS : pause * 2;
+	}
+}
+
 /* Targets for the rails the next node has; the others said in out. */
 static void plan(const struct roce_pathprobe_in *in, const struct neighbour *next, struct roce_prober *p,
                  size_t *rail_of, struct roce_pathprobe_result *out)
@@ -112,7 +137,7 @@ static void plan(const struct roce_pathprobe_in *in, const struct neighbour *nex
 		const struct roce_pathprobe_rail *mine = &in->rails[i];
 		const struct roce_probeshare_rail *theirs = NULL;
 		snprintf(out->rails[i].rail, sizeof(out->rails[i].rail), "%s", mine->rail);
-		out->rails[i].verdict = ROCE_PROBER_NO_ANSWER;
+		out->rails[i].verdict = ROCE_PROBER_LOCAL; /* not probed (words say why): no path failure */
 		out->rails[i].dscp = -1;
 		for (size_t k = 0; next->state == 0 && k < next->file.n && !theirs; k++)
 			if (!strcmp(next->file.rails[k].rail, mine->rail))
@@ -161,7 +186,7 @@ int roce_pathprobe_run(const struct roce_pathprobe_in *in, struct roce_pathprobe
 		return -1;
 	}
 	out->ms = (double)(roce_clock_ms() - t0);
-	serve(&r, t0 + in->serve_ms - roce_clock_ms()); /* the previous node may still be probing */
+	linger(in, &r, &prev, t0 + in->serve_ms);
 	for (size_t k = 0; k < p.n; k++) {
 		size_t i = rail_of[k];
 		out->rails[i].verdict = roce_prober_verdict(&p.t[k], &out->rails[i].largest, &out->rails[i].dscp);

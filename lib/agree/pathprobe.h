@@ -8,7 +8,7 @@
  * one, the only addresses its responder answers), probe each rail the next
  * node also has (lib/probe/prober.h) and serve the responder until the
  * deadline.  O(1) files and datagrams per node whatever the job's size.
- * Not yet called by the job prolog.
+ * Run by the job prolog (lib/job/jobprobe.h).
  */
 #ifndef ROCE_PATHPROBE_H
 #define ROCE_PATHPROBE_H
@@ -41,7 +41,8 @@ struct roce_pathprobe_in {
 	size_t n_rails;
 	int wait_ms;  /* for the neighbours' files */
 	int probe_ms; /* the probe's deadline once the next node's file is read */
-	int serve_ms; /* the responder answers this long from the start */
+	int serve_ms;  /* the responder answers at most this long from the start */
+	int linger_ms; /* and (> 0) stops this long after the previous node's file was read */
 };
 
 /* What this node found on each of its rails towards the next node. */

@@ -19,32 +19,37 @@ void roce_probeagree_words(const struct roce_fp_probe_result *r, char *buf, size
 		else
 			snprintf(buf, len, "DSCP %d sent, %d arrived", r->sent, r->arrived);
 		break;
-	case ROCE_FP_PROBE_LOCAL: snprintf(buf, len, "not probed (the probing node could not send)"); break;
+	case ROCE_FP_PROBE_LOCAL:
+		snprintf(buf, len, "not probed (no probe file from it in time, or no send: the prolog's log says)");
+		break;
 	default: snprintf(buf, len, "ok");
 	}
 }
 
+/* A path that failed; a rail not probed (LOCAL: the neighbour's file never
+ * came, this node could not send) is no path failure, only said. */
 static bool failed(const struct roce_fp_port *p)
 {
-	return p->probe.verdict != ROCE_FP_PROBE_NONE && p->probe.verdict != ROCE_FP_PROBE_OK;
+	return p->probe.verdict != ROCE_FP_PROBE_NONE && p->probe.verdict != ROCE_FP_PROBE_OK &&
+	       p->probe.verdict != ROCE_FP_PROBE_LOCAL;
 }
 
-static bool any_failed(const struct roce_fingerprint *f)
+static bool any_said(const struct roce_fingerprint *f)
 {
 	for (size_t i = 0; i < f->n_ports; i++)
-		if (failed(&f->ports[i]))
+		if (f->ports[i].probe.verdict > ROCE_FP_PROBE_OK)
 			return true;
 	return false;
 }
 
-/* One TRIM line: "path NODE -> PEER on RAIL: WORDS". */
+/* One line: "path NODE -> PEER on RAIL: WORDS"; TRIM for a failure. */
 static void say(struct roce_lines *lines, const char *node, const struct roce_fp_port *p, const char *rail)
 {
 	struct roce_line_build b;
 	char words[96];
 	roce_probeagree_words(&p->probe, words, sizeof(words));
 	roce_lines_start(&b, "path %.64s -> %.64s on %s: %s", node, p->probe.peer, rail, words);
-	roce_lines_end(lines, ROCE_LINE_TRIM, &b);
+	roce_lines_end(lines, failed(p) ? ROCE_LINE_TRIM : ROCE_LINE_SHOULD, &b);
 }
 
 size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
@@ -55,14 +60,16 @@ size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
 	memset(drop, 0, ROCE_FP_PORTS_MAX * sizeof(drop[0]));
 	for (size_t i = 0; i < n; i++) {
 		int port_of[ROCE_FP_PORTS_MAX];
-		if (!fps[i] || !any_failed(fps[i]))
+		if (!fps[i] || !any_said(fps[i]))
 			continue; /* the common case: no fit needed */
 		roce_rails_fit(ref, fps[i], port_of);
 		for (size_t c = 0; c < ref->n; c++) {
 			int pi = port_of[c];
-			if (!agreed[c] || pi < 0 || !failed(&fps[i]->ports[pi]))
+			if (!agreed[c] || pi < 0 || fps[i]->ports[pi].probe.verdict <= ROCE_FP_PROBE_OK)
 				continue;
 			say(lines, nodes[i], &fps[i]->ports[pi], ref->key[c]);
+			if (!failed(&fps[i]->ports[pi]))
+				continue;
 			dropped += !drop[c];
 			drop[c] = true;
 		}

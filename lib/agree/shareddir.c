@@ -96,6 +96,23 @@ static int job_dir(int dfd, const char *job_id, uid_t job_uid, struct roce_error
 	return -1;
 }
 
+int roce_shareddir_prepare(const struct roce_policy *p, const char *job_id, uid_t job_uid, struct roce_error *err)
+{
+	if (!roce_slurmid_job_ok(job_id)) {
+		roce_error_set(err, "SharedDir: job id not usable as a file name");
+		return -1;
+	}
+	int dfd = roce_safefile_shared_dir(p->shared_dir, err);
+	if (dfd < 0)
+		return -1;
+	int jfd = job_dir(dfd, job_id, job_uid, err);
+	close(dfd);
+	if (jfd < 0)
+		return -1;
+	close(jfd);
+	return 0;
+}
+
 int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerprint *f, uid_t job_uid, time_t now,
                          char *entry, size_t entry_len, struct roce_error *err)
 {

@@ -20,6 +20,7 @@
 #include "read/safefile.h"
 #include "read/fstype.h"
 #include "agree/shareddir.h"
+#include "job/jobprobe.h"
 #include "proc/worker.h"
 
 #include <dirent.h>
@@ -158,7 +159,8 @@ struct job_ctx {
 	struct roce_policy pol;
 	const char *job_id, *node;
 	uid_t uid;
-	char host[64]; /* node name fallback: the short host name */
+	char host[64];                      /* node name fallback: the short host name */
+	const struct roce_job_nodes *nodes; /* the prolog's, for the path probe; NULL unknown */
 };
 
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root, const char *job_id,
@@ -185,6 +187,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	c->job_id = job_id;
 	c->node = node;
 	c->uid = uid;
+	c->nodes = NULL;
 	return 0;
 }
 
@@ -307,6 +310,7 @@ static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *j
 			*where = *p;
 			snprintf(where->shared_dir, sizeof(where->shared_dir), "%s", dir);
 		}
+		roce_jobprobe_remove(where ? where : p, job_id, node); /* first: the job's directory goes once empty */
 		roce_shareddir_remove(where ? where : p, job_id, text);
 		free(where);
 	}
@@ -386,6 +390,30 @@ static int prolog_result(int rc, const struct roce_error *fp_err, const struct r
 	return rc;
 }
 
+/* The path probe (Probe=ip) into fp before it is written; true when note
+ * (holding the shared StateDir's when had) says what the admin should know:
+ * a rail not probed, a probe this node could not run. */
+static bool probe(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
+                  struct roce_fingerprint *fp, struct roce_error *note, bool had)
+{
+	struct roce_error e = { "" };
+	if (c->pol.probe != ROCE_PROBE_IP)
+		return false;
+	if (!c->pol.shared_dir[0])
+		roce_error_set(&e, "Probe=ip needs SharedDir (roce.conf(5)): no path probe");
+	else
+		roce_jobprobe_run(&c->pol, node, result, c->nodes, c->uid, fp, &e); /* failed: its ports say "local" */
+	if (!e.msg[0])
+		return false;
+	if (had) {
+		struct roce_error first = *note;
+		roce_error_set(note, "%.300s; %.300s", first.msg, e.msg);
+	} else {
+		*note = e;
+	}
+	return true;
+}
+
 /* The report's half of the prolog, from the checked node: the snapshot in
  * StateDir, the fingerprint in SharedDir. */
 static int prolog_report(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
@@ -403,8 +431,10 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	roce_snapshot_init(&s);
 	roce_trend_init(&trend);
 	fp.node[0] = '\0';
-	if (result)
+	if (result) {
 		roce_fingerprint_from_check(&c->pol, node, result, c->job_id, c->node, &fp);
+		shared |= probe(c, node, result, &fp, &note, shared);
+	}
 	if (snapshot_node(c, node, result, &s, err) < 0)
 		goto out;
 	fp_rc = write_fingerprint(c, sfd, &fp, &fp_err);
@@ -423,7 +453,7 @@ out:
 }
 
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
-                    uid_t job_uid, unsigned parts, struct roce_error *err)
+                    uid_t job_uid, unsigned parts, const struct roce_job_nodes *nodes, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_node node;
@@ -433,6 +463,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
+	c.nodes = nodes;
 	if (!(parts & (ROCE_JOB_REPORT | ROCE_JOB_GATE)))
 		return 0;
 	bool checked = check_node(&c, &node, &result);
@@ -618,6 +649,7 @@ struct job_call {
 	unsigned parts;
 	const char *sysfs_root, *job_id, *node;
 	uid_t uid;
+	const struct roce_job_nodes *nodes;
 };
 
 struct job_result {
@@ -629,7 +661,8 @@ static void job_worker(const void *arg, void *res)
 {
 	const struct job_call *c = arg;
 	struct job_result *r = res;
-	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, c->parts, &r->err)
+	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, c->parts, c->nodes,
+	                                    &r->err)
 	                  : roce_job_epilog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err);
 }
 
@@ -654,12 +687,14 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id, const
 }
 
 int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const char *sysfs_root, const char *job_id,
-                 const char *node_name, uid_t job_uid, struct roce_error *err)
+                 const char *node_name, uid_t job_uid, const struct roce_job_nodes *nodes, struct roce_error *err)
 {
-	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid };
+	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid, nodes };
 	struct job_result res;
 	struct roce_error why = { "" };
 	int margin = prolog ? ROCE_JOB_PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
+	if (prolog && p->probe == ROCE_PROBE_IP)
+		margin += ROCE_JOBPROBE_MS; /* the probe's whole budget, a healthy job's well within */
 
 	memset(&res, 0, sizeof(res));
 	/* Forked: once per job, and the prolog's and epilog's processes live on

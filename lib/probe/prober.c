@@ -118,6 +118,17 @@ static void send_round(struct roce_prober *p, struct roce_prober_target *t, uint
 	}
 }
 
+/* Tell each neighbour's responder that this prober has finished (a
+ * datagram lost is only time: it answers until its own deadline). */
+static void send_done(struct roce_prober *p, uint8_t *buf)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct roce_probewire_msg m = { .kind = ROCE_PROBEWIRE_DONE, .session = p->session };
+		if (p->t[i].fd >= 0 && roce_probewire_build(&p->key, &m, buf, ROCE_PROBEWIRE_HDR) == 0)
+			(void)!send(p->t[i].fd, buf, ROCE_PROBEWIRE_HDR, MSG_DONTWAIT); /* not counted in sent: no probe */
+	}
+}
+
 /* Every answer waiting on t's socket. */
 static void read_answers(struct roce_prober *p, struct roce_prober_target *t)
 {
@@ -199,6 +210,7 @@ int roce_prober_run(struct roce_prober *p, struct roce_responder *r, int64_t dea
 		}
 		wait_and_read(p, r, tries < ROCE_PROBER_TRIES && next < deadline_ms ? next : deadline_ms);
 	}
+	send_done(p, buf);
 	while (r && roce_clock_ms() < serve_until_ms)
 		wait_and_read(p, r, serve_until_ms);
 	for (size_t i = 0; i < p->n; i++)

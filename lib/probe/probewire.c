@@ -57,6 +57,11 @@ int roce_probewire_build(const struct roce_probewire_key *key, struct roce_probe
 		m->bytes = (uint32_t)len;
 		m->tos_known = false;
 	}
+	if (m->kind == ROCE_PROBEWIRE_DONE) {
+		m->bytes = 0;
+		m->tos = 0;
+		m->tos_known = false;
+	}
 	memset(buf, 0, len);
 	memcpy(buf, magic, sizeof(magic));
 	buf[4] = 1;
@@ -76,7 +81,7 @@ int roce_probewire_parse(const struct roce_probewire_key *key, const uint8_t *bu
 {
 	uint8_t want[TAG_LEN], diff = 0;
 	if (len < ROCE_PROBEWIRE_HDR || len > ROCE_PROBEWIRE_MAX || memcmp(buf, magic, sizeof(magic)) != 0 ||
-	    buf[4] != 1 || (buf[5] != ROCE_PROBEWIRE_PROBE && buf[5] != ROCE_PROBEWIRE_ANSWER) || buf[13] > 1 ||
+	    buf[4] != 1 || buf[5] < ROCE_PROBEWIRE_PROBE || buf[5] > ROCE_PROBEWIRE_DONE || buf[13] > 1 ||
 	    buf[14] || buf[15])
 		return -1;
 	tag_of(key, buf, want);
@@ -90,8 +95,9 @@ int roce_probewire_parse(const struct roce_probewire_key *key, const uint8_t *bu
 	m->tos = buf[12];
 	m->tos_known = buf[13] == 1;
 	m->session = (uint64_t)get32(buf + 16) << 32 | get32(buf + 20);
-	if (m->kind == ROCE_PROBEWIRE_PROBE
-	            ? (m->bytes != len || m->tos_known)
+	if (m->kind == ROCE_PROBEWIRE_PROBE ? (m->bytes != len || m->tos_known)
+	    : m->kind == ROCE_PROBEWIRE_DONE
+	            ? (len != ROCE_PROBEWIRE_HDR || m->bytes || m->tos || m->tos_known)
 	            : (len != ROCE_PROBEWIRE_HDR || m->bytes < ROCE_PROBEWIRE_HDR || m->bytes > ROCE_PROBEWIRE_MAX))
 		return -1;
 	return 0;

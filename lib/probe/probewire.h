@@ -11,7 +11,8 @@
  *
  *    0  "RPRB"
  *    4  version (1)
- *    5  kind: 1 a probe, 2 an answer
+ *    5  kind: 1 a probe, 2 an answer, 3 done (the prober has finished:
+ *       its neighbour's responder need not wait for it any longer)
  *    6  seq: the prober's number for this datagram (echoed)
  *    8  a probe: the UDP payload bytes sent; an answer: those received
  *   12  a probe: the TOS byte sent; an answer: the TOS byte received
@@ -22,7 +23,7 @@
  *   24  tag over bytes 0..23
  *   40  a probe only: zeros up to the size being probed
  *
- * An answer is 40 bytes, never more than the probe it answers (no
+ * An answer and a done are 40 bytes (a done's bytes 8..13 zero); an answer is never more than the probe it answers (no
  * amplification).  Every datagram read is hostile: the parsers check the
  * length, every field and the tag, in constant time for the tag.
  */
@@ -37,7 +38,7 @@
 #define ROCE_PROBEWIRE_HDR 40    /* a probe's smallest payload, an answer's only size */
 #define ROCE_PROBEWIRE_MAX 65507 /* the largest UDP payload over IPv4 */
 
-enum roce_probewire_kind { ROCE_PROBEWIRE_PROBE = 1, ROCE_PROBEWIRE_ANSWER = 2 };
+enum roce_probewire_kind { ROCE_PROBEWIRE_PROBE = 1, ROCE_PROBEWIRE_ANSWER = 2, ROCE_PROBEWIRE_DONE = 3 };
 
 struct roce_probewire_key {
 	uint8_t k[ROCE_PROBEWIRE_KEY_LEN];
@@ -53,7 +54,7 @@ struct roce_probewire_msg {
 };
 
 /* m as a datagram of len bytes (a probe: len >= ROCE_PROBEWIRE_HDR, m->bytes
- * is set to len; an answer: len == ROCE_PROBEWIRE_HDR) into buf.  -1 when
+ * is set to len; an answer or a done: len == ROCE_PROBEWIRE_HDR) into buf.  -1 when
  * len does not fit the kind. */
 int roce_probewire_build(const struct roce_probewire_key *key, struct roce_probewire_msg *m, uint8_t *buf, size_t len);
 

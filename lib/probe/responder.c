@@ -136,10 +136,12 @@ void roce_responder_handle(struct roce_responder *r, size_t i)
 		if (got < 0)
 			return;
 		if ((mh.msg_flags & MSG_TRUNC) || roce_probewire_parse(&r->key, buf, (size_t)got, &m) < 0 ||
-		    m.kind != ROCE_PROBEWIRE_PROBE)
+		    m.kind == ROCE_PROBEWIRE_ANSWER)
 			r->stats.untagged++;
 		else if (!allowed(r, &from))
 			r->stats.stranger++;
+		else if (m.kind == ROCE_PROBEWIRE_DONE)
+			r->stats.done++; /* never answered */
 		else
 			answer(r, r->fd[i], &m, tos_of(&mh), &from);
 	}

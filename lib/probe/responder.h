@@ -27,6 +27,7 @@ struct roce_responder_stats {
 	unsigned untagged; /* not a probe of ours: no tag, another key, malformed */
 	unsigned stranger; /* tagged, but from an address that is not the job's */
 	unsigned over;     /* past ROCE_RESPONDER_ANSWERS_MAX */
+	unsigned done;     /* dones from the job's addresses: their probers have finished */
 };
 
 struct roce_responder {

@@ -156,7 +156,7 @@ static void t_missing_node(void **s)
 	assert_string_equal(res[0].rails[0].words, "ok");
 	assert_string_equal(res[0].rails[1].words, "ok");
 	assert_string_equal(res[1].peer, "node3");
-	assert_int_equal(res[1].rails[0].verdict, ROCE_PROBER_NO_ANSWER);
+	assert_int_equal(res[1].rails[0].verdict, ROCE_PROBER_LOCAL); /* not probed: no path failure */
 	assert_string_equal(res[1].rails[0].words, "no probe file from the next node in time");
 }
 
@@ -169,6 +169,7 @@ static void t_rail_missing(void **s)
 	run("103", (const int[]){ 2, 1, 2 }, 1000, res);
 	assert_string_equal(res[0].rails[0].words, "ok");
 	assert_string_equal(res[0].rails[1].words, "the next node has no address on this rail");
+	assert_int_equal(res[0].rails[1].verdict, ROCE_PROBER_LOCAL);
 	assert_int_equal(res[1].n, 1);
 	assert_string_equal(res[1].rails[0].words, "ok");
 }
@@ -186,7 +187,7 @@ static void t_planted(void **s)
 	snprintf(path, sizeof(path), "%s/104/probe.node2", shared);
 	assert_int_equal(chown(path, 65534, 65534), 0);
 	run("104", (const int[]){ 2, -1, -1 }, 300, res);
-	assert_int_equal(res[0].rails[0].verdict, ROCE_PROBER_NO_ANSWER);
+	assert_int_equal(res[0].rails[0].verdict, ROCE_PROBER_LOCAL);
 	assert_non_null(strstr(res[0].rails[0].words, "node2's probe file was refused: probe.node2"));
 }
 

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jobprobe.h - the path probe as the job prolog runs it (Probe=ip, issue
+ * 27): after the node's check and before its fingerprint, each RoCE rail
+ * the fingerprint offers is probed towards the next node of the job's node
+ * list (lib/agree/pathprobe.h), and the verdicts go into the fingerprint's
+ * ports, for srun's agreement (probeagree.h).  Budget, whatever the job's
+ * size: the neighbours' files awaited ROCE_JOBPROBE_WAIT_MS, the probes
+ * ROCE_JOBPROBE_PROBE_MS, the responder kept ROCE_JOBPROBE_LINGER_MS after
+ * the previous node's file was read, all within ROCE_JOBPROBE_MS.  A
+ * healthy job's nodes, whose prologs start together, are done in about
+ * the linger.
+ */
+#ifndef ROCE_JOBPROBE_H
+#define ROCE_JOBPROBE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+#include "agree/fingerprint.h"
+#include "base/error.h"
+#include "read/policy.h"
+
+#define ROCE_JOBPROBE_WAIT_MS 1000
+#define ROCE_JOBPROBE_PROBE_MS 500
+#define ROCE_JOBPROBE_LINGER_MS 700
+#define ROCE_JOBPROBE_MS 2000
+
+/* The job as its prolog knows it (SLURM_JOB_NODELIST, expanded by the
+ * caller, which has libslurm). */
+struct roce_job_nodes {
+	const char *const *names; /* in the job's order */
+	size_t n;
+	time_t start; /* the job's start (0 unknown): older probe files are an earlier job's */
+};
+
+/* Probe fp's rails (fp from roce_fingerprint_from_check of model and
+ * check) and write the verdicts into fp's ports.  0 probed, or nothing to
+ * probe (a one-node job, no rail), err "" or naming a rail not probed
+ * (the next node's file did not come in time); -1 with err: this node
+ * took no part (its rail addresses, SharedDir), its ports say "local" so
+ * that srun names it.  A rail not probed is never a path failure. */
+int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model, const struct roce_check_result *check,
+                      const struct roce_job_nodes *job, uid_t job_uid, struct roce_fingerprint *fp,
+                      struct roce_error *err);
+
+/* The epilog's half: this node's probe file removed from SharedDir. */
+void roce_jobprobe_remove(const struct roce_policy *p, const char *job_id, const char *node);
+
+#endif
