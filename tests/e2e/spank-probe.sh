@@ -18,7 +18,7 @@ check_diag() {
 
 spank_need_lab
 command -v jq >/dev/null || skip_all "needs jq"
-plan 12
+plan 14
 spank_workdir spank-probe
 
 # node N's fabric: mlx5_0 on eth0 (rail A), mlx5_1 on eth1 (rail B)
@@ -35,7 +35,7 @@ fabric() {
 for n in 1 2 3; do fabric $n; done
 conf() { # conf PROBE
 	printf '%s\n' "PfcPriority=none" "Drain=no" "ReportDir=$W/reports" "StateDir=$W/state" "SharedDir=$W/shared" \
-		"TimeoutMs=5000" "Probe=$1" >"$W/roce.conf"
+		"TimeoutMs=5000" "TrafficClass=104" "Probe=$1" >"$W/roce.conf"
 }
 conf ip
 spank_lab_init
@@ -85,11 +85,32 @@ check "named: no answer from node3 on rail B" \
 	'grep -q "roce: warning: path node2 -> node3 on 192.0.2.64/26: no answer" $W/err'
 ip -n "$CTL" link set f3.1 master rail1
 
-# --- 9: healthy again
+# --- 9-10: rail B's bridge re-marks what node2 sends to DSCP 0 (a switch's QoS map), an nftables
+# rule on node2's bridge port: RoCE would land on a lossy priority at node3
+if command -v nft >/dev/null && nft_remark() { ip netns exec "$CTL" nft -f - <<NFT
+table netdev remark {
+	chain in {
+		type filter hook ingress device "f2.1" priority 0;
+		ip dscp set cs0
+	}
+}
+NFT
+}; nft_remark 2>"$W/nft.err"; then
+	srun3 --roce=warn
+	check "warn, DSCP re-marked on rail B: every node keeps rail A alone" '[ $RC = 0 ] && all3 =mlx5_0:1'
+	check "named with both values: DSCP 26 sent, 0 arrived" \
+		'grep -q "roce: warning: path node2 -> node3 on 192.0.2.64/26: DSCP 26 sent, 0 arrived" $W/err'
+	ip netns exec "$CTL" nft delete table netdev remark
+else
+	skip "no nftables netdev rule here: $(head -c 200 "$W/nft.err" 2>/dev/null)"
+	skip "no nftables netdev rule here"
+fi
+
+# --- 11: healthy again
 srun3 --roce=warn
 check "healthy again: both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && ! grep -q "roce:" $W/err'
 
-# --- 10-11: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
+# --- 12-13: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
 starts() { # starts N: N allocations' wall time (ms), one per line
 	local i t0
 	for i in $(seq "$1"); do
