@@ -12,7 +12,7 @@
 #include "probe/responder.h"
 #include "probe/sockaddr.h"
 
-#define PAUSE_MIN_MS 25
+#define PAUSE_MIN_MS 10 /* a healthy job's prologs start within tens of ms of each other */
 #define PAUSE_MAX_MS 200
 
 /* Neighbour's file: 0 read, 1 not yet, -1 refused (why in words). */

@@ -94,6 +94,8 @@ static bool target_done(const struct roce_prober_target *t)
 	return true;
 }
 
+#define SECOND_TRY_MS 60
+
 /* One try of every size still unanswered. */
 static void send_round(struct roce_prober *p, struct roce_prober_target *t, uint8_t *buf)
 {
@@ -207,6 +209,10 @@ int roce_prober_run(struct roce_prober *p, struct roce_responder *r, int64_t dea
 				send_round(p, &p->t[i], buf);
 			tries++;
 			next = start + (deadline_ms - start) * tries / ROCE_PROBER_TRIES;
+			/* the second try soon: a first lost to a neighbour that had not yet read our
+			 * file (its responder answers known addresses only) costs little */
+			if (tries == 1 && next > start + SECOND_TRY_MS)
+				next = start + SECOND_TRY_MS;
 		}
 		wait_and_read(p, r, tries < ROCE_PROBER_TRIES && next < deadline_ms ? next : deadline_ms);
 	}

@@ -7,8 +7,9 @@
  * byte, sized as IP packets: the smallest probe (is the neighbour there at
  * all), 1500 (a standard MTU hop), a full RoCE v2 packet at the active RDMA
  * MTU and the netdev MTU.  Each is sent at most ROCE_PROBER_TRIES times,
- * the first at once and the others a third and two thirds of the way to
- * the deadline: O(1) datagrams per rail whatever the job's size.  Answers
+ * the first at once, the second 60 ms later (or a third of the way to the
+ * deadline, if sooner) and the third two thirds of the way: O(1) datagrams
+ * per rail whatever the job's size.  Answers
  * are parsed as hostile (probewire.h): only a tagged answer of this run,
  * from the neighbour's address and port (a connected socket), to a probe
  * that was sent counts.  roce_prober_run() serves a responder in the same
