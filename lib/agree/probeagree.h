@@ -5,7 +5,7 @@
  * the step is left out on every node (a TRIM line: warn leaves it out,
  * strict fails the step), one line per node pair and rail naming the
  * failure: no answer, the largest size that passed, the DSCP that arrived.
- * Pure.
+ * A rail not probed (LOCAL) is said in a SHOULD line and kept.  Pure.
  */
 #ifndef ROCE_PROBEAGREE_H
 #define ROCE_PROBEAGREE_H

@@ -13,7 +13,7 @@
 #define ROCE_SLURMNODES_H
 
 #include <stddef.h>
-#include "job/jobprobe.h"
+#include "base/jobnodes.h"
 
 /* "n1,n2,n3,n7" -> "n[1-3,7]", malloc'd (a roce_nodelist_fn); NULL on failure. */
 char *roce_slurm_nodelist(const char *const *names, size_t n);

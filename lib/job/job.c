@@ -390,30 +390,6 @@ static int prolog_result(int rc, const struct roce_error *fp_err, const struct r
 	return rc;
 }
 
-/* The path probe (Probe=ip) into fp before it is written; true when note
- * (holding the shared StateDir's when had) says what the admin should know:
- * a rail not probed, a probe this node could not run. */
-static bool probe(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
-                  struct roce_fingerprint *fp, struct roce_error *note, bool had)
-{
-	struct roce_error e = { "" };
-	if (c->pol.probe != ROCE_PROBE_IP)
-		return false;
-	if (!c->pol.shared_dir[0])
-		roce_error_set(&e, "Probe=ip needs SharedDir (roce.conf(5)): no path probe");
-	else
-		roce_jobprobe_run(&c->pol, node, result, c->nodes, c->uid, fp, &e); /* failed: its ports say "local" */
-	if (!e.msg[0])
-		return false;
-	if (had) {
-		struct roce_error first = *note;
-		roce_error_set(note, "%.300s; %.300s", first.msg, e.msg);
-	} else {
-		*note = e;
-	}
-	return true;
-}
-
 /* The report's half of the prolog, from the checked node: the snapshot in
  * StateDir, the fingerprint in SharedDir. */
 static int prolog_report(const struct job_ctx *c, const struct roce_node *node, const struct roce_check_result *result,
@@ -433,7 +409,7 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	fp.node[0] = '\0';
 	if (result) {
 		roce_fingerprint_from_check(&c->pol, node, result, c->job_id, c->node, &fp);
-		shared |= probe(c, node, result, &fp, &note, shared);
+		shared |= roce_jobprobe_prolog(&c->pol, node, result, c->nodes, c->uid, &fp, &note, shared);
 	}
 	if (snapshot_node(c, node, result, &s, err) < 0)
 		goto out;

@@ -147,6 +147,28 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 	return 0;
 }
 
+bool roce_jobprobe_prolog(const struct roce_policy *p, const struct roce_node *model,
+                          const struct roce_check_result *check, const struct roce_job_nodes *job, uid_t job_uid,
+                          struct roce_fingerprint *fp, struct roce_error *note, bool had)
+{
+	struct roce_error e = { "" };
+	if (p->probe != ROCE_PROBE_IP)
+		return false;
+	if (!p->shared_dir[0])
+		roce_error_set(&e, "Probe=ip needs SharedDir (roce.conf(5)): no path probe");
+	else
+		roce_jobprobe_run(p, model, check, job, job_uid, fp, &e); /* failed: its ports say "local" */
+	if (!e.msg[0])
+		return false;
+	if (had) {
+		struct roce_error first = *note;
+		roce_error_set(note, "%.300s; %.300s", first.msg, e.msg);
+	} else {
+		*note = e;
+	}
+	return true;
+}
+
 void roce_jobprobe_remove(const struct roce_policy *p, const char *job_id, const char *node)
 {
 	if (p->shared_dir[0])

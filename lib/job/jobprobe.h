@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include "agree/fingerprint.h"
+#include "base/jobnodes.h"
 #include "base/error.h"
 #include "read/policy.h"
 
@@ -26,13 +27,6 @@
 #define ROCE_JOBPROBE_LINGER_MS 700
 #define ROCE_JOBPROBE_MS 2000
 
-/* The job as its prolog knows it (SLURM_JOB_NODELIST, expanded by the
- * caller, which has libslurm). */
-struct roce_job_nodes {
-	const char *const *names; /* in the job's order */
-	size_t n;
-	time_t start; /* the job's start (0 unknown): older probe files are an earlier job's */
-};
 
 /* Probe fp's rails (fp from roce_fingerprint_from_check of model and
  * check) and write the verdicts into fp's ports.  0 probed, or nothing to
@@ -43,6 +37,13 @@ struct roce_job_nodes {
 int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model, const struct roce_check_result *check,
                       const struct roce_job_nodes *job, uid_t job_uid, struct roce_fingerprint *fp,
                       struct roce_error *err);
+
+/* What the prolog runs (Probe=ip; else nothing, false): roce_jobprobe_run,
+ * or without SharedDir a word saying so.  True when there is something the
+ * admin should know, in note (after note's own text when had). */
+bool roce_jobprobe_prolog(const struct roce_policy *p, const struct roce_node *model,
+                          const struct roce_check_result *check, const struct roce_job_nodes *job, uid_t job_uid,
+                          struct roce_fingerprint *fp, struct roce_error *note, bool had);
 
 /* The epilog's half: this node's probe file removed from SharedDir. */
 void roce_jobprobe_remove(const struct roce_policy *p, const char *job_id, const char *node);
