@@ -21,7 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (roce_probewire_parse(&fuzz_key, data, size, &m) < 0)
 		return 0;
 	FUZZ_CHECK(roce_probewire_parse(&other, data, size, &again) < 0, "taken under another key");
-	FUZZ_CHECK(m.kind == ROCE_PROBEWIRE_PROBE || m.kind == ROCE_PROBEWIRE_ANSWER, "kind %d", (int)m.kind);
+	FUZZ_CHECK(m.kind == ROCE_PROBEWIRE_PROBE || m.kind == ROCE_PROBEWIRE_ANSWER || m.kind == ROCE_PROBEWIRE_DONE,
+	           "kind %d", (int)m.kind);
+	FUZZ_CHECK(m.kind != ROCE_PROBEWIRE_DONE || (m.bytes == 0 && m.tos == 0 && !m.tos_known), "a done with a size");
 	FUZZ_CHECK(m.kind == ROCE_PROBEWIRE_PROBE ? m.bytes == size : size == ROCE_PROBEWIRE_HDR, "%zu bytes", size);
 	uint8_t *buf = malloc(size);
 	if (!buf)

@@ -565,8 +565,8 @@ static void config_seeds(void)
 
 /* ------------------------------------------------------------ probe datagrams */
 
-/* A probe at the smallest size and at a 1500-byte IP packet, an answer,
- * under fuzz/probewire.c's key. */
+/* A probe at the smallest size and at a 1500-byte IP packet, an answer, a
+ * done, under fuzz/probewire.c's key. */
 static void probe_seeds(void)
 {
 	static const struct roce_probewire_key key = { { 'f', 'u', 'z', 'z' } };
@@ -581,6 +581,9 @@ static void probe_seeds(void)
 	                                 .tos_known = true, .session = 42 };
 	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
 	put("probewire", "answer-remarked", buf, ROCE_PROBEWIRE_HDR);
+	m = (struct roce_probewire_msg){ .kind = ROCE_PROBEWIRE_DONE, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "done", buf, ROCE_PROBEWIRE_HDR);
 }
 
 int main(int argc, char **argv)

@@ -670,7 +670,7 @@ int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const
 	struct roce_error why = { "" };
 	int margin = prolog ? ROCE_JOB_PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
 	if (prolog && p->probe == ROCE_PROBE_IP)
-		margin += ROCE_JOBPROBE_MS; /* the probe's whole budget, a healthy job's well within */
+		margin += roce_jobprobe_budget_ms(p); /* the probe's whole budget, a healthy job's well within */
 
 	memset(&res, 0, sizeof(res));
 	/* Forked: once per job, and the prolog's and epilog's processes live on

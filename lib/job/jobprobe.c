@@ -52,6 +52,16 @@ static size_t rails_of(const struct roce_node *model, const struct roce_check_re
 	return n;
 }
 
+static int wait_ms(const struct roce_policy *p)
+{
+	return p->timeout_ms / 2 > ROCE_JOBPROBE_WAIT_MS ? p->timeout_ms / 2 : ROCE_JOBPROBE_WAIT_MS;
+}
+
+int roce_jobprobe_budget_ms(const struct roce_policy *p)
+{
+	return wait_ms(p) + ROCE_JOBPROBE_MS - ROCE_JOBPROBE_WAIT_MS;
+}
+
 static enum roce_fp_probe fp_verdict(enum roce_prober_verdict v)
 {
 	switch (v) {
@@ -130,9 +140,9 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 		.tos = tos,
 		.rails = rails,
 		.n_rails = n,
-		.wait_ms = ROCE_JOBPROBE_WAIT_MS,
+		.wait_ms = wait_ms(p),
 		.probe_ms = ROCE_JOBPROBE_PROBE_MS,
-		.serve_ms = ROCE_JOBPROBE_MS,
+		.serve_ms = roce_jobprobe_budget_ms(p),
 		.linger_ms = ROCE_JOBPROBE_LINGER_MS,
 	};
 	if (roce_shareddir_prepare(p, fp->job_id, job_uid, err) < 0 || roce_pathprobe_run(&in, &res, err) < 0) {

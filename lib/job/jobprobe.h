@@ -5,11 +5,13 @@
  * the fingerprint offers is probed towards the next node of the job's node
  * list (lib/agree/pathprobe.h), and the verdicts go into the fingerprint's
  * ports, for srun's agreement (probeagree.h).  Budget, whatever the job's
- * size: the neighbours' files awaited ROCE_JOBPROBE_WAIT_MS, the probes
- * ROCE_JOBPROBE_PROBE_MS, the responder kept ROCE_JOBPROBE_LINGER_MS after
- * the previous node's file was read, all within ROCE_JOBPROBE_MS.  A
- * healthy job's nodes, whose prologs start together, are done in about
- * the linger.
+ * size: the neighbours' files awaited ROCE_JOBPROBE_WAIT_MS (or half of
+ * TimeoutMs, if longer: a site that gives its checks more time gives its
+ * prologs' skew more too), the probes ROCE_JOBPROBE_PROBE_MS, the
+ * responder kept until the previous node says it has finished (at most
+ * ROCE_JOBPROBE_LINGER_MS after its file was read), all within
+ * roce_jobprobe_budget_ms().  A healthy job's nodes, whose prologs start
+ * together, are done in tens of milliseconds.
  */
 #ifndef ROCE_JOBPROBE_H
 #define ROCE_JOBPROBE_H
@@ -25,7 +27,10 @@
 #define ROCE_JOBPROBE_WAIT_MS 1000
 #define ROCE_JOBPROBE_PROBE_MS 500
 #define ROCE_JOBPROBE_LINGER_MS 700
-#define ROCE_JOBPROBE_MS 2000
+#define ROCE_JOBPROBE_MS 2000 /* the whole, at the shortest wait */
+
+/* The probe's whole budget under p: what the prolog's deadline grows by. */
+int roce_jobprobe_budget_ms(const struct roce_policy *p);
 
 
 /* Probe fp's rails (fp from roce_fingerprint_from_check of model and

@@ -71,6 +71,21 @@ static void t_wire(void **s)
 	assert_true(got.tos_known);
 	assert_int_equal(got.tos, 104);
 	assert_int_equal(roce_probewire_parse(&key, buf, 41, &got), -1);
+	/* a done: 40 bytes, no size or TOS (a done that claims one is no done) */
+	struct roce_probewire_msg d = { .kind = ROCE_PROBEWIRE_DONE, .bytes = 9000, .tos = 104, .session = 7 };
+	assert_int_equal(roce_probewire_build(&key, &d, buf, 100), -1);
+	assert_int_equal(roce_probewire_build(&key, &d, buf, ROCE_PROBEWIRE_HDR), 0);
+	assert_int_equal(roce_probewire_parse(&key, buf, ROCE_PROBEWIRE_HDR, &got), 0);
+	assert_int_equal(got.kind, ROCE_PROBEWIRE_DONE);
+	assert_int_equal(got.bytes, 0);
+	assert_int_equal(roce_probewire_parse(&other, buf, ROCE_PROBEWIRE_HDR, &got), -1);
+	a.kind = ROCE_PROBEWIRE_DONE; /* an answer's fields under the done kind, tagged: refused */
+	buf[5] = ROCE_PROBEWIRE_DONE;
+	assert_int_equal(roce_probewire_build(&key, &a, buf, ROCE_PROBEWIRE_HDR), 0);
+	buf[8] = 0x23; /* bytes set after the tag was made: the tag no longer matches either way */
+	assert_int_equal(roce_probewire_parse(&key, buf, ROCE_PROBEWIRE_HDR, &got), -1);
+	buf[5] = 4; /* no kind 4 */
+	assert_int_equal(roce_probewire_parse(&key, buf, ROCE_PROBEWIRE_HDR, &got), -1);
 	/* a full RoCE v2 packet at RDMA MTU 4096: 4096 + 64 over IPv4, + 84 over IPv6 */
 	assert_int_equal(roce_probewire_roce_size(4, 4096), 4160);
 	assert_int_equal(roce_probewire_roce_size(6, 4096), 4180);
