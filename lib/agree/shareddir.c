@@ -167,6 +167,36 @@ void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, cons
 	close(dfd);
 }
 
+int roce_shareddir_read_own(const struct roce_policy *p, const char *job_id, const char *entry,
+                            struct roce_fingerprint *f, struct roce_error *err)
+{
+	struct entry en;
+	struct roce_reading r;
+	size_t len;
+	int rc = -1;
+	if (!p->shared_dir[0] || !roce_slurmid_job_ok(job_id) || !entry || !entry_parse(entry, &en)) {
+		roce_error_set(err, "SharedDir: no entry of this node's");
+		return -1;
+	}
+	int dfd = roce_safefile_shared_dir_existing(p->shared_dir);
+	int jfd = dfd < 0 ? -1 : openat(dfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char *text = jfd < 0 ? NULL
+	                     : roce_readfile(jfd, NULL, entry, ROCE_FP_TEXT_MAX,
+	                                     ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
+	if (jfd < 0)
+		roce_error_set(err, "SharedDir/%s cannot be opened", job_id);
+	else if (!text)
+		roce_error_set(err, "%s", r.why);
+	else
+		rc = roce_fingerprint_parse(text, len, job_id, NULL, f, err);
+	free(text);
+	if (jfd >= 0)
+		close(jfd);
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- srun */
 
 /* The step's nodes by name, for the listing's lookups. */

@@ -293,8 +293,10 @@ static const char *mark_dir(char *text)
 	return dir;
 }
 
-/* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
-static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
+/* The epilog's half (also when the epilog itself was abandoned: no sysfs
+ * read; probe NULL), the probe's verdicts into probe first. */
+static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node,
+                             struct roce_verdict_list *probe)
 {
 	char mark[ROCE_STATENAME_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_reading r;
@@ -310,6 +312,8 @@ static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *j
 			*where = *p;
 			snprintf(where->shared_dir, sizeof(where->shared_dir), "%s", dir);
 		}
+		if (probe && p->probe == ROCE_PROBE_IP)
+			roce_jobprobe_own(where ? where : p, job_id, text, probe);
 		roce_jobprobe_remove(where ? where : p, job_id, node); /* first: the job's directory goes once empty */
 		roce_shareddir_remove(where ? where : p, job_id, text);
 		free(where);
@@ -491,6 +495,7 @@ struct epilog_in {
 	struct roce_trend trend_end; /* the health check's trend now */
 	struct idlist shared;        /* the jobs that shared the node */
 	struct roce_ranwith rw;      /* what the steps ran with */
+	struct roce_verdict_list probe; /* the path probe's, from the node's fingerprint */
 	char note[ROCE_WHY_MAX + 64];
 };
 
@@ -526,7 +531,8 @@ static int write_fragment(const struct job_ctx *c, const struct epilog_in *in, s
 		.trend_window_s = c->pol.trend_window_s,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    roce_ranwith_verdicts(&in->rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, &in->rw) < 0) {
+	    roce_ranwith_verdicts(&in->rw, &v) < 0 || roce_verdict_list_add_all(&v, &in->probe) < 0 ||
+	    roce_fragment_build(&f, &m, &d, &v, &in->rw) < 0) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
@@ -587,7 +593,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	if (sfd < 0 || roce_ranwith_take(sfd, job_id, c.node, &in.rw, &serr) < 0)
 		memset(&in.rw, 0, sizeof(in.rw));
 	if (sfd >= 0)
-		drop_fingerprint(sfd, &c.pol, job_id, c.node);
+		drop_fingerprint(sfd, &c.pol, job_id, c.node, &in.probe);
 	if (take_snapshot(&c, &in.end, err) < 0)
 		goto out;
 	if (sfd >= 0)
@@ -606,6 +612,7 @@ out:
 		close(sfd);
 	}
 	free(in.shared.id);
+	roce_verdict_list_free(&in.probe);
 	roce_jobstate_free(&in.st);
 	roce_snapshot_free(&in.end);
 	roce_trend_free(&in.trend_end);
@@ -658,7 +665,7 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id, const
 	if (sfd < 0)
 		return;
 	remove_state(sfd, job_id, node);
-	drop_fingerprint(sfd, p, job_id, node);
+	drop_fingerprint(sfd, p, job_id, node, NULL);
 	close(sfd);
 }
 

@@ -5,10 +5,12 @@
 
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "agree/pathprobe.h"
+#include "agree/probeagree.h"
 #include "agree/probeshare.h"
 #include "agree/shareddir.h"
 
@@ -177,6 +179,69 @@ bool roce_jobprobe_prolog(const struct roce_policy *p, const struct roce_node *m
 		*note = e;
 	}
 	return true;
+}
+
+/* What to check for a failed path, by its failure. */
+static const char *probe_fix(enum roce_fp_probe v)
+{
+	switch (v) {
+	case ROCE_FP_PROBE_SIZE:
+		return "a hop on the path has a smaller MTU than the hosts (a switch port or VLAN at 1500 between hosts "
+		       "at 9000 drops every jumbo frame): set the switch ports of this rail to the hosts' MTU";
+	case ROCE_FP_PROBE_DSCP:
+		return "a switch re-marked the DSCP on the way: RoCE lands on another priority at the far end (lossy "
+		       "without PFC); trust DSCP and keep the marking on every hop of this rail";
+	case ROCE_FP_PROBE_NO_ANSWER:
+		return "the rail is up on both ends and unreachable between them: a cable in the wrong leaf, an "
+		       "address on the wrong VLAN or subnet, a filter; ping the peer's rail address from this netdev";
+	default:
+		return "the next node's probe file did not come in time or was refused (slurmd's log says which): "
+		       "the rail was kept unprobed";
+	}
+}
+
+int roce_jobprobe_verdicts(const struct roce_fingerprint *f, struct roce_verdict_list *out)
+{
+	size_t ok = 0, probed = 0;
+	for (size_t i = 0; i < f->n_ports; i++) {
+		const struct roce_fp_port *p = &f->ports[i];
+		if (p->probe.verdict == ROCE_FP_PROBE_NONE)
+			continue;
+		probed++;
+		if (p->probe.verdict == ROCE_FP_PROBE_OK) {
+			ok++;
+			continue;
+		}
+		struct roce_job_verdict v = { .code = "path_probe",
+			                      .severity = p->probe.verdict == ROCE_FP_PROBE_LOCAL ? ROCE_SEV_INFO
+			                                                                           : ROCE_SEV_WARN };
+		char words[96];
+		roce_probeagree_words(&p->probe, words, sizeof(words));
+		snprintf(v.subject, sizeof(v.subject), "%s:%u", p->device, p->port);
+		snprintf(v.message, sizeof(v.message), "path to %s on %s: %s", p->probe.peer, p->rail[0] ? p->rail : "?",
+		         words);
+		snprintf(v.fix, sizeof(v.fix), "%s", probe_fix(p->probe.verdict));
+		if (roce_verdict_list_add(out, &v) < 0)
+			return -1;
+	}
+	if (!probed || ok != probed)
+		return 0;
+	/* the same words on every healthy node: one line in the report */
+	struct roce_job_verdict v = { .code = "path_probe", .severity = ROCE_SEV_INFO, .subject = "node" };
+	snprintf(v.message, sizeof(v.message), "the path probe to the next node passed on every rail (%zu port%s)",
+	         probed, probed == 1 ? "" : "s");
+	snprintf(v.fix, sizeof(v.fix), "nothing to do: IP path, MTU and DSCP as RoCE will use them");
+	return roce_verdict_list_add(out, &v);
+}
+
+void roce_jobprobe_own(const struct roce_policy *p, const char *job_id, const char *entry,
+                       struct roce_verdict_list *out)
+{
+	struct roce_error e;
+	struct roce_fingerprint *f = malloc(sizeof(*f)); /* 32 ports: not for the stack */
+	if (f && roce_shareddir_read_own(p, job_id, entry, f, &e) == 0)
+		roce_jobprobe_verdicts(f, out);
+	free(f);
 }
 
 void roce_jobprobe_remove(const struct roce_policy *p, const char *job_id, const char *node)

@@ -21,6 +21,7 @@
 #include <time.h>
 #include "agree/fingerprint.h"
 #include "base/jobnodes.h"
+#include "fragment/verdicts.h"
 #include "base/error.h"
 #include "read/policy.h"
 
@@ -49,6 +50,17 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 bool roce_jobprobe_prolog(const struct roce_policy *p, const struct roce_node *model,
                           const struct roce_check_result *check, const struct roce_job_nodes *job, uid_t job_uid,
                           struct roce_fingerprint *fp, struct roce_error *note, bool had);
+
+/* The epilog: the probe's results in f (the node's own fingerprint) as the
+ * report's verdicts: a path_probe warn per port whose path failed (info
+ * when not probed), or one info for the node when every probe passed.
+ * 0, -1 on ENOMEM. */
+int roce_jobprobe_verdicts(const struct roce_fingerprint *f, struct roce_verdict_list *out);
+
+/* The same from the node's fingerprint in SharedDir (entry: its name, as
+ * the prolog recorded it); nothing when it cannot be read. */
+void roce_jobprobe_own(const struct roce_policy *p, const char *job_id, const char *entry,
+                       struct roce_verdict_list *out);
 
 /* The epilog's half: this node's probe file removed from SharedDir. */
 void roce_jobprobe_remove(const struct roce_policy *p, const char *job_id, const char *node);

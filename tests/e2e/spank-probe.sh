@@ -18,7 +18,7 @@ check_diag() {
 
 spank_need_lab
 command -v jq >/dev/null || skip_all "needs jq"
-plan 14
+plan 16
 spank_workdir spank-probe
 
 # node N's fabric: mlx5_0 on eth0 (rail A), mlx5_1 on eth1 (rail B)
@@ -72,6 +72,12 @@ srun3 --roce=warn
 check "warn, a 1500 hop on rail B: every node keeps rail A alone" '[ $RC = 0 ] && all3 =mlx5_0:1'
 check "the pair, the rail and the largest size that passed are named" \
 	'grep -q "roce: warning: path node2 -> node3 on 192.0.2.64/26: largest size that passed 1500 of 9000" $W/err'
+J=$(ls -1 "$W/reports" | grep -E '^[0-9]+$' | sort -n | tail -1)
+lab_poll 30 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
+rep=$("$top_builddir/prolog/roce-report" "$J" --report-dir "$W/reports" 2>&1)
+# both paths through node3's port fail: node2 -> node3 and node3 -> node1
+check "the job's report names the paths: path_probe on node2's and node3's rail B ports" \
+	'grep -q "warn node2 mlx5_1:1 path_probe: path to node3 on 192.0.2.64/26: largest size that passed 1500 of 9000" <<<"$rep" && grep -q "warn node3 mlx5_1:1 path_probe: path to node1 on 192.0.2.64/26: largest size that passed 1500 of 9000" <<<"$rep" && grep -q "info node1 node path_probe: the path probe to the next node passed on every rail" <<<"$rep"'
 srun3 --roce=strict
 check "strict: the step fails, no task runs, naming the path" \
 	'[ $RC != 0 ] && ! grep -q "^RAN" $W/out && grep -q "path node2 -> node3 on 192.0.2.64/26: largest size that passed 1500" $W/err'
@@ -106,11 +112,16 @@ else
 	skip "no nftables netdev rule here"
 fi
 
-# --- 11: healthy again
+# --- 12-13: healthy again; its report says every probe passed, in one line for the three nodes
 srun3 --roce=warn
 check "healthy again: both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && ! grep -q "roce:" $W/err'
+J=$(ls -1 "$W/reports" | grep -E '^[0-9]+$' | sort -n | tail -1)
+lab_poll 30 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
+rep=$("$top_builddir/prolog/roce-report" "$J" --report-dir "$W/reports" --format json 2>&1)
+check "report: path_probe info on all three nodes, every rail passed" \
+	'[ "$(jq -c "[.nodes[] | .verdicts[] | select(.code == \"path_probe\") | [.severity, .message]] | unique" <<<"$rep")" = "[[\"info\",\"the path probe to the next node passed on every rail (2 ports)\"]]" ] && [ "$(jq "[.nodes[] | .verdicts[] | select(.code == \"path_probe\")] | length" <<<"$rep")" = 3 ]'
 
-# --- 12-13: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
+# --- 14-15: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
 starts() { # starts N: N allocations' wall time (ms), one per line
 	local i t0
 	for i in $(seq "$1"); do
