@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 		double t5 = now_us();
 		struct roce_error e;
 		snprintf(job, sizeof(job), "%d", 100000 + i);
-		roce_job_prolog(&pol, NULL, job, "n1", 0, ROCE_JOB_REPORT, &e);
+		roce_job_prolog(&pol, NULL, job, "n1", 0, ROCE_JOB_REPORT, NULL, &e);
 		double t6 = now_us();
 		roce_job_epilog(&pol, NULL, job, "n1", 0, &e);
 		double t7 = now_us();

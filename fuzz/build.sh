@@ -14,7 +14,7 @@ set -eu
 src=$(cd "$1" && pwd)
 bld=$(cd "$2" && pwd)
 CC=${FUZZ_CC:-clang}
-TARGETS="policy_conf policy_kv hostmatch option sysfs_value sysfs_read netlink_link netlink_dcb netlink_transport gpu_set snapshot fragment nodehealth live fingerprint pcicap"
+TARGETS="policy_conf policy_kv hostmatch option sysfs_value sysfs_read netlink_link netlink_dcb netlink_transport gpu_set snapshot fragment nodehealth live fingerprint pcicap probewire"
 out=$bld/fuzz
 mkdir -p "$out/obj"
 

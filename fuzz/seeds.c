@@ -24,6 +24,7 @@
 #include "fragment/fragment.h"
 #include "fragment/live.h"
 #include "agree/fingerprint.h"
+#include "probe/probewire.h"
 #include "nlreply.h"
 
 static const char *top;
@@ -524,6 +525,12 @@ static void fingerprint_seeds(void)
 	fp_seed_node(&f[1], "node2", 2, d01, four, 4096);
 	fp_seed_node(&f[2], "node3", 2, d01, crossed, 4096);
 	fp_seed("crossed", f, 3, "2;4242.2;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
+	/* the path probe: passed on node1, a 1500 hop from node2 to node3 on the second rail */
+	fp_seed_node(&f[2], "node3", 2, d01, four, 4096);
+	for (int i = 0; i < 3; i++)
+		f[i].ports[0].probe.verdict = f[i].ports[1].probe.verdict = ROCE_FP_PROBE_OK;
+	f[1].ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_SIZE, "node3", 1500, 9000, 26, 26 };
+	fp_seed("probe-size", f, 3, "2;4242.4;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
 	struct roce_policy p;
 	roce_policy_defaults(&p);
 	roce_fingerprint_unchecked(&p, "4242", "node3", &f[2]);
@@ -556,6 +563,29 @@ static void config_seeds(void)
 	put("pcicap", "acs-off", cfg, sizeof(cfg));
 }
 
+/* ------------------------------------------------------------ probe datagrams */
+
+/* A probe at the smallest size and at a 1500-byte IP packet, an answer, a
+ * done, under fuzz/probewire.c's key. */
+static void probe_seeds(void)
+{
+	static const struct roce_probewire_key key = { { 'f', 'u', 'z', 'z' } };
+	static uint8_t buf[1472];
+	struct roce_probewire_msg m = { .kind = ROCE_PROBEWIRE_PROBE, .seq = 0, .tos = 106, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "probe-smallest", buf, ROCE_PROBEWIRE_HDR);
+	m.seq = 1;
+	roce_probewire_build(&key, &m, buf, sizeof(buf));
+	put("probewire", "probe-1500", buf, sizeof(buf));
+	m = (struct roce_probewire_msg){ .kind = ROCE_PROBEWIRE_ANSWER, .seq = 1, .bytes = 1472, .tos = 104,
+	                                 .tos_known = true, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "answer-remarked", buf, ROCE_PROBEWIRE_HDR);
+	m = (struct roce_probewire_msg){ .kind = ROCE_PROBEWIRE_DONE, .session = 42 };
+	roce_probewire_build(&key, &m, buf, ROCE_PROBEWIRE_HDR);
+	put("probewire", "done", buf, ROCE_PROBEWIRE_HDR);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -573,6 +603,7 @@ int main(int argc, char **argv)
 	live_seeds();
 	fingerprint_seeds();
 	config_seeds();
+	probe_seeds();
 	printf("seeds: %d files in %s\n", n_written, top);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "jobmain.h"
 #include "base/hostname.h"
+#include "base/slurmnodes.h"
 #include "job/job.h"
 #include "read/policy.h"
 #include "read/policycache.h"
@@ -197,14 +198,20 @@ int roce_jobmain(int argc, char **argv, enum roce_jobmain_kind kind)
 		       cached.bad.msg, cached.saved);
 	unsigned parts = ROCE_JOB_REPORT | (prolog && roce_job_gates(job_mode(&policy), &policy) ? ROCE_JOB_GATE : 0);
 	/* In a worker with a deadline: a wedged driver must not hold the job's start or end. */
-	int rc = roce_job_run(&policy, prolog, parts, sysfs_root, e.job_id, e.node, e.uid, &err);
+	struct roce_job_nodes nodes = { 0 };
+	if (prolog && policy.probe == ROCE_PROBE_IP)
+		roce_slurm_job_nodes(&nodes);
+	int rc = roce_job_run(&policy, prolog, parts, sysfs_root, e.job_id, e.node, e.uid, &nodes, &err);
 	if (rc == ROCE_JOB_GATE_FAILED) {
-		if (gate_failed(&policy, &e, err.msg) != 0)
+		if (gate_failed(&policy, &e, err.msg) != 0) {
+			roce_slurm_job_nodes_free(&nodes);
 			return 1;
+		}
 		/* The job runs here after all (Drain=no, no PrologFlags=Alloc): its
 		 * report, and this node's fingerprint, as for any job. */
-		rc = roce_job_run(&policy, prolog, ROCE_JOB_REPORT, sysfs_root, e.job_id, e.node, e.uid, &err);
+		rc = roce_job_run(&policy, prolog, ROCE_JOB_REPORT, sysfs_root, e.job_id, e.node, e.uid, &nodes, &err);
 	}
+	roce_slurm_job_nodes_free(&nodes);
 	if (rc < 0) {
 		logmsg(LOG_ERR, "job %.24s: %s", e.job_id, err.msg);
 		return EXIT_USAGE;

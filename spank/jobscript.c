@@ -15,6 +15,7 @@
 #include "roce.h"
 #include "job/job.h"
 #include "base/hostname.h"
+#include "base/slurmnodes.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -87,16 +88,22 @@ static int run_job(const struct roce_policy *policy, bool prolog, unsigned parts
 	const char *what = prolog ? "prolog" : "epilog";
 
 	node = node ? node : "";
-	int rc = roce_job_run(policy, prolog, parts, NULL, job, node, uid, &err);
+	struct roce_job_nodes nodes = { 0 };
+	if (prolog && policy->probe == ROCE_PROBE_IP)
+		roce_slurm_job_nodes(&nodes);
+	int rc = roce_job_run(policy, prolog, parts, NULL, job, node, uid, &nodes, &err);
 	if (rc == ROCE_JOB_GATE_FAILED) {
 		if (gate_failed(policy, node, job, err.msg) < 0)
 			return -1;
 		/* The job runs here after all (Drain=no, no PrologFlags=Alloc): it
 		 * gets its report, and srun this node's fingerprint, as any job. */
-		if (!(parts & ROCE_JOB_REPORT))
+		if (!(parts & ROCE_JOB_REPORT)) {
+			roce_slurm_job_nodes_free(&nodes);
 			return 0;
-		rc = roce_job_run(policy, prolog, ROCE_JOB_REPORT, NULL, job, node, uid, &err);
+		}
+		rc = roce_job_run(policy, prolog, ROCE_JOB_REPORT, NULL, job, node, uid, &nodes, &err);
 	}
+	roce_slurm_job_nodes_free(&nodes);
 	if (rc == ROCE_JOB_NONFATAL)
 		slurm_error(ROCE_LOG "job %s: %s: no fabric report: %s", job, what, err.msg);
 	else if (rc != 0)

@@ -2,6 +2,7 @@
 /* agree.c - the job-wide agreement of a step's nodes (agree.h). */
 #include "config.h"
 #include "agree/agree.h"
+#include "agree/probeagree.h"
 #include "agree/compare.h"
 
 #include <stdio.h>
@@ -480,6 +481,22 @@ static int missing_list(struct ctx *c, const struct roce_fingerprint *const *fps
 	return (c->a->missing = roce_nodelist(c->fn, c->sel, m)) ? 0 : -1;
 }
 
+/* Rails whose path probe failed between two of the step's nodes: left out. */
+static void probe_drop(struct ctx *c, const struct roce_fingerprint *const *fps)
+{
+	bool agreed[ROCE_FP_PORTS_MAX] = { false }, drop[ROCE_FP_PORTS_MAX];
+	size_t kept = 0;
+	for (size_t k = 0; k < c->a->n_rails; k++)
+		agreed[c->a->rails[k].col] = true;
+	if (!roce_probeagree_failed(&c->a->ref, agreed, fps, c->nodes, c->n, &c->a->lines, drop))
+		return;
+	for (size_t k = 0; k < c->a->n_rails; k++)
+		if (!drop[c->a->rails[k].col])
+			c->a->rails[kept++] = c->a->rails[k];
+	c->a->n_rails = kept;
+	c->a->flags |= ROCE_AGREE_TRIMMED;
+}
+
 static int compare(struct ctx *c)
 {
 	const struct roce_fingerprint **fp = malloc((c->nd ? c->nd : 1) * sizeof(*fp));
@@ -526,7 +543,10 @@ int roce_agree(const struct roce_fingerprint *const *fps, const char *const *nod
 	for (size_t j = 0; j < c.nd; j++)
 		fit(&out->ref, &c.d[j]);
 	agreed(&c);
-	if (no_port_line(&c) < 0 || missing_lines(&c) < 0 || leftover_lines(&c) < 0 || compare(&c) < 0)
+	if (no_port_line(&c) < 0 || missing_lines(&c) < 0 || leftover_lines(&c) < 0)
+		goto out;
+	probe_drop(&c, fps);
+	if (compare(&c) < 0)
 		goto out;
 	if (!out->n_rails)
 		out->flags |= ROCE_AGREE_EMPTY;

@@ -15,6 +15,12 @@ static const char *const trust_names[] = {
 	[ROCE_TRUST_UNKNOWN] = "unknown", [ROCE_TRUST_PCP] = "pcp", [ROCE_TRUST_DSCP] = "dscp"
 };
 
+const char *roce_fingerprint_probe_name(int v)
+{
+	static const char *const names[] = { "none", "ok", "no_answer", "size", "dscp", "local" };
+	return v >= 0 && v <= ROCE_FP_PROBE_LOCAL ? names[v] : NULL;
+}
+
 const char *roce_fingerprint_verdict_name(int v) { return v >= 0 && v <= ROCE_FP_UNCHECKED ? verdict_names[v] : NULL; }
 
 const char *roce_fingerprint_trust_name(int t) { return t >= 0 && t <= ROCE_TRUST_DSCP ? trust_names[t] : NULL; }
@@ -236,6 +242,23 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 	add_problems(check, out);
 }
 
+int roce_fingerprint_port_addr(const struct roce_node *model, const struct roce_check_result *check, const char *device,
+                               unsigned port, uint8_t addr[16])
+{
+	for (size_t i = 0; i < check->n_ports; i++) {
+		const struct roce_port_result *r = &check->ports[i];
+		if (r->port != port || strcmp(r->device, device) != 0)
+			continue;
+		const struct roce_gid *g = gid_at(model_port(model, device, port), r->gid_index);
+		if (!g)
+			return 0;
+		bool v4 = roce_gid_is_ipv4(g->raw);
+		memcpy(addr, v4 ? g->raw + 12 : g->raw, v4 ? 4 : 16);
+		return v4 ? AF_INET : AF_INET6;
+	}
+	return 0;
+}
+
 const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *f, const char *device, unsigned port)
 {
 	for (size_t i = 0; i < f->n_ports; i++)
@@ -254,6 +277,21 @@ const struct roce_fp_device *roce_fingerprint_device(const struct roce_fingerpri
 
 /* ---------------------------------------------------------------- JSON out */
 
+/* {"verdict": "ok"} alone when it passed: the same bytes on every such node. */
+static json_object *probe_json(const struct roce_fp_probe_result *r)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "verdict", json_object_new_string(roce_fingerprint_probe_name(r->verdict)));
+	if (r->verdict == ROCE_FP_PROBE_OK)
+		return o;
+	json_object_object_add(o, "peer", json_object_new_string(r->peer));
+	json_object_object_add(o, "largest", json_object_new_int64(r->largest));
+	json_object_object_add(o, "of", json_object_new_int64(r->of));
+	json_object_object_add(o, "sent", json_object_new_int(r->sent));
+	json_object_object_add(o, "arrived", json_object_new_int(r->arrived));
+	return o;
+}
+
 static json_object *port_json(const struct roce_fp_port *p)
 {
 	json_object *o = json_object_new_object();
@@ -266,6 +304,8 @@ static json_object *port_json(const struct roce_fp_port *p)
 	json_object_object_add(o, "rate_gbps", json_object_new_int64(p->rate_gbps));
 	json_object_object_add(o, "ecn_np", json_object_new_int(p->ecn_np));
 	json_object_object_add(o, "ecn_rp", json_object_new_int(p->ecn_rp));
+	if (p->probe.verdict != ROCE_FP_PROBE_NONE)
+		json_object_object_add(o, "probe", probe_json(&p->probe));
 	return o;
 }
 
@@ -346,8 +386,10 @@ static int only_keys(json_object *o, const char *const *keys, const char *what, 
 	return 0;
 }
 
-static const char *const port_keys[] = { "device",     "port",      "netdev", "rail",   "active_mtu",
-	                                 "netdev_mtu", "rate_gbps", "ecn_np", "ecn_rp", NULL };
+static const char *const port_keys[] = { "device",    "port",   "netdev", "rail",  "active_mtu", "netdev_mtu",
+	                                 "rate_gbps", "ecn_np", "ecn_rp", "probe", NULL };
+static const char *const probe_ok_keys[] = { "verdict", NULL };
+static const char *const probe_keys[] = { "verdict", "peer", "largest", "of", "sent", "arrived", NULL };
 static const char *const device_keys[] = { "device", "hca_type", "board_id", "fw_ver", NULL };
 static const char *const problem_keys[] = { "status", "check", "cause", "subjects", NULL };
 static const char *const top_keys[] = { "schema",  "job_id",        "verdict",      "gid_index", "addr_family",
@@ -365,7 +407,36 @@ static int parse_word(json_object *o, const char *key, char *buf, struct roce_er
 	return 0;
 }
 
-static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error *err)
+/* A port's "probe": every member its verdict has, no other. */
+static int parse_probe(json_object *port, struct roce_fp_probe_result *r, struct roce_error *err)
+{
+	json_object *o;
+	int v;
+	int64_t largest, of, sent, arrived;
+	if (roce_jin_member(port, "probe", json_type_object, &o, err) < 0 ||
+	    roce_jin_enum(o, "verdict", roce_fingerprint_probe_name, ROCE_FP_PROBE_OK, ROCE_FP_PROBE_LOCAL, &v, err) <
+	            0 ||
+	    only_keys(o, v == ROCE_FP_PROBE_OK ? probe_ok_keys : probe_keys, "probe", err) < 0)
+		return -1;
+	r->verdict = (enum roce_fp_probe)v;
+	if (r->verdict == ROCE_FP_PROBE_OK)
+		return 0;
+	if (roce_jin_strcpy(o, "peer", r->peer, sizeof(r->peer), err) < 0 ||
+	    roce_jin_int(o, "largest", 0, 65535, &largest, err) < 0 || roce_jin_int(o, "of", 0, 65535, &of, err) < 0 ||
+	    roce_jin_int(o, "sent", 0, 63, &sent, err) < 0 || roce_jin_int(o, "arrived", -1, 63, &arrived, err) < 0)
+		return -1;
+	if (!roce_slurmid_node_ok(r->peer) || largest > of) {
+		roce_error_set(err, "probe: \"peer\" is no node name, or \"largest\" is above \"of\"");
+		return -1;
+	}
+	r->largest = (unsigned)largest;
+	r->of = (unsigned)of;
+	r->sent = (int)sent;
+	r->arrived = (int)arrived;
+	return 0;
+}
+
+static int parse_port(json_object *o, int schema, struct roce_fp_port *p, struct roce_error *err)
 {
 	int64_t port, amtu, nmtu, rate, np, rp;
 	if (!json_object_is_type(o, json_type_object)) {
@@ -391,6 +462,14 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 		roce_error_set(err, "port: \"rail\" is not a subnet as this program writes one");
 		return -1;
 	}
+	if (json_object_object_get_ex(o, "probe", NULL)) {
+		if (schema < 5) {
+			roce_error_set(err, "port: \"probe\" in a schema %d fingerprint", schema);
+			return -1;
+		}
+		if (parse_probe(o, &p->probe, err) < 0)
+			return -1;
+	}
 	p->port = (unsigned)port;
 	p->active_mtu = (int)amtu;
 	p->netdev_mtu = (unsigned)nmtu;
@@ -400,7 +479,7 @@ static int parse_port(json_object *o, struct roce_fp_port *p, struct roce_error 
 	return 0;
 }
 
-static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_error *err)
+static int parse_ports(json_object *o, int schema, struct roce_fingerprint *f, struct roce_error *err)
 {
 	json_object *a;
 	if (roce_jin_member(o, "ports", json_type_array, &a, err) < 0)
@@ -412,7 +491,7 @@ static int parse_ports(json_object *o, struct roce_fingerprint *f, struct roce_e
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct roce_fp_port *p = &f->ports[i];
-		if (parse_port(json_object_array_get_idx(a, i), p, err) < 0)
+		if (parse_port(json_object_array_get_idx(a, i), schema, p, err) < 0)
 			return -1;
 		if (roce_fingerprint_port(f, p->device, p->port)) { /* f->n_ports excludes p yet */
 			roce_error_set(err, "port %s:%u listed twice", p->device, p->port);
@@ -480,12 +559,12 @@ static int parse_problem(json_object *o, struct roce_brief *b, struct roce_error
 	return 0;
 }
 
-/* Schema 4's problems (required there; schema 3 has none). */
-static int parse_problems(json_object *o, bool v3, struct roce_fingerprint *f, struct roce_error *err)
+/* The problems of schema 4 and later (required there; schema 3 has none). */
+static int parse_problems(json_object *o, int schema, struct roce_fingerprint *f, struct roce_error *err)
 {
 	json_object *a;
 	int64_t more;
-	if (v3) {
+	if (schema == 3) {
 		if (json_object_object_get_ex(o, "problems", NULL) || json_object_object_get_ex(o, "problems_more", NULL)) {
 			roce_error_set(err, "\"problems\" in a schema 3 fingerprint");
 			return -1;
@@ -507,15 +586,15 @@ static int parse_problems(json_object *o, bool v3, struct roce_fingerprint *f, s
 	return 0;
 }
 
-static int parse_names(json_object *o, const char *job_id, const char *node, bool *v3, struct roce_fingerprint *f,
+static int parse_names(json_object *o, const char *job_id, const char *node, int *schema, struct roce_fingerprint *f,
                        struct roce_error *err)
 {
-	const char *schema;
-	if (roce_jin_str(o, "schema", 64, &schema, err) < 0)
+	const char *name;
+	if (roce_jin_str(o, "schema", 64, &name, err) < 0)
 		return -1;
-	*v3 = strcmp(schema, ROCE_FP_SCHEMA_3) == 0;
-	if (!*v3 && strcmp(schema, ROCE_FP_SCHEMA) != 0) {
-		roce_error_set(err, "\"schema\" is \"%.64s\", not " ROCE_FP_SCHEMA, schema);
+	*schema = !strcmp(name, ROCE_FP_SCHEMA) ? 5 : !strcmp(name, ROCE_FP_SCHEMA_4) ? 4 : !strcmp(name, ROCE_FP_SCHEMA_3) ? 3 : 0;
+	if (!*schema) {
+		roce_error_set(err, "\"schema\" is \"%.64s\", not " ROCE_FP_SCHEMA " (nor 4 or 3)", name);
 		return -1;
 	}
 	if (roce_jin_strcpy(o, "job_id", f->job_id, sizeof(f->job_id), err) < 0)
@@ -538,12 +617,12 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 {
 	int64_t gid, af, tc, pfc;
 	int verdict, trust;
-	bool v3 = false;
+	int schema = 0;
 	if (!json_object_is_type(o, json_type_object)) {
 		roce_error_set(err, "not a JSON object");
 		return -1;
 	}
-	if (only_keys(o, top_keys, "fingerprint", err) < 0 || parse_names(o, job_id, node, &v3, f, err) < 0 ||
+	if (only_keys(o, top_keys, "fingerprint", err) < 0 || parse_names(o, job_id, node, &schema, f, err) < 0 ||
 	    roce_jin_enum(o, "verdict", roce_fingerprint_verdict_name, 0, ROCE_FP_UNCHECKED, &verdict, err) < 0 ||
 	    roce_jin_int(o, "gid_index", -1, 255, &gid, err) < 0 ||
 	    roce_jin_int(o, "addr_family", 4, 6, &af, err) < 0 ||
@@ -562,7 +641,7 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 	f->traffic_class = (int)tc;
 	f->pfc_priority = (int)pfc;
 	f->trust = (enum roce_trust_mode)trust;
-	if (parse_problems(o, v3, f, err) < 0 || parse_devices(o, f, err) < 0 || parse_ports(o, f, err) < 0)
+	if (parse_problems(o, schema, f, err) < 0 || parse_devices(o, f, err) < 0 || parse_ports(o, schema, f, err) < 0)
 		return -1;
 	if (f->verdict == ROCE_FP_UNCHECKED && (f->n_ports || f->n_problems)) {
 		roce_error_set(err, "an unchecked node lists ports or problems");

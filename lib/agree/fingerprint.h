@@ -36,9 +36,14 @@
  * 3: each port's rail and ECN state, the adapters, the driver, the trust,
  * the verdict "unchecked", ports in PCI order.
  * 4: the node's problems as a job's output says them (brief.h), so that srun
- * says each once for the step's nodes.  3 is still read (no problems): the
- * prologs of nodes not yet upgraded write it. */
-#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/4"
+ * says each once for the step's nodes.
+ * 5: each port's path probe to the next node (Probe=ip): "probe", present
+ * only when probed, {"verdict": "ok"} alone when it passed (nodes whose
+ * probes passed still write the same bytes).  3 and 4 are still read (no
+ * problems in 3, no probes in either): the prologs of nodes not yet
+ * upgraded write them. */
+#define ROCE_FP_SCHEMA "slurm-roce/fingerprint/5"
+#define ROCE_FP_SCHEMA_4 "slurm-roce/fingerprint/4"
 #define ROCE_FP_SCHEMA_3 "slurm-roce/fingerprint/3"
 #define ROCE_FP_PROBLEMS_MAX 8 /* the worst; the rest are counted */
 #define ROCE_FP_PORTS_MAX ROCE_HCA_MAX /* NCCL_IB_HCA takes at most 32 entries */
@@ -52,6 +57,25 @@
  * so, never a pass). */
 enum roce_fp_verdict { ROCE_FP_PASS = 0, ROCE_FP_WARN, ROCE_FP_FAIL, ROCE_FP_UNCHECKED };
 
+/* The path probe from this node to the next one of the job on a port's
+ * rail (Probe=ip; lib/agree/pathprobe.h): not probed, passed, or how it
+ * failed. */
+enum roce_fp_probe {
+	ROCE_FP_PROBE_NONE = 0,
+	ROCE_FP_PROBE_OK,
+	ROCE_FP_PROBE_NO_ANSWER,
+	ROCE_FP_PROBE_SIZE,
+	ROCE_FP_PROBE_DSCP,
+	ROCE_FP_PROBE_LOCAL
+};
+
+struct roce_fp_probe_result {
+	enum roce_fp_probe verdict;
+	char peer[ROCE_FP_NODE_MAX]; /* the node probed ("" when it passed: not written) */
+	unsigned largest, of;        /* the largest IP packet that passed (0 none), of the largest probed */
+	int sent, arrived;           /* DSCP sent, DSCP that arrived (-1 unknown) */
+};
+
 struct roce_fp_port {
 	char device[ROCE_NAME_MAX];
 	unsigned port; /* 1..255 */
@@ -61,6 +85,7 @@ struct roce_fp_port {
 	unsigned netdev_mtu;             /* 0 unknown */
 	unsigned rate_gbps;              /* link rate, 0 unknown */
 	int ecn_np, ecn_rp;              /* ECN on the PFC priority: 1 on, 0 off, -1 unknown or not checked */
+	struct roce_fp_probe_result probe;
 };
 
 /* An adapter one of the ports is on. */
@@ -97,6 +122,11 @@ struct roce_fingerprint {
 void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_node *model,
                                  const struct roce_check_result *check, const char *job_id, const char *node,
                                  struct roce_fingerprint *out);
+/* The address of the GID that device's port offers NCCL (check's GID
+ * index), the bytes NCCL and RoCE use: its family (AF_INET: 4 bytes into
+ * addr, AF_INET6: 16), or 0 unknown. */
+int roce_fingerprint_port_addr(const struct roce_node *model, const struct roce_check_result *check, const char *device,
+                               unsigned port, uint8_t addr[16]);
 /* A node whose check did not run: verdict unchecked, nothing else known. */
 void roce_fingerprint_unchecked(const struct roce_policy *p, const char *job_id, const char *node,
                                 struct roce_fingerprint *out);
@@ -117,6 +147,8 @@ const struct roce_fp_port *roce_fingerprint_port(const struct roce_fingerprint *
 const struct roce_fp_device *roce_fingerprint_device(const struct roce_fingerprint *f, const char *device);
 /* "pass", "warn", "fail", "unchecked" */
 const char *roce_fingerprint_verdict_name(int v);
+/* "none", "ok", "no_answer", "size", "dscp", "local" */
+const char *roce_fingerprint_probe_name(int v);
 /* "dscp", "pcp", "unknown" */
 const char *roce_fingerprint_trust_name(int t);
 

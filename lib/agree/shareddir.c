@@ -96,6 +96,23 @@ static int job_dir(int dfd, const char *job_id, uid_t job_uid, struct roce_error
 	return -1;
 }
 
+int roce_shareddir_prepare(const struct roce_policy *p, const char *job_id, uid_t job_uid, struct roce_error *err)
+{
+	if (!roce_slurmid_job_ok(job_id)) {
+		roce_error_set(err, "SharedDir: job id not usable as a file name");
+		return -1;
+	}
+	int dfd = roce_safefile_shared_dir(p->shared_dir, err);
+	if (dfd < 0)
+		return -1;
+	int jfd = job_dir(dfd, job_id, job_uid, err);
+	close(dfd);
+	if (jfd < 0)
+		return -1;
+	close(jfd);
+	return 0;
+}
+
 int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerprint *f, uid_t job_uid, time_t now,
                          char *entry, size_t entry_len, struct roce_error *err)
 {
@@ -148,6 +165,36 @@ void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, cons
 		unlinkat(dfd, job_id, AT_REMOVEDIR); /* the last node's epilog: ENOTEMPTY for the others */
 	}
 	close(dfd);
+}
+
+int roce_shareddir_read_own(const struct roce_policy *p, const char *job_id, const char *entry,
+                            struct roce_fingerprint *f, struct roce_error *err)
+{
+	struct entry en;
+	struct roce_reading r;
+	size_t len;
+	int rc = -1;
+	if (!p->shared_dir[0] || !roce_slurmid_job_ok(job_id) || !entry || !entry_parse(entry, &en)) {
+		roce_error_set(err, "SharedDir: no entry of this node's");
+		return -1;
+	}
+	int dfd = roce_safefile_shared_dir_existing(p->shared_dir);
+	int jfd = dfd < 0 ? -1 : openat(dfd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char *text = jfd < 0 ? NULL
+	                     : roce_readfile(jfd, NULL, entry, ROCE_FP_TEXT_MAX,
+	                                     ROCE_READFILE_NOFOLLOW | ROCE_READFILE_TRUSTED, &len, &r);
+	if (jfd < 0)
+		roce_error_set(err, "SharedDir/%s cannot be opened", job_id);
+	else if (!text)
+		roce_error_set(err, "%s", r.why);
+	else
+		rc = roce_fingerprint_parse(text, len, job_id, NULL, f, err);
+	free(text);
+	if (jfd >= 0)
+		close(jfd);
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- srun */

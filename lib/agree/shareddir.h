@@ -51,6 +51,15 @@
  * epilog.  0, or -1 with err naming SharedDir or the file. */
 int roce_shareddir_write(const struct roce_policy *p, const struct roce_fingerprint *f, uid_t job_uid, time_t now,
                          char *entry, size_t entry_len, struct roce_error *err);
+/* SharedDir/<job>/ made as roce_shareddir_write() makes it, for what the
+ * prolog writes there before its fingerprint (the path probe's file,
+ * probeshare.h).  0, or -1 with err. */
+int roce_shareddir_prepare(const struct roce_policy *p, const char *job_id, uid_t job_uid, struct roce_error *err);
+/* The epilog: the fingerprint this node's prolog wrote (entry, its name),
+ * read as srun reads one (root's, no link, parsed strictly; the job's id).
+ * 0, or -1 with err. */
+int roce_shareddir_read_own(const struct roce_policy *p, const char *job_id, const char *entry,
+                            struct roce_fingerprint *f, struct roce_error *err);
 /* The epilog's half: remove the entry the prolog wrote, and the job's
  * directory once it is empty (nothing to say when there is nothing). */
 void roce_shareddir_remove(const struct roce_policy *p, const char *job_id, const char *entry);

@@ -4,6 +4,7 @@
 #include "base/slurmnodes.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <slurm/slurm.h>
 
 char *roce_slurm_nodelist(const char *const *names, size_t n)
@@ -44,4 +45,24 @@ char **roce_slurm_expand(const char *list, size_t max, size_t *n)
 			names[(*n)++] = h; /* malloc'd by libslurm: free() is right */
 	slurm_hostlist_destroy(hl);
 	return names;
+}
+
+void roce_slurm_job_nodes(struct roce_job_nodes *out)
+{
+	const char *start = getenv("SLURM_JOB_START_TIME"), *list = getenv("SLURM_JOB_NODELIST");
+	char *end;
+	memset(out, 0, sizeof(*out));
+	out->names = (const char *const *)roce_slurm_expand(list ? list : getenv("SLURM_NODELIST"), ROCE_SLURM_JOB_NODES_MAX, &out->n);
+	if (!out->names)
+		out->n = 0;
+	long long t = start ? strtoll(start, &end, 10) : 0;
+	out->start = start && *start && !*end && t > 0 ? (time_t)t : 0;
+}
+
+void roce_slurm_job_nodes_free(struct roce_job_nodes *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		free((char *)out->names[i]);
+	free((void *)out->names);
+	memset(out, 0, sizeof(*out));
 }

@@ -13,6 +13,7 @@
 #define ROCE_SLURMNODES_H
 
 #include <stddef.h>
+#include "base/jobnodes.h"
 
 /* "n1,n2,n3,n7" -> "n[1-3,7]", malloc'd (a roce_nodelist_fn); NULL on failure. */
 char *roce_slurm_nodelist(const char *const *names, size_t n);
@@ -20,5 +21,12 @@ char *roce_slurm_nodelist(const char *const *names, size_t n);
 /* "node[1-3]" -> the names, malloc'd (free each, then the array); NULL
  * when the list is not one or has more than max names. */
 char **roce_slurm_expand(const char *list, size_t max, size_t *n);
+
+/* The job's nodes as its prolog's environment has them (SLURM_JOB_NODELIST,
+ * at most ROCE_SLURM_JOB_NODES_MAX; n 0 unknown) and its start
+ * (SLURM_JOB_START_TIME, 0 unknown), for the path probe (jobprobe.h). */
+#define ROCE_SLURM_JOB_NODES_MAX 65536
+void roce_slurm_job_nodes(struct roce_job_nodes *out);
+void roce_slurm_job_nodes_free(struct roce_job_nodes *out);
 
 #endif

@@ -599,3 +599,11 @@ int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_ver
 {
 	return verdict(l, v->subject, v->code, v->severity, v->fix, "%s", v->message);
 }
+
+int roce_verdict_list_add_all(struct roce_verdict_list *to, const struct roce_verdict_list *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (roce_verdict_list_add(to, &from->v[i]) < 0)
+			return -1;
+	return 0;
+}

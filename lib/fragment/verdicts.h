@@ -57,6 +57,8 @@ void roce_verdict_list_free(struct roce_verdict_list *l);
 /* Append a copy of v (a verdict made outside the delta rules).  0, -1 on ENOMEM. */
 int roce_verdict_list_add(struct roce_verdict_list *l, const struct roce_job_verdict *v);
 
+/* Append copies of every verdict of from.  0, -1 on ENOMEM. */
+int roce_verdict_list_add_all(struct roce_verdict_list *to, const struct roce_verdict_list *from);
 /* The most verdicts these rules give a node of n_ports ports: every rule
  * firing, the PFC rule once per priority.  (An epilog adds at most a
  * user_override per NCCL variable recorded: ranwith.h.) */

@@ -20,6 +20,7 @@
 #include "read/safefile.h"
 #include "read/fstype.h"
 #include "agree/shareddir.h"
+#include "job/jobprobe.h"
 #include "proc/worker.h"
 
 #include <dirent.h>
@@ -158,7 +159,8 @@ struct job_ctx {
 	struct roce_policy pol;
 	const char *job_id, *node;
 	uid_t uid;
-	char host[64]; /* node name fallback: the short host name */
+	char host[64];                      /* node name fallback: the short host name */
+	const struct roce_job_nodes *nodes; /* the prolog's, for the path probe; NULL unknown */
 };
 
 static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const char *sysfs_root, const char *job_id,
@@ -185,6 +187,7 @@ static int job_ctx_init(struct job_ctx *c, const struct roce_policy *p, const ch
 	c->job_id = job_id;
 	c->node = node;
 	c->uid = uid;
+	c->nodes = NULL;
 	return 0;
 }
 
@@ -290,8 +293,10 @@ static const char *mark_dir(char *text)
 	return dir;
 }
 
-/* The epilog's half (also when the epilog itself was abandoned: no sysfs read). */
-static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node)
+/* The epilog's half (also when the epilog itself was abandoned: no sysfs
+ * read; probe NULL), the probe's verdicts into probe first. */
+static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *job_id, const char *node,
+                             struct roce_verdict_list *probe)
 {
 	char mark[ROCE_STATENAME_MAX], text[SHARED_MARK_TEXT_MAX];
 	struct roce_reading r;
@@ -307,6 +312,9 @@ static void drop_fingerprint(int sfd, const struct roce_policy *p, const char *j
 			*where = *p;
 			snprintf(where->shared_dir, sizeof(where->shared_dir), "%s", dir);
 		}
+		if (probe && p->probe == ROCE_PROBE_IP)
+			roce_jobprobe_own(where ? where : p, job_id, text, probe);
+		roce_jobprobe_remove(where ? where : p, job_id, node); /* first: the job's directory goes once empty */
 		roce_shareddir_remove(where ? where : p, job_id, text);
 		free(where);
 	}
@@ -403,8 +411,10 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	roce_snapshot_init(&s);
 	roce_trend_init(&trend);
 	fp.node[0] = '\0';
-	if (result)
+	if (result) {
 		roce_fingerprint_from_check(&c->pol, node, result, c->job_id, c->node, &fp);
+		shared |= roce_jobprobe_prolog(&c->pol, node, result, c->nodes, c->uid, &fp, &note, shared);
+	}
 	if (snapshot_node(c, node, result, &s, err) < 0)
 		goto out;
 	fp_rc = write_fingerprint(c, sfd, &fp, &fp_err);
@@ -423,7 +433,7 @@ out:
 }
 
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
-                    uid_t job_uid, unsigned parts, struct roce_error *err)
+                    uid_t job_uid, unsigned parts, const struct roce_job_nodes *nodes, struct roce_error *err)
 {
 	struct job_ctx c;
 	struct roce_node node;
@@ -433,6 +443,7 @@ int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const c
 
 	if (job_ctx_init(&c, p, sysfs_root, job_id, node_name, job_uid, err) < 0)
 		return -1;
+	c.nodes = nodes;
 	if (!(parts & (ROCE_JOB_REPORT | ROCE_JOB_GATE)))
 		return 0;
 	bool checked = check_node(&c, &node, &result);
@@ -484,6 +495,7 @@ struct epilog_in {
 	struct roce_trend trend_end; /* the health check's trend now */
 	struct idlist shared;        /* the jobs that shared the node */
 	struct roce_ranwith rw;      /* what the steps ran with */
+	struct roce_verdict_list probe; /* the path probe's, from the node's fingerprint */
 	char note[ROCE_WHY_MAX + 64];
 };
 
@@ -519,7 +531,8 @@ static int write_fragment(const struct job_ctx *c, const struct epilog_in *in, s
 		.trend_window_s = c->pol.trend_window_s,
 	};
 	if (roce_delta_compute(start, end, &d) < 0 || roce_verdicts_from_delta(&d, &m, &v) < 0 ||
-	    roce_ranwith_verdicts(&in->rw, &v) < 0 || roce_fragment_build(&f, &m, &d, &v, &in->rw) < 0) {
+	    roce_ranwith_verdicts(&in->rw, &v) < 0 || roce_verdict_list_add_all(&v, &in->probe) < 0 ||
+	    roce_fragment_build(&f, &m, &d, &v, &in->rw) < 0) {
 		roce_error_set(err, "out of memory building the report");
 		goto out;
 	}
@@ -580,7 +593,7 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
 	if (sfd < 0 || roce_ranwith_take(sfd, job_id, c.node, &in.rw, &serr) < 0)
 		memset(&in.rw, 0, sizeof(in.rw));
 	if (sfd >= 0)
-		drop_fingerprint(sfd, &c.pol, job_id, c.node);
+		drop_fingerprint(sfd, &c.pol, job_id, c.node, &in.probe);
 	if (take_snapshot(&c, &in.end, err) < 0)
 		goto out;
 	if (sfd >= 0)
@@ -599,6 +612,7 @@ out:
 		close(sfd);
 	}
 	free(in.shared.id);
+	roce_verdict_list_free(&in.probe);
 	roce_jobstate_free(&in.st);
 	roce_snapshot_free(&in.end);
 	roce_trend_free(&in.trend_end);
@@ -618,6 +632,7 @@ struct job_call {
 	unsigned parts;
 	const char *sysfs_root, *job_id, *node;
 	uid_t uid;
+	const struct roce_job_nodes *nodes;
 };
 
 struct job_result {
@@ -629,7 +644,8 @@ static void job_worker(const void *arg, void *res)
 {
 	const struct job_call *c = arg;
 	struct job_result *r = res;
-	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, c->parts, &r->err)
+	r->rc = c->prolog ? roce_job_prolog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, c->parts, c->nodes,
+	                                    &r->err)
 	                  : roce_job_epilog(c->policy, c->sysfs_root, c->job_id, c->node, c->uid, &r->err);
 }
 
@@ -649,17 +665,19 @@ static void drop_snapshot(const struct roce_policy *p, const char *job_id, const
 	if (sfd < 0)
 		return;
 	remove_state(sfd, job_id, node);
-	drop_fingerprint(sfd, p, job_id, node);
+	drop_fingerprint(sfd, p, job_id, node, NULL);
 	close(sfd);
 }
 
 int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const char *sysfs_root, const char *job_id,
-                 const char *node_name, uid_t job_uid, struct roce_error *err)
+                 const char *node_name, uid_t job_uid, const struct roce_job_nodes *nodes, struct roce_error *err)
 {
-	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid };
+	struct job_call call = { p, prolog, parts, sysfs_root, job_id, node_name, job_uid, nodes };
 	struct job_result res;
 	struct roce_error why = { "" };
 	int margin = prolog ? ROCE_JOB_PROLOG_MARGIN_MS : EPILOG_MARGIN_MS;
+	if (prolog && p->probe == ROCE_PROBE_IP)
+		margin += roce_jobprobe_budget_ms(p); /* the probe's whole budget, a healthy job's well within */
 
 	memset(&res, 0, sizeof(res));
 	/* Forked: once per job, and the prolog's and epilog's processes live on

@@ -60,6 +60,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include "job/jobprobe.h"
 #include "read/policy.h"
 
 #define ROCE_JOB_NONFATAL 1
@@ -84,9 +85,11 @@ bool roce_job_gates(enum roce_mode mode, const struct roce_policy *p);
 
 /* sysfs_root NULL = the policy's SysfsRoot ("/sys"); node_name NULL or ""
  * = the short host name (prefer SLURMD_NODENAME: several slurmd may share a host).
- * parts: ROCE_JOB_REPORT and/or ROCE_JOB_GATE. */
+ * parts: ROCE_JOB_REPORT and/or ROCE_JOB_GATE.  nodes (NULL unknown): the
+ * job's, for the path probe (Probe=ip: jobprobe.h) before the fingerprint;
+ * a rail it could not probe is a ROCE_JOB_NOTE. */
 int roce_job_prolog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
-                    uid_t job_uid, unsigned parts, struct roce_error *err);
+                    uid_t job_uid, unsigned parts, const struct roce_job_nodes *nodes, struct roce_error *err);
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
                     uid_t job_uid, struct roce_error *err);
 
@@ -102,6 +105,6 @@ int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const c
  * finish, or an earlier one still stuck in the kernel, is ROCE_JOB_NONFATAL
  * with err saying so (and the gate does not fail). */
 int roce_job_run(const struct roce_policy *p, bool prolog, unsigned parts, const char *sysfs_root, const char *job_id,
-                 const char *node_name, uid_t job_uid, struct roce_error *err);
+                 const char *node_name, uid_t job_uid, const struct roce_job_nodes *nodes, struct roce_error *err);
 
 #endif

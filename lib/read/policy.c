@@ -80,6 +80,7 @@ void roce_policy_defaults(struct roce_policy *p)
 	p->ecn = ROCE_ECN_WARN;
 	p->link_rate_action = ROCE_ACTION_WARN;
 	p->trust = ROCE_ACTION_WARN;
+	p->probe = ROCE_PROBE_OFF; /* opt-in: it sends datagrams between the job's nodes */
 	snprintf(p->sysfs_root, sizeof(p->sysfs_root), "/sys");
 	snprintf(p->topology_cache, sizeof(p->topology_cache), "%s/cache/slurm-roce/topology.xml", LOCALSTATEDIR);
 	snprintf(p->report_dir, sizeof(p->report_dir), "%s/spool/slurm-roce/reports", LOCALSTATEDIR);
@@ -331,6 +332,19 @@ static int set_ecn(struct roce_policy *p, const char *v)
 	return 0;
 }
 
+static int set_probe(struct roce_policy *p, const char *v)
+{
+	if (!strcasecmp(v, "off"))
+		p->probe = ROCE_PROBE_OFF;
+	else if (!strcasecmp(v, "ip"))
+		p->probe = ROCE_PROBE_IP;
+	else
+		return -1;
+	return 0;
+}
+
+const char *roce_policy_probe_name(enum roce_probe_mode m) { return m == ROCE_PROBE_IP ? "ip" : "off"; }
+
 static int set_link_rate(struct roce_policy *p, const char *v)
 {
 	long n;
@@ -501,6 +515,7 @@ static const struct {
 	{ "Rails", set_rails,
 	  "[NAME@]SUBNET,... in rail order: up to 32 network addresses such as 192.0.2.0/26 (host bits clear, "
 	  "none overlapping another), each maybe named (rail0@192.0.2.0/26; names of up to 15 of A-Za-z0-9_.-)" },
+	{ "Probe", set_probe, "off or ip" },
 };
 
 const char *roce_policy_key_name(const char *key)

@@ -28,6 +28,9 @@ enum roce_unknown_action { ROCE_UNKNOWN_QUIET = 0, ROCE_UNKNOWN_WARN, ROCE_UNKNO
 enum roce_ecn_policy { ROCE_ECN_REQUIRE = 0, ROCE_ECN_WARN, ROCE_ECN_IGNORE };
 /* What a finding of a site-tunable check gives (PcieDegraded=, Acs=, Iommu=, Ets=, Trust=, LinkRateAction=). */
 enum roce_action { ROCE_ACTION_WARN = 0, ROCE_ACTION_FAIL, ROCE_ACTION_IGNORE };
+/* Probe=: the path probe between the job's nodes in the job prolog (off, or
+ * UDP datagrams on each rail's IP path: lib/probe/). */
+enum roce_probe_mode { ROCE_PROBE_OFF = 0, ROCE_PROBE_IP };
 /* Among HCAs equally near a GPU (HcaTies=): those with the most bandwidth, as NCCL, or all. */
 enum roce_hca_ties { ROCE_TIES_BANDWIDTH = 0, ROCE_TIES_ALL };
 
@@ -97,6 +100,7 @@ struct roce_policy {
 	bool live; /* the health check samples running jobs for roce-report --live (Live=) */
 	struct roce_rail rails[ROCE_RAILS_MAX]; /* Rails=; n_rails 0: each port's own subnet is its rail */
 	size_t n_rails;
+	enum roce_probe_mode probe; /* Probe=: off, or ip (the prolog probes each rail's path to a ring neighbour) */
 };
 
 void roce_policy_defaults(struct roce_policy *p);
@@ -120,7 +124,8 @@ bool roce_policy_hca_allowed(const struct roce_policy *p, const char *device);
 int roce_policy_rail_of(const struct roce_policy *p, int family, const uint8_t *addr);
 
 const char *roce_mode_name(enum roce_mode m);
-int roce_mode_parse(const char *s, enum roce_mode *out); /* "off|warn|strict" */
+int roce_mode_parse(const char *s, enum roce_mode *out);    /* "off|warn|strict" */
+const char *roce_policy_probe_name(enum roce_probe_mode m); /* "off", "ip" */
 const char *roce_gdr_level_name(enum roce_gdr_level l);
 int roce_gdr_level_parse(const char *s, enum roce_gdr_level *out); /* names or 0..5 */
 

@@ -128,7 +128,8 @@ struct parser {
 /* Keys read outside the compute nodes (roce-report, srun): one value everywhere. */
 static bool cluster_wide(const char *key)
 {
-	return !strcmp(key, "ReportDir") || !strcmp(key, "SharedDir") || !strcmp(key, "Rails");
+	return !strcmp(key, "ReportDir") || !strcmp(key, "SharedDir") || !strcmp(key, "Rails") ||
+	       !strcmp(key, "Probe"); /* a node that does not answer fails its neighbour's probe */
 }
 
 static void parse_word(struct parser *ps, const char *word, const char *where)

@@ -59,7 +59,7 @@ is "$(stat -c '%a %U' "$T/shared" "$F" | tr '\n' ' ')" "711 root 444 root " "Sha
 is "$(stat -c '%U' "$T/shared/101")" "root" "the job's directory is root's"
 like "$(getfacl -cn "$T/shared/101" 2>/dev/null | tr '\n' ' ')" 'user::rwx user:4001:r-x group::--- mask::r-x other::---' \
 	"only the job user (ACL) and root may list and enter it"
-is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/4 101 pass false" \
+is "$(jq -r '[.schema, .job_id, .verdict, has("node")] | join(" ")' "$F")" "slurm-roce/fingerprint/5 101 pass false" \
 	"schema, job, verdict, no node name"
 is "$(setpriv --reuid 4001 --regid 4001 --clear-groups ls "$T/shared" 2>&1 >/dev/null | grep -c 'Permission denied')" 1 \
 	"the job user lists the job's directory, not SharedDir: which jobs run here is not theirs to see"

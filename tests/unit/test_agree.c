@@ -11,6 +11,7 @@
 #include "config.h"
 #include "unit.h"
 #include "agree/agree.h"
+#include "agree/probeagree.h"
 #include "base/model.h"
 #include "check/finding.h"
 #include "read/policy.h"
@@ -37,7 +38,8 @@ static void fp_make(struct roce_fingerprint *f, const char *node, int n, const c
 		struct roce_fp_port *p = &f->ports[i];
 		snprintf(p->device, sizeof(p->device), "%s", devs[i]);
 		p->port = 1;
-		snprintf(p->netdev, sizeof(p->netdev), "eth%s", strrchr(devs[i], '_') ? strrchr(devs[i], '_') + 1 : "0");
+		snprintf(p->netdev, sizeof(p->netdev), "eth%s",
+		         strrchr(devs[i], '_') ? strrchr(devs[i], '_') + 1 : "0");
 		p->active_mtu = mtu ? mtu[i] : 4096;
 		p->netdev_mtu = 9000;
 		p->rate_gbps = 100;
@@ -187,10 +189,11 @@ static void test_mtu_groups(void **state)
 	struct roce_agreement a;
 	assert_int_equal(roce_agree(fps, nodes3, 3, plus_list, NULL, &a), 0);
 	assert_int_equal(a.flags, ROCE_AGREE_MISMATCH);
-	assert_string_equal(all_lines(&a), "the step's nodes differ where NCCL needs the same: RDMA MTU 4096 on node1+node3; "
-	                                   "1024 on node2\n"
-	                                   "the step's nodes differ where NCCL needs the same: traffic class 104 on "
-	                                   "node1+node2; 96 on node3");
+	assert_string_equal(all_lines(&a),
+	                    "the step's nodes differ where NCCL needs the same: RDMA MTU 4096 on node1+node3; "
+	                    "1024 on node2\n"
+	                    "the step's nodes differ where NCCL needs the same: traffic class 104 on "
+	                    "node1+node2; 96 on node3");
 	assert_int_equal(roce_agree_verdict(&a, false), ROCE_AGREED_RAILS);
 	assert_int_equal(roce_agree_verdict(&a, true), ROCE_AGREED_FAIL);
 	/* warn runs with the rails: the MTU it warned about is not held against node2 */
@@ -204,8 +207,8 @@ static void test_mtu_groups(void **state)
 	fp_make(&f[1], "node2", 2, two, half);
 	f[2].traffic_class = 104;
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
-	assert_string_equal(all_lines(&a),
-	                    "the step's nodes differ where NCCL needs the same: RDMA MTU 4096 on node1,node3; 4096/1024 on node2");
+	assert_string_equal(all_lines(&a), "the step's nodes differ where NCCL needs the same: RDMA MTU 4096 on "
+	                                   "node1,node3; 4096/1024 on node2");
 	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2;42.1;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0");
 	roce_agree_free(&a);
@@ -213,8 +216,8 @@ static void test_mtu_groups(void **state)
 	fp_make(&f[1], "node2", 2, two, NULL);
 	f[2].addr_family = 6;
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
-	assert_string_equal(all_lines(&a),
-	                    "the step's nodes differ where NCCL needs the same: GID family ipv4 on node1,node2; ipv6 on node3");
+	assert_string_equal(all_lines(&a), "the step's nodes differ where NCCL needs the same: GID family ipv4 on "
+	                                   "node1,node2; ipv6 on node3");
 	roce_agree_free(&a);
 }
 
@@ -252,7 +255,8 @@ static void test_empty_and_missing(void **state)
 	assert_int_equal(roce_agree(fps2, nodes3, 3, plus_list, NULL, &a), 0);
 	assert_int_equal(a.flags, ROCE_AGREE_MISSING);
 	assert_null(a.missing);
-	assert_string_equal(all_lines(&a), "node2: the job prolog could not check the fabric (slurmd's log there): unknown");
+	assert_string_equal(all_lines(&a),
+	                    "node2: the job prolog could not check the fabric (slurmd's log there): unknown");
 	assert_int_equal(a.lines.line[0].kind, ROCE_LINE_UNKNOWN);
 	assert_int_equal(roce_agree_verdict(&a, false), ROCE_AGREED_OWN);
 	roce_agree_free(&a);
@@ -297,14 +301,12 @@ static void test_issue_1277(void **state)
 	 * management) between the rails, on other subnets; Rails= names the four */
 	static const char *const a_all[] = { "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4",
 		                             "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_8" };
-	static const char *const a_net[] = { rails[0],        "198.51.100.0/24", "198.51.100.0/24",
-		                             rails[1],        "203.0.113.0/24",  rails[2],
-		                             "198.51.100.0/24", "198.51.100.0/24", rails[3] };
+	static const char *const a_net[] = { rails[0], "198.51.100.0/24", "198.51.100.0/24", rails[1], "203.0.113.0/24",
+		                             rails[2], "198.51.100.0/24", "198.51.100.0/24", rails[3] };
 	static const char *const b_all[] = { "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4",
 		                             "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_8" };
-	static const char *const b_net[] = { rails[0],          rails[1],          "198.51.100.0/24",
-		                             "198.51.100.0/24", rails[2],          rails[3],
-		                             "203.0.113.0/24",  "198.51.100.0/24", "198.51.100.0/24" };
+	static const char *const b_net[] = { rails[0], rails[1],         "198.51.100.0/24", "198.51.100.0/24", rails[2],
+		                             rails[3], "203.0.113.0/24", "198.51.100.0/24", "198.51.100.0/24" };
 	struct roce_policy p;
 	struct roce_error err;
 	roce_policy_defaults(&p);
@@ -428,8 +430,8 @@ static void test_hostile_layouts(void **state)
 	fp_rails(&f[2], "node3", 2, two, S2);
 	f[2].ports[1].rail[0] = '\0';
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
-	assert_string_equal(all_lines(&a),
-	                    "node3: 192.0.2.64/26 missing\nnode3: mlx5_1:1 is on no known rail (its address was not read)");
+	assert_string_equal(all_lines(&a), "node3: 192.0.2.64/26 missing\nnode3: mlx5_1:1 is on no known rail (its "
+	                                   "address was not read)");
 	assert_int_equal(a.n_rails, 1);
 	roce_agree_free(&a);
 	/* a rail of node3's own beside the others' */
@@ -528,7 +530,8 @@ static void test_compared(void **state)
 	fp_rails(&f[2], "node3", 2, two, S2);
 	f[2].ports[1].rate_gbps = 25;
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
-	assert_string_equal(all_lines(&a), "the step's nodes differ: link rate 100 Gb/s on node1,node2; 100/25 Gb/s on node3");
+	assert_string_equal(all_lines(&a),
+	                    "the step's nodes differ: link rate 100 Gb/s on node1,node2; 100/25 Gb/s on node3");
 	roce_agree_free(&a);
 }
 
@@ -594,12 +597,27 @@ static void test_encode_decode(void **state)
 	assert_string_equal(d.ref.key[1], "2001:db8::/64");
 	/* forged or broken values are refused, never half-used */
 	static const char *const bad[] = {
-		"", "1;42.3;rails;mlx5_0:1@4096", "2;42.3;rails", "2;42.3;rails;mlx5_0:1", "2;42.3;fail;mlx5_0:1;0@4096",
-		"2;42.3;maybe", "2;4x;own", "2;42.3;rails;mlx5_0:0;0@4096", "2;42.3;rails;mlx5_0:1;0@9000",
-		"2;42.3;rails;../x:1;0@4096", "2;42.3;rails;mlx5_0:1;1@4096", "2;42.3;rails;mlx5_0:1;0@4096,0@4096",
-		"2;42.3;rails;mlx5_0:1;0@4096;x", "2;42.3;rails;,;0@1", "2;42.3;rails;mlx5_0:1;0@-1",
-		"2;42.3;rails;mlx5_0:1;00@4096", "2;42.3;rails;192.0.2.1/26;0@4096", "2;42.3;rails;2001:0db8::/64;0@0",
-		"2;42.3;rails;mlx5_0:1,,mlx5_1:1;0@0", "2;42.3;rails;mlx5_0:1;", "2;42.3;rails;mlx5_0:1;x@1",
+		"",
+		"1;42.3;rails;mlx5_0:1@4096",
+		"2;42.3;rails",
+		"2;42.3;rails;mlx5_0:1",
+		"2;42.3;fail;mlx5_0:1;0@4096",
+		"2;42.3;maybe",
+		"2;4x;own",
+		"2;42.3;rails;mlx5_0:0;0@4096",
+		"2;42.3;rails;mlx5_0:1;0@9000",
+		"2;42.3;rails;../x:1;0@4096",
+		"2;42.3;rails;mlx5_0:1;1@4096",
+		"2;42.3;rails;mlx5_0:1;0@4096,0@4096",
+		"2;42.3;rails;mlx5_0:1;0@4096;x",
+		"2;42.3;rails;,;0@1",
+		"2;42.3;rails;mlx5_0:1;0@-1",
+		"2;42.3;rails;mlx5_0:1;00@4096",
+		"2;42.3;rails;192.0.2.1/26;0@4096",
+		"2;42.3;rails;2001:0db8::/64;0@0",
+		"2;42.3;rails;mlx5_0:1,,mlx5_1:1;0@0",
+		"2;42.3;rails;mlx5_0:1;",
+		"2;42.3;rails;mlx5_0:1;x@1",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (roce_agree_decode(bad[i], &d, &err) != -1)
@@ -645,14 +663,16 @@ static void test_apply(void **state)
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_GID_INDEX"), "3");
 
 	/* forged: a rail this node does not have, or at another MTU, is never added */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_0:1,mlx5_7:1,mlx5_1:1;0@4096,1@4096,2@1024", &d, &err), 0);
+	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_0:1,mlx5_7:1,mlx5_1:1;0@4096,1@4096,2@1024", &d, &err),
+	                 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
 	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 2);
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(why, "mlx5_7:1 has no healthy port here, mlx5_1:1 has another RDMA MTU here");
 
 	/* forged: a rail named twice is taken once; a plan that lacked the netdevs gets them */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1,mlx5_1:1;0@4096,1@4096,2@4096", &d, &err), 0);
+	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1,mlx5_1:1;0@4096,1@4096,2@4096", &d, &err),
+	                 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
 	plan.vars[1] = plan.vars[2];
 	plan.n_vars = 2;
@@ -678,7 +698,7 @@ static void test_apply(void **state)
 /* ------------------------------------------------------------------ the parser */
 
 static const char good[] =
-	"{\"schema\":\"slurm-roce/fingerprint/4\",\"job_id\":\"42\",\"verdict\":\"warn\","
+	"{\"schema\":\"slurm-roce/fingerprint/5\",\"job_id\":\"42\",\"verdict\":\"warn\","
 	"\"gid_index\":3,\"addr_family\":4,\"traffic_class\":104,\"pfc_priority\":3,\"trust\":\"dscp\","
 	"\"driver\":\"24.10-1.1.4\",\"problems\":[{\"status\":\"warn\",\"check\":\"pfc\",\"cause\":\"missing\","
 	"\"subjects\":\"mlx5_0:1\"}],\"problems_more\":0,\"devices\":[{\"device\":\"mlx5_0\",\"hca_type\":\"MT4123\","
@@ -686,8 +706,9 @@ static const char good[] =
 	"{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"eth0\",\"rail\":\"192.0.2.0/26\",\"active_mtu\":4096,"
 	"\"netdev_mtu\":9000,\"rate_gbps\":100,\"ecn_np\":1,\"ecn_rp\":1}]}";
 
-#define PORT_JSON(dev)                                                                                    \
-	"{\"device\":\"" dev "\",\"port\":1,\"netdev\":\"eth0\",\"rail\":\"\",\"active_mtu\":4096,\"netdev_mtu\":9000," \
+#define PORT_JSON(dev)                                                                             \
+	"{\"device\":\"" dev                                                                       \
+	"\",\"port\":1,\"netdev\":\"eth0\",\"rail\":\"\",\"active_mtu\":4096,\"netdev_mtu\":9000," \
 	"\"rate_gbps\":100,\"ecn_np\":-1,\"ecn_rp\":-1}"
 
 static int parse_with(const char *from, const char *to, struct roce_error *err)
@@ -766,11 +787,17 @@ static void test_parse(void **state)
 	/* schema 3 (a prolog not yet upgraded): no problems, read */
 	char v3[4096];
 	const char *pa = strstr(good, ",\"problems\""), *pz = strstr(good, ",\"devices\"");
-	snprintf(v3, sizeof(v3), "%.*s3%.*s%s", (int)(strstr(good, "/4") + 1 - good), good,
-	         (int)(pa - strstr(good, "/4") - 2), strstr(good, "/4") + 2, pz);
+	snprintf(v3, sizeof(v3), "%.*s3%.*s%s", (int)(strstr(good, "/5") + 1 - good), good,
+	         (int)(pa - strstr(good, "/5") - 2), strstr(good, "/5") + 2, pz);
 	assert_int_equal(roce_fingerprint_parse(v3, strlen(v3), "42", "node1", &g, &err), 0);
 	assert_int_equal(g.n_problems, 0);
 	assert_int_equal(g.n_ports, 1);
+	/* schema 4 (problems, no probes): read */
+	char v4[4096];
+	snprintf(v4, sizeof(v4), "%s", good);
+	strstr(v4, "/5")[1] = '4';
+	assert_int_equal(roce_fingerprint_parse(v4, strlen(v4), "42", "node1", &g, &err), 0);
+	assert_int_equal(g.n_problems, 1);
 	/* round trip through the writer */
 	json_object *o = roce_fingerprint_to_json(&f);
 	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -793,8 +820,8 @@ static void test_parse(void **state)
 	assert_non_null(strstr(err.msg, "more than a fingerprint's"));
 	/* schema, unknown members, ranges, names, words */
 	struct { const char *from, *to, *says; } cases[] = {
-		{ "fingerprint/4", "fingerprint/2", "schema" },
-		{ "fingerprint/4", "fingerprint/3", "problems\" in a schema 3" },
+		{ "fingerprint/5", "fingerprint/2", "schema" },
+		{ "fingerprint/5", "fingerprint/3", "problems\" in a schema 3" },
 		{ ",\"problems_more\":0", "", "problems_more" },
 		{ "\"status\":\"warn\"", "\"status\":\"pass\"", "status" },
 		{ "\"check\":\"pfc\"", "\"check\":\"pfc\\u001b[2J\"", "problem" },
@@ -825,8 +852,10 @@ static void test_parse(void **state)
 		{ "\"MT4123\"", "\"MT4123;rm\"", "hca_type" },
 		{ "\"warn\"", "\"unchecked\"", "unchecked node lists ports" },
 		{ "]}", "," PORT_JSON("mlx5_0") "]}", "twice" },
-		{ "\"fw_ver\":\"20.39.1002\"}", "\"fw_ver\":\"20.39.1002\"},{\"device\":\"mlx5_0\",\"hca_type\":\"\","
-		  "\"board_id\":\"\",\"fw_ver\":\"\"}", "twice" },
+		{ "\"fw_ver\":\"20.39.1002\"}",
+		  "\"fw_ver\":\"20.39.1002\"},{\"device\":\"mlx5_0\",\"hca_type\":\"\","
+		  "\"board_id\":\"\",\"fw_ver\":\"\"}",
+		  "twice" },
 		{ "\"ports\":[", "\"ports\":{}, \"x\":[", "unknown member" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -848,17 +877,130 @@ static void test_parse(void **state)
 	assert_non_null(strstr(err.msg, "at most 32"));
 }
 
+/* The path probe (Probe=ip): a rail whose probe failed between two nodes
+ * is left out on every node, one line per node pair and rail; a probe that
+ * passed changes nothing (and is the same bytes on every node). */
+static void test_probe_drops_rail(void **state)
+{
+	(void)state;
+	static const char *const subnets[] = { "192.0.2.0/26", "192.0.2.64/26" };
+	struct roce_fingerprint f[3];
+	for (int i = 0; i < 3; i++) {
+		fp_rails(&f[i], nodes3[i], 2, two, subnets);
+		f[i].ports[0].probe.verdict = f[i].ports[1].probe.verdict = ROCE_FP_PROBE_OK;
+	}
+	const struct roce_fingerprint *fps[] = { &f[0], &f[1], &f[2] };
+	struct roce_agreement a;
+	assert_int_equal(roce_agree(fps, nodes3, 3, plus_list, NULL, &a), 0);
+	assert_int_equal(a.flags, 0);
+	assert_int_equal(a.n_rails, 2);
+	roce_agree_free(&a);
+	/* a rail not probed (node3's file came too late for node2): said, never dropped, strict passes */
+	f[1].ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_LOCAL, "node3", 0, 9000, 26, -1 };
+	assert_int_equal(roce_agree(fps, nodes3, 3, plus_list, NULL, &a), 0);
+	assert_int_equal(a.flags, 0);
+	assert_int_equal(a.n_rails, 2);
+	assert_non_null(strstr(all_lines(&a), "path node2 -> node3 on 192.0.2.64/26: not probed"));
+	assert_int_equal(roce_agree_verdict(&a, true), ROCE_AGREED_RAILS);
+	roce_agree_free(&a);
+	/* node2 -> node3 on the second rail: a 1500 hop between hosts at 9000 */
+	f[1].ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_SIZE, "node3", 1500, 9000, 26, 26 };
+	assert_int_equal(roce_agree(fps, nodes3, 3, plus_list, NULL, &a), 0);
+	assert_int_equal(a.flags, ROCE_AGREE_TRIMMED);
+	assert_int_equal(a.n_rails, 1);
+	assert_string_equal(all_lines(&a),
+	                    "path node2 -> node3 on 192.0.2.64/26: largest size that passed 1500 of 9000");
+	assert_int_equal(roce_agree_verdict(&a, false), ROCE_AGREED_RAILS);
+	assert_int_equal(roce_agree_verdict(&a, true), ROCE_AGREED_FAIL);
+	assert_string_equal(exported(&a, &f[0]), "=mlx5_0:1");
+	roce_agree_free(&a);
+	/* and node3 -> node1 on the first: unreachable; a DSCP re-marked: nothing is left */
+	f[2].ports[0].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_NO_ANSWER, "node1", 0, 9000, 26, -1 };
+	f[0].ports[0].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_DSCP, "node2", 9000, 9000, 26, 0 };
+	assert_int_equal(roce_agree(fps, nodes3, 3, plus_list, NULL, &a), 0);
+	assert_int_equal(a.flags, ROCE_AGREE_TRIMMED | ROCE_AGREE_EMPTY);
+	assert_string_equal(all_lines(&a),
+	                    "path node1 -> node2 on 192.0.2.0/26: DSCP 26 sent, 0 arrived\n"
+	                    "path node2 -> node3 on 192.0.2.64/26: largest size that passed 1500 of 9000\n"
+	                    "path node3 -> node1 on 192.0.2.0/26: no answer");
+	assert_int_equal(roce_agree_verdict(&a, false), ROCE_AGREED_EMPTY);
+	roce_agree_free(&a);
+	char words[96];
+	roce_probeagree_words(&(struct roce_fp_probe_result){ ROCE_FP_PROBE_DSCP, "n", 1, 1, 26, -1 }, words,
+	                      sizeof(words));
+	assert_string_equal(words, "DSCP 26 sent, the one that arrived was not read");
+}
+
+/* "probe" in the fingerprint: written only when probed, {"verdict":"ok"} alone when it passed, parsed strictly. */
+static void test_probe_json(void **state)
+{
+	(void)state;
+	static const char *const subnets[] = { "192.0.2.0/26", "192.0.2.64/26" };
+	struct roce_fingerprint f, back;
+	struct roce_error err = { "" };
+	fp_rails(&f, "node1", 2, two, subnets);
+	json_object *o = roce_fingerprint_to_json(&f);
+	assert_null(strstr(json_object_to_json_string(o), "probe"));
+	json_object_put(o);
+	f.ports[0].probe.verdict = ROCE_FP_PROBE_OK;
+	f.ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_SIZE, "node2", 1500, 9000, 26, 26 };
+	o = roce_fingerprint_to_json(&f);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"ecn_rp\":1,\"probe\":{\"verdict\":\"ok\"}}"));
+	assert_non_null(strstr(text, "\"probe\":{\"verdict\":\"size\",\"peer\":\"node2\",\"largest\":1500,\"of\":9000,"
+	                             "\"sent\":26,\"arrived\":26}"));
+	assert_int_equal(roce_fingerprint_parse(text, strlen(text), "42", "node1", &back, &err), 0);
+	assert_int_equal(back.ports[0].probe.verdict, ROCE_FP_PROBE_OK);
+	assert_int_equal(back.ports[1].probe.verdict, ROCE_FP_PROBE_SIZE);
+	assert_string_equal(back.ports[1].probe.peer, "node2");
+	assert_int_equal(back.ports[1].probe.largest, 1500);
+	char hostile[8192];
+	static const struct {
+		const char *from, *to, *says;
+	} cases[] = {
+		{ "{\"verdict\":\"ok\"}", "{\"verdict\":\"ok\",\"peer\":\"x\"}", "unknown member \"peer\"" },
+		{ "{\"verdict\":\"ok\"}", "{\"verdict\":\"none\"}", "verdict" },
+		{ "{\"verdict\":\"ok\"}", "\"ok\"", "probe" },
+		{ "\"peer\":\"node2\"", "\"peer\":\"../x\"", "peer" },
+		{ "\"largest\":1500", "\"largest\":9001", "largest" },
+		{ "\"arrived\":26", "\"arrived\":64", "arrived" },
+		{ ",\"arrived\":26", "", "arrived" },
+		{ "fingerprint\\/5", "fingerprint\\/4", "\"probe\" in a schema 4" }, /* json-c escapes the slash */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *at = strstr(text, cases[i].from);
+		assert_non_null(at);
+		snprintf(hostile, sizeof(hostile), "%.*s%s%s", (int)(at - text), text, cases[i].to,
+		         at + strlen(cases[i].from));
+		if (roce_fingerprint_parse(hostile, strlen(hostile), "42", "node1", &back, &err) == 0)
+			fail_msg("case %zu taken", i);
+		if (!strstr(err.msg, cases[i].says))
+			fail_msg("case %zu: \"%s\" does not name %s", i, err.msg, cases[i].says);
+	}
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_all_same),        cmocka_unit_test(test_rail_missing),
-		cmocka_unit_test(test_order_and_extra), cmocka_unit_test(test_mtu_groups),
-		cmocka_unit_test(test_empty_and_missing), cmocka_unit_test(test_issue_1277),
-		cmocka_unit_test(test_swapped_names),   cmocka_unit_test(test_crossed),
-		cmocka_unit_test(test_hostile_layouts), cmocka_unit_test(test_site_rails),
-		cmocka_unit_test(test_compared),        cmocka_unit_test(test_short_lines),
-		cmocka_unit_test(test_encode_decode),   cmocka_unit_test(test_apply),
-		cmocka_unit_test(test_parse),           cmocka_unit_test(test_bond_ecn),
+		cmocka_unit_test(test_all_same),
+		cmocka_unit_test(test_rail_missing),
+		cmocka_unit_test(test_order_and_extra),
+		cmocka_unit_test(test_mtu_groups),
+		cmocka_unit_test(test_empty_and_missing),
+		cmocka_unit_test(test_issue_1277),
+		cmocka_unit_test(test_swapped_names),
+		cmocka_unit_test(test_crossed),
+		cmocka_unit_test(test_hostile_layouts),
+		cmocka_unit_test(test_site_rails),
+		cmocka_unit_test(test_compared),
+		cmocka_unit_test(test_short_lines),
+		cmocka_unit_test(test_encode_decode),
+		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_bond_ecn),
+		cmocka_unit_test(test_probe_drops_rail),
+		cmocka_unit_test(test_probe_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,10 +33,10 @@ static void prolog_arguments(void **s)
 	struct roce_policy p;
 	struct roce_error err = { "" };
 	roce_policy_defaults(&p);
-	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12x", "node1", 0, ROCE_JOB_GATE, &err), -1);
-	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12", "../x", 0, ROCE_JOB_GATE, &err), -1);
+	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12x", "node1", 0, ROCE_JOB_GATE, NULL, &err), -1);
+	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12", "../x", 0, ROCE_JOB_GATE, NULL, &err), -1);
 	/* neither part: nothing to do, nothing read */
-	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12", "node1", 0, 0, &err), 0);
+	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12", "node1", 0, 0, NULL, &err), 0);
 }
 
 int main(void)

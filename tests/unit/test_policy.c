@@ -85,17 +85,19 @@ static void t_seed_site(void **s)
 	struct roce_policy p;
 	struct roce_error err = { "" };
 	assert_int_equal(load(&p,
-	        "# the seed site\n"
-	        "GidIndex=3 AddrFamily=ipv4   # RoCE v2 IPv4\n"
-	        "mtu=9000\n"
-	        "\n"
-	        "PFCPRIORITY=3\tPfcUnknown=fail\n"
-	        "TrafficClass=106\n"
-	        "Hca=mlx5_0,mlx5_1\n"
-	        "GdrLevel=2\n"
-	        "Mode=strict\n"
-	        "TimeoutMs=500\n"
-	        "ReportDir=/shared/roce/reports\n", &err), 0);
+	                      "# the seed site\n"
+	                      "GidIndex=3 AddrFamily=ipv4   # RoCE v2 IPv4\n"
+	                      "mtu=9000\n"
+	                      "\n"
+	                      "PFCPRIORITY=3\tPfcUnknown=fail\n"
+	                      "TrafficClass=106\n"
+	                      "Hca=mlx5_0,mlx5_1\n"
+	                      "GdrLevel=2\n"
+	                      "Mode=strict\n"
+	                      "TimeoutMs=500\n"
+	                      "ReportDir=/shared/roce/reports\n",
+	                      &err),
+	                 0);
 	assert_int_equal(p.gid_index, 3);
 	assert_int_equal(p.mtu, 9000);
 	assert_int_equal(p.pfc_unknown, ROCE_UNKNOWN_FAIL);
@@ -128,7 +130,7 @@ static void t_errors_name_file_line_key(void **s)
 	assert_int_equal(load(&p, "Mtu=\n", &err), -1);
 	assert_non_null(strstr(err.msg, ":1: Mtu: invalid value \"\""));
 	assert_int_equal(load(&p, "PfcPriority=8\n", &err), -1);
-	assert_int_equal(load(&p, "Mode=off\n", &err), 0);   /* off is valid: the plugin's site default */
+	assert_int_equal(load(&p, "Mode=off\n", &err), 0); /* off is valid: the plugin's site default */
 	assert_int_equal(load(&p, "Mode=loud\n", &err), -1);
 	assert_non_null(strstr(err.msg, "expected off, warn or strict"));
 	assert_int_equal(load(&p, "Hca=mlx5_0,,\n", &err), 0);
@@ -162,7 +164,8 @@ static void t_kv_and_tokens(void **s)
 	assert_int_equal(roce_policy_set_kv(&p, "linkrate=None", "roce.conf:3", &err), 0);
 	assert_int_equal(p.link_rate, ROCE_LINK_RATE_NONE);
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=0", "roce.conf:3", &err), -1);
-	assert_string_equal(err.msg, "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
+	assert_string_equal(err.msg,
+	                    "roce.conf:3: LinkRate: invalid value \"0\" (expected auto, none or 1-9999 (Gb/s))");
 	assert_int_equal(roce_policy_set_kv(&p, "LinkRate=25G", "roce.conf:3", &err), -1);
 	/* checks new since 0.1.0 are released at warn (NEWS) */
 	assert_int_equal(p.link_rate_action, ROCE_ACTION_WARN);
@@ -216,9 +219,14 @@ static void t_rails(void **s)
 		"Rails=192.0.2.0/24,192.0.2.64/26", /* overlaps */
 		"Rails=192.0.2.0/26,192.0.2.0/26",  /* twice */
 		"Rails=a@192.0.2.0/26,a@192.0.2.64/26",
-		"Rails=192.0.2.70/26",              /* host bits */
-		"Rails=@192.0.2.0/26", "Rails=a.b/c@192.0.2.0/26", "Rails=abcdefghijklmnop@192.0.2.0/26",
-		"Rails=192.0.2.0/26,", "Rails=,192.0.2.0/26", "Rails=192.0.2.0/26,,192.0.2.64/26", "Rails=mlx5_0",
+		"Rails=192.0.2.70/26", /* host bits */
+		"Rails=@192.0.2.0/26",
+		"Rails=a.b/c@192.0.2.0/26",
+		"Rails=abcdefghijklmnop@192.0.2.0/26",
+		"Rails=192.0.2.0/26,",
+		"Rails=,192.0.2.0/26",
+		"Rails=192.0.2.0/26,,192.0.2.64/26",
+		"Rails=mlx5_0",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (roce_policy_set_kv(&p, bad[i], "roce.conf:4", &err) == 0)
@@ -232,6 +240,25 @@ static void t_rails(void **s)
 	*strrchr(many, ',') = '\0';
 	assert_int_equal(roce_policy_set_kv(&p, many, "x", &err), 0);
 	assert_int_equal(p.n_rails, 32);
+}
+
+/* Probe=: off by default (it sends datagrams between nodes), off or ip. */
+static void t_probe(void **s)
+{
+	(void)s;
+	struct roce_policy p;
+	struct roce_error err = { "" };
+	roce_policy_defaults(&p);
+	assert_int_equal(p.probe, ROCE_PROBE_OFF);
+	assert_string_equal(roce_policy_probe_name(p.probe), "off");
+	assert_int_equal(roce_policy_set_kv(&p, "probe=IP", "x", &err), 0);
+	assert_int_equal(p.probe, ROCE_PROBE_IP);
+	assert_string_equal(roce_policy_probe_name(p.probe), "ip");
+	assert_int_equal(roce_policy_set_kv(&p, "Probe=rdma", "roce.conf:7", &err), -1);
+	assert_string_equal(err.msg, "roce.conf:7: Probe: invalid value \"rdma\" (expected off or ip)");
+	assert_int_equal(p.probe, ROCE_PROBE_IP);
+	assert_int_equal(roce_policy_set_kv(&p, "Probe=off", "x", &err), 0);
+	assert_int_equal(p.probe, ROCE_PROBE_OFF);
 }
 
 /* roce-check resolves a relative --sysfs-root itself; roce.conf's SysfsRoot
@@ -299,6 +326,7 @@ int main(void)
 		cmocka_unit_test(t_kv_and_tokens),
 		cmocka_unit_test(t_sysfs_root_absolute_only),
 		cmocka_unit_test(t_rails),
+		cmocka_unit_test(t_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,12 @@ static void t_nodename_problems(void **s)
 	assert_string_equal(res.problems[1].key, "SharedDir");
 	assert_string_equal(p.report_dir, "/z");
 	assert_string_equal(p.shared_dir, "");
+	/* Probe= too: a node that does not answer fails its neighbour's probe */
+	assert_int_equal(read_for(&p, "Probe=ip\nNodeName=gpu1\nProbe=off\n", "gpu1", &res), -1);
+	assert_int_equal(res.n_problems, 1);
+	assert_string_equal(res.problems[0].key, "Probe");
+	assert_non_null(strstr(res.problems[0].err.msg, ":3: Probe: not in a NodeName= section (line 2)"));
+	assert_int_equal(p.probe, ROCE_PROBE_IP);
 
 	/* NodeName= starts a line; elsewhere it is no key */
 	assert_int_equal(read_for(&p, "Mtu=9000 NodeName=gpu1\n", "gpu1", &res), -1);
