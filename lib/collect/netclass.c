@@ -45,14 +45,26 @@ int roce_netclass_parse_uint(const char *s, int max, int *v)
 	return 0;
 }
 
-/* One ecn/ value into *v (-1 when not read); the first failure is the reading. */
-static void read_ecn_value(const char *root, struct roce_netdev *nd, const char *file, int max, int *v)
+/* The directories of ecn/'s values, opened once per netdev (a value in a
+ * directory that could not be opened is read by its whole path: the same
+ * reading, the same message).  Each value is then a name in its own
+ * directory: on sysfs no look before its open, elsewhere no check after
+ * it when the directory is private (readfile.h's ROCE_READFILE_DIR_*). */
+enum { ECN_NP_ENABLE, ECN_RP_ENABLE, ECN_NP, ECN_DIRS };
+static const char *const ecn_dir_name[ECN_DIRS] = { "roce_np/enable", "roce_rp/enable", "roce_np" };
+
+/* One ecn/ value (file dir k's name; rel for messages) into *v (-1 when
+ * not read); the first failure is the reading. */
+static void read_ecn_value(const char *root, struct roce_netdev *nd, const struct roce_sysfs_dir *dirs, int k,
+                           const char *name, int max, int *v)
 {
 	char rel[128], buf[32];
 	struct roce_reading r = { 0 };
 	*v = -1;
-	snprintf(rel, sizeof(rel), "class/net/%s/ecn/%s", nd->name, file);
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &r) == 0 && roce_netclass_parse_uint(buf, max, v) < 0) {
+	snprintf(rel, sizeof(rel), "class/net/%s/ecn/%s/%s", nd->name, ecn_dir_name[k], name);
+	int rc = dirs[k].fd >= 0 ? roce_sysfs_read_in(&dirs[k], name, buf, sizeof(buf), &r)
+	                         : roce_sysfs_read(root, rel, buf, sizeof(buf), &r);
+	if (rc == 0 && roce_netclass_parse_uint(buf, max, v) < 0) {
 		*v = -1;
 		roce_reading_set(&r, ROCE_MALFORMED, 0, "%s/%s: \"%.24s\" is not 0-%d", root, rel, buf, max);
 	}
@@ -75,17 +87,24 @@ static void read_ecn(const char *root, struct roce_netdev *nd)
 	}
 	roce_sysfs_names_free(names, n);
 	roce_reading_set(&nd->ecn.read, ROCE_OK, 0, NULL);
+	struct roce_sysfs_dir dirs[ECN_DIRS];
+	for (int k = 0; k < ECN_DIRS; k++) {
+		char sub[128];
+		snprintf(sub, sizeof(sub), "%s/%s", rel, ecn_dir_name[k]);
+		roce_sysfs_dir_open(&dirs[k], root, sub);
+	}
 	for (int p = 0; p < ROCE_PRIOS; p++) {
 		int v;
-		snprintf(file, sizeof(file), "roce_np/enable/%d", p);
-		read_ecn_value(root, nd, file, 1, &v);
+		snprintf(file, sizeof(file), "%d", p);
+		read_ecn_value(root, nd, dirs, ECN_NP_ENABLE, file, 1, &v);
 		nd->ecn.np[p] = (int8_t)v;
-		snprintf(file, sizeof(file), "roce_rp/enable/%d", p);
-		read_ecn_value(root, nd, file, 1, &v);
+		read_ecn_value(root, nd, dirs, ECN_RP_ENABLE, file, 1, &v);
 		nd->ecn.rp[p] = (int8_t)v;
 	}
-	read_ecn_value(root, nd, "roce_np/cnp_dscp", 63, &nd->ecn.cnp_dscp);
-	read_ecn_value(root, nd, "roce_np/cnp_802p_prio", 7, &nd->ecn.cnp_prio);
+	read_ecn_value(root, nd, dirs, ECN_NP, "cnp_dscp", 63, &nd->ecn.cnp_dscp);
+	read_ecn_value(root, nd, dirs, ECN_NP, "cnp_802p_prio", 7, &nd->ecn.cnp_prio);
+	for (int k = 0; k < ECN_DIRS; k++)
+		roce_sysfs_dir_close(&dirs[k]);
 }
 
 static void read_speed(const char *root, struct roce_netdev *nd)

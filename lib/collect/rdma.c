@@ -12,6 +12,7 @@
 #include "config.h"
 #include "collect/rdma.h"
 #include "base/printable.h"
+#include "read/readfile.h"
 #include "read/sysfs.h"
 
 #include <ctype.h>
@@ -136,15 +137,58 @@ static void record_refused(struct roce_reading *r, const char *root, const char 
 
 /* ------------------------------------------------------------ GID tables */
 
-/* pd: the port's directory (portdir below root, for messages). */
-static int read_gid(const char *root, const char *portdir, const struct roce_sysfs_dir *pd, int index,
+/* Where a port's GID files are read from: the port's directory (pd), and
+ * for a scan of the whole table its gids/, gid_attrs/types/ and
+ * gid_attrs/ndevs/ opened once (sub[], fd -1 when not), so that each of
+ * the table's hundreds of files is a name in its own directory: what the
+ * port's directory says of its own entries (readfile.h's
+ * ROCE_READFILE_DIR_PRIVATE) is said of each of these for theirs, which
+ * spares a check of every file after it is opened.  The same values and
+ * the same messages: a directory's path and the name are the path read
+ * from pd, and one that cannot be opened leaves its files to pd.  Not on
+ * sysfs, where pd's files are already read without a look or a check. */
+enum { GIDS, GID_TYPES, GID_NDEVS, GID_DIRS };
+static const char *const gid_dir_name[GID_DIRS] = { "gids", "gid_attrs/types", "gid_attrs/ndevs" };
+struct gid_dirs {
+	const struct roce_sysfs_dir *pd;
+	bool opened;
+	struct roce_sysfs_dir sub[GID_DIRS];
+};
+
+static void gid_dirs_open(struct gid_dirs *dirs)
+{
+	for (int k = 0; k < GID_DIRS; k++)
+		roce_sysfs_dir_open_in(&dirs->sub[k], dirs->pd, gid_dir_name[k]);
+	dirs->opened = true;
+}
+
+static void gid_dirs_close(struct gid_dirs *dirs)
+{
+	if (!dirs->opened)
+		return;
+	for (int k = 0; k < GID_DIRS; k++)
+		roce_sysfs_dir_close(&dirs->sub[k]);
+	dirs->opened = false;
+}
+
+/* File index of kind k (name: "gids/<index>" and the like, for messages). */
+static int read_gid_file(const struct gid_dirs *dirs, int k, int index, char *name, size_t namelen, char *buf,
+                         size_t len, struct roce_reading *r)
+{
+	snprintf(name, namelen, "%s/%d", gid_dir_name[k], index);
+	if (dirs->opened && dirs->sub[k].fd >= 0)
+		return roce_sysfs_read_in(&dirs->sub[k], name + strlen(gid_dir_name[k]) + 1, buf, len, r);
+	return roce_sysfs_read_in(dirs->pd, name, buf, len, r);
+}
+
+/* dirs: the port's directories (portdir below root, for messages). */
+static int read_gid(const char *root, const char *portdir, const struct gid_dirs *dirs, int index,
                     struct roce_gid *g)
 {
 	char name[40], buf[64];
 	memset(g, 0, sizeof(*g));
 	g->index = index;
-	snprintf(name, sizeof(name), "gids/%d", index);
-	if (roce_sysfs_read_in(pd, name, buf, sizeof(buf), &g->read) < 0)
+	if (read_gid_file(dirs, GIDS, index, name, sizeof(name), buf, sizeof(buf), &g->read) < 0)
 		return -1;
 	if (roce_rdma_parse_gid(buf, g->raw) < 0) {
 		roce_reading_set(&g->read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a GID", root, portdir, name,
@@ -156,14 +200,12 @@ static int read_gid(const char *root, const char *portdir, const struct roce_sys
 	if (g->empty)
 		return 0;
 
-	snprintf(name, sizeof(name), "gid_attrs/types/%d", index);
-	if (roce_sysfs_read_in(pd, name, buf, sizeof(buf), &g->type_read) == 0 &&
+	if (read_gid_file(dirs, GID_TYPES, index, name, sizeof(name), buf, sizeof(buf), &g->type_read) == 0 &&
 	    roce_rdma_parse_gid_type(buf, &g->type) < 0)
 		roce_reading_set(&g->type_read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a GID type", root,
 		                 portdir, name, buf);
 
-	snprintf(name, sizeof(name), "gid_attrs/ndevs/%d", index);
-	if (roce_sysfs_read_in(pd, name, g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 &&
+	if (read_gid_file(dirs, GID_NDEVS, index, name, sizeof(name), g->ndev, sizeof(g->ndev), &g->ndev_read) == 0 &&
 	    !roce_netdev_name_ok(g->ndev)) {
 		roce_reading_set(&g->ndev_read, ROCE_MALFORMED, 0, "%s/%s/%s: \"%.48s\" is not a netdev name", root,
 		                 portdir, name, g->ndev);
@@ -205,8 +247,8 @@ static int keep_gid(struct roce_port *port, const struct roce_gid *g)
  * also gives the table size).  Listing and sorting 256 names per port cost
  * a third of a job prolog.
  */
-static void read_gid_table(const char *root, const char *portdir, const struct roce_sysfs_dir *pd,
-                           struct roce_port *port, const struct roce_gid_want *want)
+static void scan_gid_table(const char *root, const char *portdir, struct gid_dirs *dirs, struct roce_port *port,
+                           const struct roce_gid_want *want)
 {
 	struct roce_gid g;
 	bool have_index = false;
@@ -214,7 +256,7 @@ static void read_gid_table(const char *root, const char *portdir, const struct r
 	port->gid_table_size = -1;
 	roce_reading_set(&port->gids_read, ROCE_OK, 0, NULL);
 	if (!want->full && want->index >= 0 && want->index < ROCE_GID_MAX) {
-		read_gid(root, portdir, pd, want->index, &g);
+		read_gid(root, portdir, dirs, want->index, &g);
 		if (roce_gid_usable(&g, want->addr_family)) {
 			keep_gid(port, &g);
 			return;
@@ -225,10 +267,12 @@ static void read_gid_table(const char *root, const char *portdir, const struct r
 			return;
 	}
 	/* Scan from 0 (NCCL's order); stop at the first usable entry unless a full dump was asked. */
+	if (want->full && !(dirs->pd->flags & ROCE_READFILE_DIR_KERNFS))
+		gid_dirs_open(dirs);
 	for (int i = 0; i < ROCE_GID_MAX; i++) {
 		if (i == want->index && have_index && !want->full)
 			continue;
-		read_gid(root, portdir, pd, i, &g);
+		read_gid(root, portdir, dirs, i, &g);
 		if (g.read.status == ROCE_MISSING) {
 			port->gid_table_size = i;
 			if (i == 0)
@@ -246,6 +290,16 @@ static void read_gid_table(const char *root, const char *portdir, const struct r
 		                 "read only the first %d",
 		                 root, portdir, ROCE_GID_MAX, ROCE_GID_MAX);
 	port->gid_table_scanned = port->gid_table_size >= 0;
+}
+
+static void read_gid_table(const char *root, const char *portdir, const struct roce_sysfs_dir *pd,
+                           struct roce_port *port, const struct roce_gid_want *want)
+{
+	struct gid_dirs dirs;
+	dirs.pd = pd;
+	dirs.opened = false;
+	scan_gid_table(root, portdir, &dirs, port, want);
+	gid_dirs_close(&dirs);
 }
 
 /* ------------------------------------------------------------ ports, devices */

@@ -111,8 +111,11 @@ bad:
 }
 
 /* The netdev whose qos/ holds nd's trust: nd itself, or the one lower
- * device of a VLAN (class/net/<vlan>/lower_<dev>, made by the kernel). */
-static void qos_netdev(const char *root, const struct roce_netdev *nd, char *out, size_t len)
+ * device of a VLAN (class/net/<vlan>/lower_<dev>, made by the kernel).
+ * true when the listing shows that nd has no qos/ and out is nd: then
+ * every file under it is missing, as a read of one would find (no
+ * class/net/<nd>, or one that is not a directory: the same MISSING). */
+static bool qos_netdev(const char *root, const struct roce_netdev *nd, char *out, size_t len)
 {
 	char rel[64], **names = NULL;
 	size_t n = 0;
@@ -120,7 +123,7 @@ static void qos_netdev(const char *root, const struct roce_netdev *nd, char *out
 	snprintf(out, len, "%s", nd->name);
 	snprintf(rel, sizeof(rel), "class/net/%s", nd->name);
 	if (roce_sysfs_list(root, rel, &names, &n, &r) < 0)
-		return;
+		return r.status == ROCE_MISSING && (r.err == ENOENT || r.err == ENOTDIR);
 	bool has_qos = false;
 	const char *lower = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -131,9 +134,11 @@ static void qos_netdev(const char *root, const struct roce_netdev *nd, char *out
 	if (!has_qos && lower)
 		snprintf(out, len, "%s", lower);
 	roce_sysfs_names_free(names, n);
+	return !has_qos && !lower;
 }
 
-static void read_dscp2prio(const char *root, struct roce_trust *t)
+/* no_qos: qos_netdev() found no qos/ (the read would be MISSING). */
+static void read_dscp2prio(const char *root, struct roce_trust *t, bool no_qos)
 {
 	char rel[64], why[128];
 	char *buf = malloc(ROCE_SYSFS_VALUE_MAX + 1);
@@ -144,7 +149,9 @@ static void read_dscp2prio(const char *root, struct roce_trust *t)
 		return;
 	}
 	snprintf(rel, sizeof(rel), "class/net/%s/qos/dscp2prio", t->from);
-	if (roce_sysfs_read(root, rel, buf, ROCE_SYSFS_VALUE_MAX + 1, &m->read) == 0) {
+	if (no_qos)
+		roce_reading_set(&m->read, ROCE_MISSING, ENOENT, "%s/%s does not exist", root, rel);
+	else if (roce_sysfs_read(root, rel, buf, ROCE_SYSFS_VALUE_MAX + 1, &m->read) == 0) {
 		if (roce_trust_parse_dscp2prio(buf, m, why, sizeof(why)) < 0)
 			roce_reading_set(&m->read, ROCE_MALFORMED, 0, "%s/%s: %s (not the layout mlnx_qos reads)", root,
 			                 rel, why);
@@ -158,13 +165,15 @@ static void read_trust(const char *root, struct roce_netdev *nd)
 {
 	struct roce_trust *t = &nd->trust;
 	char rel[64], buf[32];
-	qos_netdev(root, nd, t->from, sizeof(t->from));
+	bool no_qos = qos_netdev(root, nd, t->from, sizeof(t->from));
 	snprintf(rel, sizeof(rel), "class/net/%s/qos/trust", t->from);
-	if (roce_sysfs_read(root, rel, buf, sizeof(buf), &t->read) == 0 && roce_trust_parse_mode(buf, &t->mode) < 0)
+	if (no_qos)
+		roce_reading_set(&t->read, ROCE_MISSING, ENOENT, "%s/%s does not exist", root, rel);
+	else if (roce_sysfs_read(root, rel, buf, sizeof(buf), &t->read) == 0 && roce_trust_parse_mode(buf, &t->mode) < 0)
 		roce_reading_set(&t->read, ROCE_MALFORMED, 0, "%s/%s: \"%.24s\" is not pcp or dscp", root, rel, buf);
 	else if (t->read.status == ROCE_MISSING)
 		roce_reading_set(&t->read, ROCE_MISSING, ENOENT, "%s/%s does not exist", root, rel);
-	read_dscp2prio(root, t);
+	read_dscp2prio(root, t, no_qos);
 }
 
 void roce_trust_collect(struct roce_node *node, const char *sysfs_root)

@@ -350,8 +350,10 @@ void roce_sysfs_dir_close(struct roce_sysfs_dir *d)
  * whole path's reader would (-1, errno set). */
 static int in_dir(const struct roce_sysfs_dir *d, const char *name, struct roce_reading *r)
 {
-	char path[PATH_MAX];
-	if (join(path, sizeof(path), d->path, name, r) < 0) {
+	/* join()'s test, by length: "%s/%s" is one byte more than both (no
+	 * path formatted for each of the values read by the thousand). */
+	if (strlen(d->path) + 1 + strlen(name) >= PATH_MAX) {
+		roce_reading_set(r, ROCE_UNREADABLE, ENAMETOOLONG, "path too long: %s/%s", d->path, name);
 		errno = ENAMETOOLONG;
 		return -1;
 	}
