@@ -57,7 +57,8 @@ for r in 0 1; do
 done
 
 # each task also counts the passed probes in its node's fingerprint (SharedDir/<job>/<T>.<D>.<node>)
-TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; cat '"$W"'/shared/$SLURM_JOB_ID/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"'
+# and the probe's time on its node: from its probe file (written as it starts) to its fingerprint (after)
+TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; d='"$W"'/shared/$SLURM_JOB_ID; cat $d/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"; [ ! -e $d/probe.$SLURMD_NODENAME ] || echo "MS $SLURMD_NODENAME $(stat -c %.3Y $d/probe.$SLURMD_NODENAME) $(stat -c %.3Y $d/[0-9]*.$SLURMD_NODENAME)"'
 srun3() { run srun -N3 "$@" sh -c "$TASK"; }
 all3() { local n; for n in node1 node2 node3; do grep -q "^RAN $n $1$" "$W/out" || return 1; done; }
 
@@ -66,6 +67,7 @@ srun3 --roce=strict
 check "healthy, strict: the step runs on all three with both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1'
 check "each node's fingerprint says its two rails' probes passed" \
 	'[ $(grep -c "^OK node[1-3] 2$" $W/out) = 3 ]'
+echo "# probe time per node (probe file to fingerprint, ms): $(awk '/^MS / {printf "%s %.0f  ", $2, ($4 - $3) * 1000}' "$W/out")"
 check "no word from the agreement; the probe files are gone with the job" \
 	'! grep -q "roce:" $W/err && lab_poll 20 eval "[ -z \"\$(ls $W/shared)\" ]"'
 
