@@ -3,6 +3,7 @@
 #include "config.h"
 #include "agree/fingerprint.h"
 #include "base/slurmid.h"
+#include "probe/sockaddr.h"
 #include "read/jsonin.h"
 
 #include <stdio.h>
@@ -357,6 +358,12 @@ json_object *roce_fingerprint_to_json(const struct roce_fingerprint *f)
 	json_object_object_add(o, "driver", json_object_new_string(f->driver));
 	json_object_object_add(o, "problems", problems_json(f));
 	json_object_object_add(o, "problems_more", json_object_new_int64(f->problems_more));
+	if (f->resolves.peer[0]) {
+		json_object *r = json_object_new_object();
+		json_object_object_add(r, "peer", json_object_new_string(f->resolves.peer));
+		json_object_object_add(r, "got", json_object_new_string(f->resolves.got));
+		json_object_object_add(o, "resolves", r);
+	}
 	for (size_t i = 0; i < f->n_devices; i++)
 		json_object_array_add(devs, device_json(&f->devices[i]));
 	json_object_object_add(o, "devices", devs);
@@ -394,7 +401,30 @@ static const char *const device_keys[] = { "device", "hca_type", "board_id", "fw
 static const char *const problem_keys[] = { "status", "check", "cause", "subjects", NULL };
 static const char *const top_keys[] = { "schema",  "job_id",        "verdict",      "gid_index", "addr_family",
 	                                "traffic_class", "pfc_priority", "trust",    "driver",    "devices",
-	                                "ports",   "problems",      "problems_more", NULL };
+	                                "ports",   "problems",      "problems_more", "resolves", NULL };
+static const char *const resolves_keys[] = { "peer", "got", NULL };
+
+/* Schema 5's "resolves": a node name and an address, nothing else. */
+static int parse_resolves(json_object *o, int schema, struct roce_fingerprint *f, struct roce_error *err)
+{
+	json_object *r;
+	struct sockaddr_storage a;
+	if (!json_object_object_get_ex(o, "resolves", NULL))
+		return 0;
+	if (schema < 5) {
+		roce_error_set(err, "\"resolves\" in a schema %d fingerprint", schema);
+		return -1;
+	}
+	if (roce_jin_member(o, "resolves", json_type_object, &r, err) < 0 || only_keys(r, resolves_keys, "resolves", err) < 0 ||
+	    roce_jin_strcpy(r, "peer", f->resolves.peer, sizeof(f->resolves.peer), err) < 0 ||
+	    roce_jin_strcpy(r, "got", f->resolves.got, sizeof(f->resolves.got), err) < 0)
+		return -1;
+	if (!roce_slurmid_node_ok(f->resolves.peer) || roce_sockaddr_parse(f->resolves.got, 0, &a) < 0) {
+		roce_error_set(err, "resolves: \"peer\" is no node name or \"got\" no address");
+		return -1;
+	}
+	return 0;
+}
 
 static int parse_word(json_object *o, const char *key, char *buf, struct roce_error *err)
 {
@@ -641,7 +671,7 @@ static int parse_object(json_object *o, const char *job_id, const char *node, st
 	f->traffic_class = (int)tc;
 	f->pfc_priority = (int)pfc;
 	f->trust = (enum roce_trust_mode)trust;
-	if (parse_problems(o, schema, f, err) < 0 || parse_devices(o, f, err) < 0 || parse_ports(o, schema, f, err) < 0)
+	if (parse_problems(o, schema, f, err) < 0 || parse_resolves(o, schema, f, err) < 0 || parse_devices(o, f, err) < 0 || parse_ports(o, schema, f, err) < 0)
 		return -1;
 	if (f->verdict == ROCE_FP_UNCHECKED && (f->n_ports || f->n_problems)) {
 		roce_error_set(err, "an unchecked node lists ports or problems");

@@ -39,7 +39,8 @@
  * says each once for the step's nodes.
  * 5: each port's path probe to the next node (Probe=ip): "probe", present
  * only when probed, {"verdict": "ok"} alone when it passed (nodes whose
- * probes passed still write the same bytes).  3 and 4 are still read (no
+ * probes passed still write the same bytes); "resolves" {peer, got} when
+ * the next node's name resolved here to an address it does not have.  3 and 4 are still read (no
  * problems in 3, no probes in either): the prologs of nodes not yet
  * upgraded write them. */
 #define ROCE_FP_SCHEMA "slurm-roce/fingerprint/5"
@@ -109,6 +110,12 @@ struct roce_fingerprint {
 	size_t n_problems;             /* what a job's output says of the node (not quiet), the worst first */
 	struct roce_brief problems[ROCE_FP_PROBLEMS_MAX];
 	unsigned problems_more; /* beyond those, or not safe to carry (a name outside the words parsed back) */
+	/* the path probe's name check (Probe=ip): the next node's name resolved
+	 * here to got, none of the addresses it announced ("" peer: no finding) */
+	struct {
+		char peer[ROCE_FP_NODE_MAX];
+		char got[64];
+	} resolves;
 	size_t n_devices;
 	struct roce_fp_device devices[ROCE_FP_PORTS_MAX];
 	size_t n_ports; /* healthy allowed RoCE ports, in PCI order (ports last: shareddir.c keeps only those used) */

@@ -3,7 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <netdb.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -60,6 +63,8 @@ static int start(const struct roce_pathprobe_in *in, struct roce_responder *r, s
 	if (roce_responder_open(r, &key, local, in->n_rails, err) < 0)
 		return -1;
 	mine.key = key;
+	for (size_t i = 0; i < in->n_hosts && mine.n_hosts < ROCE_PROBESHARE_HOSTS_MAX; i++)
+		mine.hosts[mine.n_hosts++] = in->hosts[i];
 	for (size_t i = 0; i < in->n_rails; i++) {
 		snprintf(mine.rails[i].rail, sizeof(mine.rails[i].rail), "%s", in->rails[i].rail);
 		mine.rails[i].addr = in->rails[i].addr;
@@ -129,6 +134,64 @@ static void linger(const struct roce_pathprobe_in *in, struct roce_responder *r,
 	}
 }
 
+/* getaddrinfo(name) within ms (a stuck DNS server must not hold the
+ * prolog): the list, or NULL (not resolved, or not in time). */
+struct lookup {
+	struct gaicb req;
+	struct addrinfo hints;
+	char name[ROCE_FP_NODE_MAX];
+};
+
+static struct addrinfo *resolve(const char *name, int ms)
+{
+	struct lookup *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->hints.ai_family = AF_UNSPEC;
+	l->hints.ai_socktype = SOCK_STREAM;
+	l->req.ar_name = l->name;
+	l->req.ar_request = &l->hints;
+	struct gaicb *list[1] = { &l->req };
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	if (getaddrinfo_a(GAI_NOWAIT, list, 1, NULL) != 0) {
+		free(l);
+		return NULL;
+	}
+	gai_suspend((const struct gaicb *const *)list, 1, &ts); /* done, the time up, or a signal */
+	if (gai_error(&l->req) == EAI_INPROGRESS)
+		gai_cancel(&l->req);
+	int e = gai_error(&l->req);
+	if (e == EAI_INPROGRESS)
+		return NULL; /* l stays glibc's lookup thread's (a prolog's child exits soon after) */
+	struct addrinfo *res = e == 0 ? l->req.ar_result : NULL;
+	free(l);
+	return res;
+}
+
+/* The next node's name resolved as its bootstrap would, against what it announced. */
+static void check_name(const struct neighbour *next, int ms, struct roce_pathprobe_result *out)
+{
+	if (next->file.n_hosts == 0)
+		return;
+	struct addrinfo *res = resolve(next->name, ms);
+	bool found = false;
+	for (const struct addrinfo *a = res; a && !found; a = a->ai_next) {
+		struct sockaddr_storage got = { 0 };
+		memcpy(&got, a->ai_addr, a->ai_addrlen < sizeof(got) ? a->ai_addrlen : sizeof(got));
+		for (size_t i = 0; i < next->file.n_hosts && !found; i++)
+			found = roce_sockaddr_same_host(&got, &next->file.hosts[i]);
+	}
+	if (res && !found) {
+		struct sockaddr_storage first = { 0 };
+		char text[ROCE_SOCKADDR_TEXT_MAX];
+		memcpy(&first, res->ai_addr, res->ai_addrlen < sizeof(first) ? res->ai_addrlen : sizeof(first));
+		snprintf(out->name_got, sizeof(out->name_got), "%s", roce_sockaddr_text(&first, text));
+	}
+	if (res)
+		freeaddrinfo(res);
+}
+
 /* Targets for the rails the next node has; the others said in out. */
 static void plan(const struct roce_pathprobe_in *in, const struct neighbour *next, struct roce_prober *p,
                  size_t *rail_of, struct roce_pathprobe_result *out)
@@ -194,5 +257,7 @@ int roce_pathprobe_run(const struct roce_pathprobe_in *in, struct roce_pathprobe
 	}
 	out->answered = r.stats.answered;
 	roce_responder_close(&r);
+	if (next.state == 0 && in->resolve_ms > 0)
+		check_name(&next, in->resolve_ms, out);
 	return 0;
 }

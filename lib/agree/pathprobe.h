@@ -7,7 +7,9 @@
  * next node in the job's node list, whose rails it probes, and the previous
  * one, the only addresses its responder answers), probe each rail the next
  * node also has (lib/probe/prober.h) and serve the responder until the
- * deadline.  O(1) files and datagrams per node whatever the job's size.
+ * deadline; then resolves the next node's name as the job's bootstrap
+ * would (getaddrinfo) and compares with the addresses that node announced.
+ * O(1) files, datagrams and lookups per node whatever the job's size.
  * Run by the job prolog (lib/job/jobprobe.h).
  */
 #ifndef ROCE_PATHPROBE_H
@@ -43,6 +45,9 @@ struct roce_pathprobe_in {
 	int probe_ms; /* the probe's deadline once the next node's file is read */
 	int serve_ms;  /* the responder answers at most this long from the start */
 	int linger_ms; /* and (> 0) stops this long after the previous node's file was read */
+	const struct sockaddr_storage *hosts; /* this node's own addresses (for the next node's name check) */
+	size_t n_hosts;
+	int resolve_ms; /* > 0: the next node's name is resolved (getaddrinfo) within this */
 };
 
 /* What this node found on each of its rails towards the next node. */
@@ -57,6 +62,10 @@ struct roce_pathprobe_result {
 		char words[200];  /* roce_prober_describe(), or why it was not probed */
 	} rails[ROCE_PROBESHARE_RAILS_MAX];
 	unsigned answered; /* probes this node's responder answered */
+	/* the next node's name resolved here to none of the addresses it
+	 * announced: the first it resolved to ("" when it resolved right, did
+	 * not resolve in time, or the next node announced none) */
+	char name_got[64];
 	double ms;         /* from the start until this node's probes were answered or failed */
 };
 

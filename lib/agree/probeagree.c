@@ -52,6 +52,19 @@ static void say(struct roce_lines *lines, const char *node, const struct roce_fp
 	roce_lines_end(lines, failed(p) ? ROCE_LINE_TRIM : ROCE_LINE_SHOULD, &b);
 }
 
+void roce_probeagree_names(const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
+                           struct roce_lines *lines)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct roce_line_build b;
+		if (!fps[i] || !fps[i]->resolves.peer[0])
+			continue;
+		roce_lines_start(&b, "%.64s resolves %.64s to %s, not an address %.64s has (/etc/hosts or DNS)", nodes[i],
+		                 fps[i]->resolves.peer, fps[i]->resolves.got, fps[i]->resolves.peer);
+		roce_lines_end(lines, ROCE_LINE_SHOULD, &b);
+	}
+}
+
 size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
                               const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
                               struct roce_lines *lines, bool drop[ROCE_FP_PORTS_MAX])

@@ -27,4 +27,10 @@ size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
                               const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
                               struct roce_lines *lines, bool drop[ROCE_FP_PORTS_MAX]);
 
+/* A SHOULD line for each node whose fingerprint says the next node's name
+ * resolved there to an address that node does not have ("node2 resolves
+ * node3 to 192.0.2.99, not an address node3 has (/etc/hosts or DNS)"). */
+void roce_probeagree_names(const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
+                           struct roce_lines *lines);
+
 #endif

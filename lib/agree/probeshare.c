@@ -57,6 +57,12 @@ int roce_probeshare_format(const struct roce_probeshare *s, char *buf, size_t le
 			return -1;
 		at += (size_t)n;
 	}
+	for (size_t i = 0; i < s->n_hosts && i < ROCE_PROBESHARE_HOSTS_MAX; i++) {
+		n = snprintf(buf + at, len - at, "host %s\n", roce_sockaddr_text(&s->hosts[i], shown));
+		if (n < 0 || (size_t)n >= len - at)
+			return -1;
+		at += (size_t)n;
+	}
 	return at <= ROCE_PROBESHARE_TEXT_MAX ? (int)at : -1;
 }
 
@@ -126,7 +132,15 @@ static const char *parse_line(char *line, size_t lineno, struct roce_probeshare 
 		s->n++;
 		return NULL;
 	}
-	return "a line that is none of time, key (once each) and rail";
+	if (n == 2 && !strcmp(w[0], "host")) {
+		if (s->n_hosts == ROCE_PROBESHARE_HOSTS_MAX)
+			return "more than 8 hosts";
+		if (roce_sockaddr_parse(w[1], 0, &s->hosts[s->n_hosts]) < 0)
+			return "a host that is no address";
+		s->n_hosts++;
+		return NULL;
+	}
+	return "a line that is none of time, key (once each), rail and host";
 }
 
 int roce_probeshare_parse(const char *text, size_t len, struct roce_probeshare *s, struct roce_error *err)

@@ -10,6 +10,9 @@
  *   key <64 hex digits>        the key this node's responder takes probes under
  *   rail <subnet> <address> <port>   per rail: this node's address on it and
  *                              its responder's UDP port
+ *   host <address>             at most 8: the node's own addresses (not
+ *                              loopback or link-local), which its name should
+ *                              resolve to on every node
  *
  * Each node draws its own key (a per-job, per-node secret): a prober tags
  * its probes with its neighbour's key, read from this file as root; nothing
@@ -35,6 +38,7 @@
 
 #define ROCE_PROBESHARE_RAILS_MAX 32
 #define ROCE_PROBESHARE_TEXT_MAX 4096
+#define ROCE_PROBESHARE_HOSTS_MAX 8 /* the node's own addresses, for the name check */
 
 struct roce_probeshare_rail {
 	char rail[ROCE_SUBNET_TEXT_MAX]; /* canonical subnet */
@@ -46,6 +50,8 @@ struct roce_probeshare {
 	struct roce_probewire_key key;
 	size_t n;
 	struct roce_probeshare_rail rails[ROCE_PROBESHARE_RAILS_MAX];
+	size_t n_hosts; /* the node's own addresses (its name should resolve to one of them) */
+	struct sockaddr_storage hosts[ROCE_PROBESHARE_HOSTS_MAX];
 };
 
 /* s as the file's text into buf (len bytes): its length, or -1 when it does

@@ -53,8 +53,9 @@ int roce_fragment_bounds_check(const struct roce_fragment *f, struct roce_error 
 			    counter_bound(i, "pfc indications", p->pfc_ind[q], most, f->seconds, err) < 0)
 				return -1;
 	}
-	/* + a user_override per variable, a path_probe per port and one for the node (jobprobe.h) */
-	size_t max = roce_verdicts_max(f->n_ports) + ROCE_RANWITH_VARS + f->n_ports + 1;
+	/* + a user_override per variable, a path_probe per port and two for the node (jobprobe.h:
+	 * a name that resolves elsewhere, every probe passed) */
+	size_t max = roce_verdicts_max(f->n_ports) + ROCE_RANWITH_VARS + f->n_ports + 2;
 	if (f->n_verdicts > max) {
 		roce_error_set(err, "\"verdicts\": %zu for %zu port(s), more than an epilog writes (at most %zu)",
 		               f->n_verdicts, f->n_ports, max);

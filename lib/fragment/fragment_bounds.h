@@ -10,7 +10,8 @@
  *  - each counter of a port: at most what a port at twice the fastest link
  *    rate we know (800 Gb/s) moves in bytes in that time and a minute more;
  *  - verdicts: at most what verdicts.c's rules give a node of that many
- *    ports, and a user_override per NCCL variable recorded.
+ *    ports, a user_override per NCCL variable recorded, and the path
+ *    probe's: one per port and two for the node (jobprobe.h).
  * Pure.
  */
 #ifndef ROCE_FRAGMENT_BOUNDS_H

@@ -3,6 +3,8 @@
 #include "config.h"
 #include "job/jobprobe.h"
 
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,28 @@ static void to_sockaddr(int family, const uint8_t *addr, struct sockaddr_storage
 		a->sin6_family = AF_INET6;
 		memcpy(&a->sin6_addr, addr, 16);
 	}
+}
+
+/* This node's own addresses, which its name should resolve to elsewhere:
+ * up and not loopback or link-local, at most ROCE_PROBESHARE_HOSTS_MAX. */
+static size_t own_hosts(struct sockaddr_storage *out)
+{
+	struct ifaddrs *all, *i;
+	size_t n = 0;
+	if (getifaddrs(&all) < 0)
+		return 0;
+	for (i = all; i && n < ROCE_PROBESHARE_HOSTS_MAX; i = i->ifa_next) {
+		const struct sockaddr *a = i->ifa_addr;
+		if (!a || !(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK) ||
+		    (a->sa_family != AF_INET && a->sa_family != AF_INET6))
+			continue;
+		if (a->sa_family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)a)->sin6_addr))
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		memcpy(&out[n++], a, a->sa_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	}
+	freeifaddrs(all);
+	return n;
 }
 
 /* One rail per subnet the fingerprint offers: its first port's address. */
@@ -61,7 +85,7 @@ static int wait_ms(const struct roce_policy *p)
 
 int roce_jobprobe_budget_ms(const struct roce_policy *p)
 {
-	return wait_ms(p) + ROCE_JOBPROBE_MS - ROCE_JOBPROBE_WAIT_MS;
+	return wait_ms(p) + ROCE_JOBPROBE_MS - ROCE_JOBPROBE_WAIT_MS + ROCE_JOBPROBE_RESOLVE_MS;
 }
 
 static enum roce_fp_probe fp_verdict(enum roce_prober_verdict v)
@@ -121,6 +145,7 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
                       struct roce_error *err)
 {
 	struct roce_pathprobe_rail rails[ROCE_PROBESHARE_RAILS_MAX];
+	struct sockaddr_storage hosts[ROCE_PROBESHARE_HOSTS_MAX];
 	struct roce_pathprobe_result res;
 	const char *next = job && job->n >= 2 ? next_of(job, fp->node) : NULL;
 	err->msg[0] = '\0';
@@ -144,8 +169,11 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 		.n_rails = n,
 		.wait_ms = wait_ms(p),
 		.probe_ms = ROCE_JOBPROBE_PROBE_MS,
-		.serve_ms = roce_jobprobe_budget_ms(p),
+		.serve_ms = roce_jobprobe_budget_ms(p) - ROCE_JOBPROBE_RESOLVE_MS,
 		.linger_ms = ROCE_JOBPROBE_LINGER_MS,
+		.hosts = hosts,
+		.n_hosts = own_hosts(hosts),
+		.resolve_ms = ROCE_JOBPROBE_RESOLVE_MS,
 	};
 	if (roce_shareddir_prepare(p, fp->job_id, job_uid, err) < 0 || roce_pathprobe_run(&in, &res, err) < 0) {
 		for (size_t i = 0; i < n; i++)
@@ -153,6 +181,10 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 		return -1;
 	}
 	say_unprobed(&res, err);
+	if (res.name_got[0]) {
+		snprintf(fp->resolves.peer, sizeof(fp->resolves.peer), "%s", res.peer);
+		snprintf(fp->resolves.got, sizeof(fp->resolves.got), "%s", res.name_got);
+	}
 	for (size_t i = 0; i < res.n && i < n; i++)
 		put(fp, &rails[i], res.peer, tos, fp_verdict(res.rails[i].verdict), res.rails[i].largest,
 		    res.rails[i].dscp);
@@ -221,6 +253,16 @@ int roce_jobprobe_verdicts(const struct roce_fingerprint *f, struct roce_verdict
 		snprintf(v.message, sizeof(v.message), "path to %s on %s: %s", p->probe.peer, p->rail[0] ? p->rail : "?",
 		         words);
 		snprintf(v.fix, sizeof(v.fix), "%s", probe_fix(p->probe.verdict));
+		if (roce_verdict_list_add(out, &v) < 0)
+			return -1;
+	}
+	if (f->resolves.peer[0]) {
+		struct roce_job_verdict v = { .code = "path_probe", .severity = ROCE_SEV_WARN, .subject = "node" };
+		snprintf(v.message, sizeof(v.message), "%s resolves here to %s, not an address %s has", f->resolves.peer,
+		         f->resolves.got, f->resolves.peer);
+		snprintf(v.fix, sizeof(v.fix),
+		         "fix the name in this node's /etc/hosts or DNS: a job that reaches its nodes by name (a "
+		         "bootstrap's MASTER_ADDR, mpirun's host list) connects to the wrong host or hangs");
 		if (roce_verdict_list_add(out, &v) < 0)
 			return -1;
 	}

@@ -11,7 +11,9 @@
  * responder kept until the previous node says it has finished (at most
  * ROCE_JOBPROBE_LINGER_MS after its file was read), all within
  * roce_jobprobe_budget_ms().  A healthy job's nodes, whose prologs start
- * together, are done in tens of milliseconds.
+ * together, are done in tens of milliseconds.  Then the next node's name
+ * is resolved (getaddrinfo, at most ROCE_JOBPROBE_RESOLVE_MS more) and
+ * compared with the addresses it announced in its probe file.
  */
 #ifndef ROCE_JOBPROBE_H
 #define ROCE_JOBPROBE_H
@@ -29,6 +31,7 @@
 #define ROCE_JOBPROBE_PROBE_MS 500
 #define ROCE_JOBPROBE_LINGER_MS 700
 #define ROCE_JOBPROBE_MS 2000 /* the whole, at the shortest wait */
+#define ROCE_JOBPROBE_RESOLVE_MS 250 /* the next node's name (a stuck DNS is no reason to wait) */
 
 /* The probe's whole budget under p: what the prolog's deadline grows by. */
 int roce_jobprobe_budget_ms(const struct roce_policy *p);

@@ -18,7 +18,7 @@ check_diag() {
 
 spank_need_lab
 command -v jq >/dev/null || skip_all "needs jq"
-plan 16
+plan 18
 spank_workdir spank-probe
 
 # node N's fabric: mlx5_0 on eth0 (rail A), mlx5_1 on eth1 (rail B)
@@ -41,6 +41,9 @@ conf ip
 spank_lab_init
 LAB_EXTRA_CONF="PrologFlags=Alloc"
 for n in 1 2 3; do lab_node node$n "$W/fab$n" eth0=9000 eth1=9000; done
+# each node's /etc/hosts (its own mount namespace): the names at their Slurm addresses
+hosts() { printf '127.0.0.1 localhost\n%s.11 node1\n%s.12 node2\n%s.13 node3\n' "$LAB_NET" "$LAB_NET" "$LAB_NET"; }
+for n in 1 2 3; do hosts >"$LAB/hosts.node$n"; done
 spank_lab_start
 CTL=$(lab_ns_ctl)
 # the addresses behind the GIDs, and one bridge per rail joining the nodes' ends (f<node>.<rail>)
@@ -54,7 +57,8 @@ for r in 0 1; do
 done
 
 # each task also counts the passed probes in its node's fingerprint (SharedDir/<job>/<T>.<D>.<node>)
-TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; cat '"$W"'/shared/$SLURM_JOB_ID/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"'
+# and the probe's time on its node: from its probe file (written as it starts) to its fingerprint (after)
+TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; d='"$W"'/shared/$SLURM_JOB_ID; cat $d/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"; [ ! -e $d/probe.$SLURMD_NODENAME ] || echo "MS $SLURMD_NODENAME $(stat -c %.3Y $d/probe.$SLURMD_NODENAME) $(stat -c %.3Y $d/[0-9]*.$SLURMD_NODENAME)"'
 srun3() { run srun -N3 "$@" sh -c "$TASK"; }
 all3() { local n; for n in node1 node2 node3; do grep -q "^RAN $n $1$" "$W/out" || return 1; done; }
 
@@ -63,6 +67,7 @@ srun3 --roce=strict
 check "healthy, strict: the step runs on all three with both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1'
 check "each node's fingerprint says its two rails' probes passed" \
 	'[ $(grep -c "^OK node[1-3] 2$" $W/out) = 3 ]'
+echo "# probe time per node (probe file to fingerprint, ms): $(awk '/^MS / {printf "%s %.0f  ", $2, ($4 - $3) * 1000}' "$W/out")"
 check "no word from the agreement; the probe files are gone with the job" \
 	'! grep -q "roce:" $W/err && lab_poll 20 eval "[ -z \"\$(ls $W/shared)\" ]"'
 
@@ -112,7 +117,16 @@ else
 	skip "no nftables netdev rule here"
 fi
 
-# --- 12-13: healthy again; its report says every probe passed, in one line for the three nodes
+# --- 12-13: node2's /etc/hosts names node3 at an address node3 does not have: said, rails kept
+hosts | sed "s/^$LAB_NET.13 node3/192.0.2.99 node3/" >"$LAB/hosts.node2"
+srun3 --roce=strict
+check "a wrong /etc/hosts entry on node2: the step runs with both rails (said, not failed)" \
+	'[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1'
+check "named: node2 resolves node3 to 192.0.2.99" \
+	'grep -q "roce: warning: node2 resolves node3 to 192.0.2.99, not an address node3 has (/etc/hosts or DNS)" $W/err'
+hosts >"$LAB/hosts.node2"
+
+# --- 14-15: healthy again; its report says every probe passed, in one line for the three nodes
 srun3 --roce=warn
 check "healthy again: both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && ! grep -q "roce:" $W/err'
 J=$(ls -1 "$W/reports" | grep -E '^[0-9]+$' | sort -n | tail -1)
@@ -121,7 +135,7 @@ rep=$("$top_builddir/prolog/roce-report" "$J" --report-dir "$W/reports" --format
 check "report: path_probe info on all three nodes, every rail passed" \
 	'[ "$(jq -c "[.nodes[] | .verdicts[] | select(.code == \"path_probe\") | [.severity, .message]] | unique" <<<"$rep")" = "[[\"info\",\"the path probe to the next node passed on every rail (2 ports)\"]]" ] && [ "$(jq "[.nodes[] | .verdicts[] | select(.code == \"path_probe\")] | length" <<<"$rep")" = 3 ]'
 
-# --- 14-15: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
+# --- 16-17: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
 starts() { # starts N: N allocations' wall time (ms), one per line
 	local i t0
 	for i in $(seq "$1"); do

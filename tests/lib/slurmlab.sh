@@ -275,6 +275,8 @@ lab__node_exec() {
 		mount --rbind "$s" /sys || return 1
 	fi
 	mount --rbind "$LAB/$name/cgroup" /sys/fs/cgroup || return 1
+	# the node's own /etc/hosts when the test wrote one ($LAB/hosts.NODE; edit it in place)
+	[ ! -f "$LAB/hosts.$name" ] || mount --bind "$LAB/hosts.$name" /etc/hosts || return 1
 	[ -z "${LAB_PRELOAD:-}" ] || lab__preload_stepd "$name" || return 1
 	[ -z "${LAB_CEPH_MNT:-}" ] || lab__ceph_client "$name" || return 1
 	exec slurmd -N "$name"

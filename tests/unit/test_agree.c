@@ -949,6 +949,7 @@ static void test_probe_json(void **state)
 	assert_non_null(strstr(text, "\"ecn_rp\":1,\"probe\":{\"verdict\":\"ok\"}}"));
 	assert_non_null(strstr(text, "\"probe\":{\"verdict\":\"size\",\"peer\":\"node2\",\"largest\":1500,\"of\":9000,"
 	                             "\"sent\":26,\"arrived\":26}"));
+	assert_null(strstr(text, "resolves"));
 	assert_int_equal(roce_fingerprint_parse(text, strlen(text), "42", "node1", &back, &err), 0);
 	assert_int_equal(back.ports[0].probe.verdict, ROCE_FP_PROBE_OK);
 	assert_int_equal(back.ports[1].probe.verdict, ROCE_FP_PROBE_SIZE);
@@ -966,6 +967,12 @@ static void test_probe_json(void **state)
 		{ "\"arrived\":26", "\"arrived\":64", "arrived" },
 		{ ",\"arrived\":26", "", "arrived" },
 		{ "fingerprint\\/5", "fingerprint\\/4", "\"probe\" in a schema 4" }, /* json-c escapes the slash */
+		{ "\"problems_more\":0", "\"problems_more\":0,\"resolves\":{\"peer\":\"node3\",\"got\":\"x\"}", "resolves" },
+		{ "\"problems_more\":0", "\"problems_more\":0,\"resolves\":{\"peer\":\"../n\",\"got\":\"10.0.0.1\"}",
+		  "resolves" },
+		{ "\"problems_more\":0",
+		  "\"problems_more\":0,\"resolves\":{\"peer\":\"node3\",\"got\":\"10.0.0.1\",\"via\":\"dns\"}",
+		  "unknown member \"via\"" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *at = strstr(text, cases[i].from);
@@ -978,6 +985,33 @@ static void test_probe_json(void **state)
 			fail_msg("case %zu: \"%s\" does not name %s", i, err.msg, cases[i].says);
 	}
 	json_object_put(o);
+	/* a wrong name: written, read back, refused in schema 4, said by the agreement */
+	fp_rails(&f, "node1", 2, two, subnets);
+	snprintf(f.resolves.peer, sizeof(f.resolves.peer), "node2");
+	snprintf(f.resolves.got, sizeof(f.resolves.got), "192.0.2.99");
+	o = roce_fingerprint_to_json(&f);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"resolves\":{\"peer\":\"node2\",\"got\":\"192.0.2.99\"}"));
+	assert_int_equal(roce_fingerprint_parse(text, strlen(text), "42", "node1", &back, &err), 0);
+	assert_string_equal(back.resolves.got, "192.0.2.99");
+	snprintf(hostile, sizeof(hostile), "%s", text);
+	strstr(hostile, "fingerprint\\/5")[13] = '4';
+	assert_int_equal(roce_fingerprint_parse(hostile, strlen(hostile), "42", "node1", &back, &err), -1);
+	assert_non_null(strstr(err.msg, "\"resolves\" in a schema 4"));
+	json_object_put(o);
+	struct roce_fingerprint g[3];
+	const struct roce_fingerprint *gp[3] = { &g[0], &g[1], &g[2] };
+	static struct roce_lines lines; /* large: not for the stack */
+	memset(&lines, 0, sizeof(lines));
+	for (int i = 0; i < 3; i++)
+		fp_rails(&g[i], nodes3[i], 2, two, subnets);
+	g[1].resolves = f.resolves;
+	snprintf(g[1].resolves.peer, sizeof(g[1].resolves.peer), "node3");
+	roce_probeagree_names(gp, nodes3, 3, &lines);
+	assert_int_equal(lines.n, 1);
+	assert_string_equal(lines.line[0].text,
+	                    "node2 resolves node3 to 192.0.2.99, not an address node3 has (/etc/hosts or DNS)");
+	assert_int_equal(lines.line[0].kind, ROCE_LINE_SHOULD);
 }
 
 int main(void)

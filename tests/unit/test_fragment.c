@@ -333,12 +333,12 @@ static void t_implausible(void **state)
 		json_object_array_add(req, json_object_new_int64(q == 3 ? 20000000000000 : 0));
 	assert_int_equal(with_value("ports.0.pfc.requests", req, &err), -1);
 	assert_non_null(strstr(err.msg, "ports[0]: \"pfc requests\" = 20000000000000"));
-	/* one port: the node rules, the port rules (PFC one per priority; counter_trend the last added)
-	 * and a user_override per NCCL variable */
-	assert_int_equal(roce_verdicts_max(1) + ROCE_RANWITH_VARS, 40);
-	assert_int_equal(with_value("verdicts", verdicts(40), &err), 0);
-	assert_int_equal(with_value("verdicts", verdicts(41), &err), -1);
-	assert_string_equal(err.msg, "\"verdicts\": 41 for 1 port(s), more than an epilog writes (at most 40)");
+	/* one port: the node rules, the port rules (PFC one per priority; counter_trend the last added),
+	 * a user_override per NCCL variable, and the path probe's (one for the port, two for the node) */
+	assert_int_equal(roce_verdicts_max(1) + ROCE_RANWITH_VARS + 1 + 2, 43);
+	assert_int_equal(with_value("verdicts", verdicts(43), &err), 0);
+	assert_int_equal(with_value("verdicts", verdicts(44), &err), -1);
+	assert_string_equal(err.msg, "\"verdicts\": 44 for 1 port(s), more than an epilog writes (at most 43)");
 }
 
 /* Strings from a fragment are kept escaped: no terminal escape survives. */

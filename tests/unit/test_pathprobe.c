@@ -11,6 +11,7 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <netdb.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,7 +24,11 @@
 #include "scratch.h"
 
 static char top[256], shared[300];
-static const char *const nodes[] = { "node1", "node2", "node3" };
+static const char *const plain[] = { "node1", "node2", "node3" };
+/* the ring (t_name: a node named localhost, which resolves everywhere) and
+ * what node2 announces as its own addresses (NULL: nothing) */
+static const char *const *nodes = plain;
+static const char *announce;
 
 static int setup(void **s)
 {
@@ -70,6 +75,7 @@ static pid_t node(const char *job, int k, size_t n_rails, int wait_ms, int fd)
 	if (pid)
 		return pid;
 	struct roce_pathprobe_rail rails[2];
+	struct sockaddr_storage host;
 	struct roce_pathprobe_result res;
 	struct roce_error err = { "" };
 	char a[32];
@@ -92,7 +98,13 @@ static pid_t node(const char *job, int k, size_t n_rails, int wait_ms, int fd)
 		                        .n_rails = n_rails,
 		                        .wait_ms = wait_ms,
 		                        .probe_ms = 500,
-		                        .serve_ms = wait_ms + 600 };
+		                        .serve_ms = wait_ms + 600,
+		                        .resolve_ms = 1000 };
+	if (k == 1 && announce) {
+		roce_sockaddr_parse(announce, 0, &host);
+		in.hosts = &host;
+		in.n_hosts = 1;
+	}
 	if (roce_pathprobe_run(&in, &res, &err) < 0) {
 		memset(&res, 0, sizeof(res));
 		snprintf(res.rails[0].words, sizeof(res.rails[0].words), "error: %.180s", err.msg);
@@ -191,6 +203,37 @@ static void t_planted(void **s)
 	assert_non_null(strstr(res[0].rails[0].words, "node2's probe file was refused: probe.node2"));
 }
 
+/* node2 is named localhost: node1 resolves it as a bootstrap would and
+ * compares with what node2 announced. */
+static void t_name(void **s)
+{
+	(void)s;
+	static const char *const lh[] = { "node1", "localhost", "node3" };
+	struct roce_pathprobe_result res[3];
+	nodes = lh;
+	announce = "127.0.0.1"; /* its own: nothing said */
+	job_dir("105");
+	run("105", (const int[]){ 1, 1, 1 }, 1000, res);
+	assert_string_equal(res[0].peer, "localhost");
+	assert_string_equal(res[0].name_got, "");
+	announce = "192.0.2.7"; /* its name resolves elsewhere here: said, with what it resolved to */
+	job_dir("106");
+	run("106", (const int[]){ 1, 1, 1 }, 1000, res);
+	struct addrinfo *ai = NULL;
+	if (getaddrinfo("localhost", NULL, NULL, &ai) != 0)
+		print_message("# localhost does not resolve here (no /etc/hosts): the wrong name is not seen\n");
+	else if (strcmp(res[0].name_got, "127.0.0.1") != 0 && strcmp(res[0].name_got, "::1") != 0)
+		fail_msg("localhost resolved to \"%s\"", res[0].name_got);
+	if (ai)
+		freeaddrinfo(ai);
+	announce = NULL; /* nothing announced: nothing compared */
+	job_dir("107");
+	run("107", (const int[]){ 1, 1, 1 }, 1000, res);
+	assert_string_equal(res[0].name_got, "");
+	assert_string_equal(res[1].name_got, ""); /* node3 does not resolve here: no finding either */
+	nodes = plain;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +241,7 @@ int main(void)
 		cmocka_unit_test(t_missing_node),
 		cmocka_unit_test(t_rail_missing),
 		cmocka_unit_test(t_planted),
+		cmocka_unit_test(t_name),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

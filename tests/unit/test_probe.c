@@ -285,7 +285,7 @@ static pid_t fake_peer(enum fake mode, struct sockaddr_storage *at)
 	}
 }
 
-static void stop(pid_t pid)
+static void stop_peer(pid_t pid)
 {
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -301,7 +301,7 @@ static void t_hostile_answers(void **s)
 	pid_t pid = fake_peer(FAKE_HOSTILE, &peer);
 	one_target(&p, &key, &peer);
 	assert_int_equal(roce_prober_run(&p, NULL, roce_clock_ms() + 200, 0, &err), 0);
-	stop(pid);
+	stop_peer(pid);
 	roce_prober_describe(&p.t[0], why, sizeof(why));
 	assert_string_equal(why, "no answer");
 	assert_in_range(p.t[0].sent, 4, 4 * ROCE_PROBER_TRIES);
@@ -320,7 +320,7 @@ static void t_remarked(void **s)
 	pid_t pid = fake_peer(FAKE_REMARKED, &peer);
 	one_target(&p, &key, &peer);
 	assert_int_equal(roce_prober_run(&p, NULL, roce_clock_ms() + 500, 0, &err), 0);
-	stop(pid);
+	stop_peer(pid);
 	assert_int_equal(roce_prober_verdict(&p.t[0], &largest, &dscp), ROCE_PROBER_DSCP);
 	assert_int_equal(largest, 9000);
 	assert_int_equal(dscp, 0);

@@ -63,6 +63,27 @@ static void t_text(void **state)
 	assert_true(len > 0);
 	assert_non_null(strstr(buf, "rail 2001:db8:1::/64 2001:db8:1::5 9\n"));
 	assert_int_equal(roce_probeshare_parse(buf, (size_t)len, &back, &err), 0);
+	/* the node's own addresses, for the name check */
+	two_rails(&s, 1796371200);
+	s.n_hosts = 2;
+	assert_int_equal(roce_sockaddr_parse("10.1.2.3", 0, &s.hosts[0]), 0);
+	assert_int_equal(roce_sockaddr_parse("2001:db8::7", 0, &s.hosts[1]), 0);
+	len = roce_probeshare_format(&s, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "rail 192.0.2.64/26 192.0.2.65 40124\nhost 10.1.2.3\nhost 2001:db8::7\n"));
+	assert_int_equal(roce_probeshare_parse(buf, (size_t)len, &back, &err), 0);
+	assert_int_equal(back.n_hosts, 2);
+	assert_true(roce_sockaddr_same_host(&back.hosts[1], &s.hosts[1]));
+	/* a host that is no address, a ninth host: refused, the line named */
+	char text[ROCE_PROBESHARE_TEXT_MAX];
+	snprintf(text, sizeof(text), "%shost node3\n", good);
+	assert_int_equal(roce_probeshare_parse(text, strlen(text), &back, &err), -1);
+	assert_string_equal(err.msg, "probe file line 6: a host that is no address");
+	snprintf(text, sizeof(text), "%s", good);
+	for (int i = 0; i < 9; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "host 10.0.0.%d\n", i + 1);
+	assert_int_equal(roce_probeshare_parse(text, strlen(text), &back, &err), -1);
+	assert_string_equal(err.msg, "probe file line 14: more than 8 hosts");
+	two_rails(&s, 1796371200);
 	/* an address outside its rail is never written */
 	assert_int_equal(roce_sockaddr_parse("192.0.2.200", 9, &s.rails[1].addr), 0);
 	assert_int_equal(roce_probeshare_format(&s, buf, sizeof(buf)), -1);
