@@ -134,7 +134,7 @@ static const char *parse_line(char *line, size_t lineno, struct roce_probeshare 
 	}
 	if (n == 2 && !strcmp(w[0], "host")) {
 		if (s->n_hosts == ROCE_PROBESHARE_HOSTS_MAX)
-			return "more than 8 hosts";
+			return "more than 32 hosts";
 		if (roce_sockaddr_parse(w[1], 0, &s->hosts[s->n_hosts]) < 0)
 			return "a host that is no address";
 		s->n_hosts++;

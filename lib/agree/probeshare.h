@@ -10,9 +10,11 @@
  *   key <64 hex digits>        the key this node's responder takes probes under
  *   rail <subnet> <address> <port>   per rail: this node's address on it and
  *                              its responder's UDP port
- *   host <address>             at most 8: the node's own addresses (not
+ *   host <address>             at most 32: the node's own addresses (not
  *                              loopback or link-local), which its name should
- *                              resolve to on every node
+ *                              resolve to on every node; none when it has
+ *                              more (a partial list would make a right name
+ *                              look wrong)
  *
  * Each node draws its own key (a per-job, per-node secret): a prober tags
  * its probes with its neighbour's key, read from this file as root; nothing
@@ -38,7 +40,7 @@
 
 #define ROCE_PROBESHARE_RAILS_MAX 32
 #define ROCE_PROBESHARE_TEXT_MAX 4096
-#define ROCE_PROBESHARE_HOSTS_MAX 8 /* the node's own addresses, for the name check */
+#define ROCE_PROBESHARE_HOSTS_MAX 32 /* the node's own addresses, for the name check */
 
 struct roce_probeshare_rail {
 	char rail[ROCE_SUBNET_TEXT_MAX]; /* canonical subnet */

@@ -31,24 +31,30 @@ static void to_sockaddr(int family, const uint8_t *addr, struct sockaddr_storage
 	}
 }
 
-/* This node's own addresses, which its name should resolve to elsewhere:
- * up and not loopback or link-local, at most ROCE_PROBESHARE_HOSTS_MAX. */
-static size_t own_hosts(struct sockaddr_storage *out)
+size_t roce_jobprobe_pick_hosts(const struct ifaddrs *all, struct sockaddr_storage *out)
 {
-	struct ifaddrs *all, *i;
 	size_t n = 0;
-	if (getifaddrs(&all) < 0)
-		return 0;
-	for (i = all; i && n < ROCE_PROBESHARE_HOSTS_MAX; i = i->ifa_next) {
+	for (const struct ifaddrs *i = all; i; i = i->ifa_next) {
 		const struct sockaddr *a = i->ifa_addr;
 		if (!a || !(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK) ||
 		    (a->sa_family != AF_INET && a->sa_family != AF_INET6))
 			continue;
 		if (a->sa_family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)a)->sin6_addr))
 			continue;
+		if (n == ROCE_PROBESHARE_HOSTS_MAX)
+			return 0; /* more than a file holds: none, so that no right name looks wrong */
 		memset(&out[n], 0, sizeof(out[n]));
 		memcpy(&out[n++], a, a->sa_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 	}
+	return n;
+}
+
+static size_t own_hosts(struct sockaddr_storage *out)
+{
+	struct ifaddrs *all;
+	if (getifaddrs(&all) < 0)
+		return 0;
+	size_t n = roce_jobprobe_pick_hosts(all, out);
 	freeifaddrs(all);
 	return n;
 }

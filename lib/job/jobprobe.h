@@ -18,7 +18,9 @@
 #ifndef ROCE_JOBPROBE_H
 #define ROCE_JOBPROBE_H
 
+#include <ifaddrs.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
 #include "agree/fingerprint.h"
@@ -53,6 +55,13 @@ int roce_jobprobe_run(const struct roce_policy *p, const struct roce_node *model
 bool roce_jobprobe_prolog(const struct roce_policy *p, const struct roce_node *model,
                           const struct roce_check_result *check, const struct roce_job_nodes *job, uid_t job_uid,
                           struct roce_fingerprint *fp, struct roce_error *note, bool had);
+
+/* This node's own addresses for its probe file (which its name should
+ * resolve to on the other nodes), from getifaddrs()'s list: up, not
+ * loopback or link-local; none at all when there are more than
+ * ROCE_PROBESHARE_HOSTS_MAX (a partial list would make a right name look
+ * wrong: the name check is then skipped).  How many went into out. */
+size_t roce_jobprobe_pick_hosts(const struct ifaddrs *all, struct sockaddr_storage *out);
 
 /* The epilog: the probe's results in f (the node's own fingerprint) as the
  * report's verdicts: a path_probe warn per port whose path failed (info

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_job.c - which jobs' prologs gate the node (lib/job/job.c,
- * roce_job_gates).  What fails the gate is the drain rule
+ * roce_job_gates), and the path probe's own addresses (jobprobe.c).  What fails the gate is the drain rule
  * (roce_check_drain_reason, test_check.c); the gate itself runs in a real
  * Slurm in tests/e2e/spank-gate.sh. */
 #include "config.h"
 #include "unit.h"
 #include "job/job.h"
+#include "agree/probeshare.h"
+#include "job/jobprobe.h"
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <string.h>
 
 static void gates(void **s)
 {
@@ -39,11 +46,46 @@ static void prolog_arguments(void **s)
 	assert_int_equal(roce_job_prolog(&p, "/nonexistent", "12", "node1", 0, 0, NULL, &err), 0);
 }
 
+/* The path probe's own addresses (jobprobe.h): up, not loopback or
+ * link-local; none at all past what a probe file holds. */
+static void own_addresses(void **s)
+{
+	(void)s;
+	enum { N = ROCE_PROBESHARE_HOSTS_MAX + 4 };
+	static struct ifaddrs ifa[N];
+	static struct sockaddr_in v4[N];
+	static struct sockaddr_in6 v6;
+	struct sockaddr_storage out[ROCE_PROBESHARE_HOSTS_MAX];
+	char text[INET6_ADDRSTRLEN];
+	memset(ifa, 0, sizeof(ifa));
+	for (int i = 0; i < N; i++) {
+		v4[i].sin_family = AF_INET;
+		v4[i].sin_addr.s_addr = htonl(0xc6336400u + (uint32_t)i); /* 198.51.100.i */
+		ifa[i].ifa_addr = (struct sockaddr *)&v4[i];
+		ifa[i].ifa_flags = IFF_UP;
+		ifa[i].ifa_next = i + 1 < N ? &ifa[i + 1] : NULL;
+	}
+	ifa[0].ifa_flags |= IFF_LOOPBACK; /* lo */
+	ifa[1].ifa_flags = 0;             /* down */
+	v6.sin6_family = AF_INET6;
+	inet_pton(AF_INET6, "fe80::1", &v6.sin6_addr);
+	ifa[2].ifa_addr = (struct sockaddr *)&v6; /* link-local */
+	ifa[3].ifa_addr = NULL;                   /* an interface without an address */
+	/* the first 4 are left out: 32 others fit exactly */
+	assert_int_equal(roce_jobprobe_pick_hosts(ifa, out), ROCE_PROBESHARE_HOSTS_MAX);
+	inet_ntop(AF_INET, &((struct sockaddr_in *)&out[0])->sin_addr, text, sizeof(text));
+	assert_string_equal(text, "198.51.100.4");
+	/* one more: a partial list would make a right name look wrong, so none */
+	ifa[3].ifa_addr = (struct sockaddr *)&v4[3];
+	assert_int_equal(roce_jobprobe_pick_hosts(ifa, out), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gates),
 		cmocka_unit_test(prolog_arguments),
+		cmocka_unit_test(own_addresses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

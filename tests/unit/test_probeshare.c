@@ -79,10 +79,10 @@ static void t_text(void **state)
 	assert_int_equal(roce_probeshare_parse(text, strlen(text), &back, &err), -1);
 	assert_string_equal(err.msg, "probe file line 6: a host that is no address");
 	snprintf(text, sizeof(text), "%s", good);
-	for (int i = 0; i < 9; i++)
+	for (int i = 0; i < 33; i++)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "host 10.0.0.%d\n", i + 1);
 	assert_int_equal(roce_probeshare_parse(text, strlen(text), &back, &err), -1);
-	assert_string_equal(err.msg, "probe file line 14: more than 8 hosts");
+	assert_string_equal(err.msg, "probe file line 38: more than 32 hosts");
 	two_rails(&s, 1796371200);
 	/* an address outside its rail is never written */
 	assert_int_equal(roce_sockaddr_parse("192.0.2.200", 9, &s.rails[1].addr), 0);
