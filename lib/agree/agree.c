@@ -488,7 +488,6 @@ static void probe_drop(struct ctx *c, const struct roce_fingerprint *const *fps)
 	size_t kept = 0;
 	for (size_t k = 0; k < c->a->n_rails; k++)
 		agreed[c->a->rails[k].col] = true;
-	roce_probeagree_names(fps, c->nodes, c->n, &c->a->lines);
 	if (!roce_probeagree_failed(&c->a->ref, agreed, fps, c->nodes, c->n, &c->a->lines, drop))
 		return;
 	for (size_t k = 0; k < c->a->n_rails; k++)

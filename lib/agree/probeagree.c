@@ -71,6 +71,7 @@ size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
 {
 	size_t dropped = 0;
 	memset(drop, 0, ROCE_FP_PORTS_MAX * sizeof(drop[0]));
+	roce_probeagree_names(fps, nodes, n, lines);
 	for (size_t i = 0; i < n; i++) {
 		int port_of[ROCE_FP_PORTS_MAX];
 		if (!fps[i] || !any_said(fps[i]))

@@ -22,7 +22,8 @@ void roce_probeagree_words(const struct roce_fp_probe_result *r, char *buf, size
 
 /* drop[c] for each column c of ref that is agreed[c] and a node's probe
  * failed on (fps[i] is nodes[i]'s, NULL none), a TRIM line in lines for
- * each such node and rail; how many columns to drop. */
+ * each such node and rail (and the SHOULD lines of a rail not probed and of
+ * roce_probeagree_names); how many columns to drop. */
 size_t roce_probeagree_failed(const struct roce_rails *ref, const bool *agreed,
                               const struct roce_fingerprint *const *fps, const char *const *nodes, size_t n,
                               struct roce_lines *lines, bool drop[ROCE_FP_PORTS_MAX]);
