@@ -58,7 +58,7 @@ done
 
 # each task also counts the passed probes in its node's fingerprint (SharedDir/<job>/<T>.<D>.<node>)
 # and the probe's time on its node: from its probe file (written as it starts) to its fingerprint (after)
-TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; d='"$W"'/shared/$SLURM_JOB_ID; cat $d/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"; [ ! -e $d/probe.$SLURMD_NODENAME ] || echo "MS $SLURMD_NODENAME $(stat -c %.3Y $d/probe.$SLURMD_NODENAME) $(stat -c %.3Y $d/[0-9]*.$SLURMD_NODENAME)"'
+TASK='echo "RAN $SLURMD_NODENAME ${NCCL_IB_HCA:-none}"; echo "JOB $SLURM_JOB_ID"; d='"$W"'/shared/$SLURM_JOB_ID; cat $d/[0-9]*.$SLURMD_NODENAME | grep -o "\"probe\":{\"verdict\":\"ok\"}" | wc -l | sed "s/^/OK $SLURMD_NODENAME /"; [ ! -e $d/probe.$SLURMD_NODENAME ] || echo "MS $SLURMD_NODENAME $(stat -c %.3Y $d/probe.$SLURMD_NODENAME) $(stat -c %.3Y $d/[0-9]*.$SLURMD_NODENAME)"'
 srun3() { run srun -N3 "$@" sh -c "$TASK"; }
 all3() { local n; for n in node1 node2 node3; do grep -q "^RAN $n $1$" "$W/out" || return 1; done; }
 
@@ -77,8 +77,9 @@ srun3 --roce=warn
 check "warn, a 1500 hop on rail B: every node keeps rail A alone" '[ $RC = 0 ] && all3 =mlx5_0:1'
 check "the pair, the rail and the largest size that passed are named" \
 	'grep -q "roce: warning: path node2 -> node3 on 192.0.2.64/26: largest size that passed 1500 of 9000" $W/err'
-J=$(ls -1 "$W/reports" | grep -E '^[0-9]+$' | sort -n | tail -1)
-lab_poll 30 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
+# the step's job (srun returns before the epilogs have written: never the newest directory)
+J=$(awk '/^JOB / {print $2; exit}' "$W/out")
+lab_poll 60 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
 rep=$("$top_builddir/prolog/roce-report" "$J" --report-dir "$W/reports" 2>&1)
 # both paths through node3's port fail: node2 -> node3 and node3 -> node1
 check "the job's report names the paths: path_probe on node2's and node3's rail B ports" \
@@ -129,8 +130,9 @@ hosts >"$LAB/hosts.node2"
 # --- 14-15: healthy again; its report says every probe passed, in one line for the three nodes
 srun3 --roce=warn
 check "healthy again: both rails" '[ $RC = 0 ] && all3 =mlx5_0:1,mlx5_1:1 && ! grep -q "roce:" $W/err'
-J=$(ls -1 "$W/reports" | grep -E '^[0-9]+$' | sort -n | tail -1)
-lab_poll 30 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
+# the step's job (srun returns before the epilogs have written: never the newest directory)
+J=$(awk '/^JOB / {print $2; exit}' "$W/out")
+lab_poll 60 eval '[ "$(ls $W/reports/$J/node*.json 2>/dev/null | wc -l)" = 3 ]'
 rep=$("$top_builddir/prolog/roce-report" "$J" --report-dir "$W/reports" --format json 2>&1)
 check "report: path_probe info on all three nodes, every rail passed" \
 	'[ "$(jq -c "[.nodes[] | .verdicts[] | select(.code == \"path_probe\") | [.severity, .message]] | unique" <<<"$rep")" = "[[\"info\",\"the path probe to the next node passed on every rail (2 ports)\"]]" ] && [ "$(jq "[.nodes[] | .verdicts[] | select(.code == \"path_probe\")] | length" <<<"$rep")" = 3 ]'
