@@ -62,15 +62,6 @@ static void word_copy(char *dst, const char *src, bool ok)
 
 /* ---------------------------------------------------------------- build */
 
-static const struct roce_port *model_port(const struct roce_node *model, const char *device, unsigned port)
-{
-	const struct roce_device *d = model ? roce_node_find_device(model, device) : NULL;
-	for (size_t i = 0; d && i < d->n_ports; i++)
-		if (d->ports[i].num == port)
-			return &d->ports[i];
-	return NULL;
-}
-
 /* "100 Gb/sec (4X EDR)" -> 100; 0 when unknown. */
 static unsigned port_rate(const struct roce_port *mp)
 {
@@ -80,12 +71,18 @@ static unsigned port_rate(const struct roce_port *mp)
 	return g <= 100000 ? (unsigned)g : 0;
 }
 
-static const struct roce_gid *gid_at(const struct roce_port *mp, int index)
+/* The GID's address: its family, *addr into its raw bytes (4 or 16). */
+static int gid_addr(const struct roce_gid *g, const uint8_t **addr)
 {
-	for (size_t i = 0; mp && index >= 0 && i < mp->n_gids; i++)
-		if (mp->gids[i].index == index)
-			return roce_reading_ok(&mp->gids[i].read) && !mp->gids[i].empty ? &mp->gids[i] : NULL;
-	return NULL;
+	bool v4 = roce_gid_is_ipv4(g->raw);
+	*addr = v4 ? g->raw + 12 : g->raw;
+	return v4 ? AF_INET : AF_INET6;
+}
+
+/* The netdev the GID's address is on: the GID's own (a VLAN's), else the port's. */
+static const char *gid_netdev(const struct roce_gid *g, const struct roce_port_result *r)
+{
+	return roce_reading_ok(&g->ndev_read) && g->ndev[0] ? g->ndev : r->netdev;
 }
 
 /* The port's rail: the Rails= entry that holds its GID's address, else the
@@ -93,20 +90,19 @@ static const struct roce_gid *gid_at(const struct roce_port *mp, int index)
 static void port_rail(const struct roce_policy *p, const struct roce_node *model, const struct roce_port *mp,
                       const struct roce_port_result *r, char *out)
 {
-	const struct roce_gid *g = gid_at(mp, r->gid_index);
+	const struct roce_gid *g = roce_port_read_gid(mp, r->gid_index);
+	const uint8_t *addr;
 	struct roce_subnet net;
 	out[0] = '\0';
 	if (!g)
 		return;
-	int family = roce_gid_is_ipv4(g->raw) ? AF_INET : AF_INET6;
-	const uint8_t *addr = family == AF_INET ? g->raw + 12 : g->raw;
+	int family = gid_addr(g, &addr);
 	int k = roce_policy_rail_of(p, family, addr);
 	if (k >= 0) {
 		roce_subnet_format(&p->rails[k].net, out);
 		return;
 	}
-	const char *ndev = roce_reading_ok(&g->ndev_read) && g->ndev[0] ? g->ndev : r->netdev;
-	const struct roce_netdev *nd = roce_node_find_netdev(model, ndev);
+	const struct roce_netdev *nd = roce_node_find_netdev(model, gid_netdev(g, r));
 	if (!nd || !roce_reading_ok(&nd->addr_read))
 		return;
 	for (size_t i = 0; i < nd->n_addrs; i++)
@@ -227,7 +223,7 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 		const struct roce_port_result *r = &check->ports[i];
 		if (!r->healthy)
 			continue;
-		const struct roce_port *mp = model_port(model, r->device, r->port);
+		const struct roce_port *mp = roce_node_find_port(model, r->device, r->port);
 		struct roce_fp_port *fp = &out->ports[out->n_ports++];
 		snprintf(fp->device, sizeof(fp->device), "%s", r->device);
 		fp->port = r->port;
@@ -244,18 +240,20 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
 }
 
 int roce_fingerprint_port_addr(const struct roce_node *model, const struct roce_check_result *check, const char *device,
-                               unsigned port, uint8_t addr[16])
+                               unsigned port, uint8_t addr[16], char netdev[IF_NAMESIZE])
 {
 	for (size_t i = 0; i < check->n_ports; i++) {
 		const struct roce_port_result *r = &check->ports[i];
+		const uint8_t *a;
 		if (r->port != port || strcmp(r->device, device) != 0)
 			continue;
-		const struct roce_gid *g = gid_at(model_port(model, device, port), r->gid_index);
+		const struct roce_gid *g = roce_port_read_gid(roce_node_find_port(model, device, port), r->gid_index);
 		if (!g)
 			return 0;
-		bool v4 = roce_gid_is_ipv4(g->raw);
-		memcpy(addr, v4 ? g->raw + 12 : g->raw, v4 ? 4 : 16);
-		return v4 ? AF_INET : AF_INET6;
+		int family = gid_addr(g, &a);
+		memcpy(addr, a, family == AF_INET ? 4 : 16);
+		snprintf(netdev, IF_NAMESIZE, "%s", gid_netdev(g, r));
+		return family;
 	}
 	return 0;
 }

@@ -131,9 +131,11 @@ void roce_fingerprint_from_check(const struct roce_policy *p, const struct roce_
                                  struct roce_fingerprint *out);
 /* The address of the GID that device's port offers NCCL (check's GID
  * index), the bytes NCCL and RoCE use: its family (AF_INET: 4 bytes into
- * addr, AF_INET6: 16), or 0 unknown. */
+ * addr, AF_INET6: 16), or 0 unknown; netdev gets the netdev that address
+ * is on (the GID's own: a VLAN's, not the port's; the port's when the
+ * GID's was not read), where RoCE's packets leave. */
 int roce_fingerprint_port_addr(const struct roce_node *model, const struct roce_check_result *check, const char *device,
-                               unsigned port, uint8_t addr[16]);
+                               unsigned port, uint8_t addr[16], char netdev[IF_NAMESIZE]);
 /* A node whose check did not run: verdict unchecked, nothing else known. */
 void roce_fingerprint_unchecked(const struct roce_policy *p, const char *job_id, const char *node,
                                 struct roce_fingerprint *out);

@@ -84,6 +84,29 @@ struct roce_device *roce_node_find_device(const struct roce_node *node, const ch
 	return NULL;
 }
 
+const struct roce_port *roce_node_find_port(const struct roce_node *node, const char *device, unsigned num)
+{
+	const struct roce_device *d = node ? roce_node_find_device(node, device) : NULL;
+	for (size_t i = 0; d && i < d->n_ports; i++)
+		if (d->ports[i].num == num)
+			return &d->ports[i];
+	return NULL;
+}
+
+const struct roce_gid *roce_port_find_gid(const struct roce_port *port, int index)
+{
+	for (size_t i = 0; port && index >= 0 && i < port->n_gids; i++)
+		if (port->gids[i].index == index)
+			return &port->gids[i];
+	return NULL;
+}
+
+const struct roce_gid *roce_port_read_gid(const struct roce_port *port, int index)
+{
+	const struct roce_gid *g = roce_port_find_gid(port, index);
+	return g && roce_reading_ok(&g->read) && !g->empty ? g : NULL;
+}
+
 struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const char *name)
 {
 	for (size_t i = 0; i < node->n_netdevs; i++)

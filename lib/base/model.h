@@ -325,6 +325,13 @@ void roce_node_free(struct roce_node *node);
 
 struct roce_device *roce_node_find_device(const struct roce_node *node, const char *name);
 struct roce_netdev *roce_node_find_netdev(const struct roce_node *node, const char *name);
+/* device's port num (node may be NULL: none); NULL when the model has none. */
+const struct roce_port *roce_node_find_port(const struct roce_node *node, const char *device, unsigned num);
+/* port's GID entry index as collected (port may be NULL), whatever its
+ * readings say; NULL when the port has none. */
+const struct roce_gid *roce_port_find_gid(const struct roce_port *port, int index);
+/* The same when it was read and is not empty, else NULL. */
+const struct roce_gid *roce_port_read_gid(const struct roce_port *port, int index);
 /* The netdevs that hold the QoS of a port whose netdev is nd (PFC, ETS,
  * the APP table, ECN, the priority trust): a bond's members that are in
  * the node's netdevs (RoCE LAG: the bond has none of it), else nd itself.

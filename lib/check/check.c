@@ -133,14 +133,6 @@ static const struct roce_gid *first_usable(const struct roce_port *p, int family
 	return NULL;
 }
 
-static const struct roce_gid *gid_at(const struct roce_port *p, int index)
-{
-	for (size_t i = 0; i < p->n_gids; i++)
-		if (p->gids[i].index == index)
-			return &p->gids[i];
-	return NULL;
-}
-
 static void describe_gid(const struct roce_gid *g, char *buf, size_t len)
 {
 	char addr[64];
@@ -228,7 +220,7 @@ static enum roce_verdict check_gid(struct roce_check_result *r, const struct roc
 		return ROCE_UNKNOWN;
 	}
 	if (pol->gid_index >= 0) {
-		const struct roce_gid *at = gid_at(p, pol->gid_index);
+		const struct roce_gid *at = roce_port_find_gid(p, pol->gid_index);
 		if (at && roce_gid_usable(at, pol->addr_family)) {
 			*index_out = at->index;
 			describe_gid(at, have, sizeof(have));

@@ -67,17 +67,20 @@ static size_t rails_of(const struct roce_node *model, const struct roce_check_re
 	for (size_t i = 0; i < fp->n_ports && n < ROCE_PROBESHARE_RAILS_MAX; i++) {
 		const struct roce_fp_port *p = &fp->ports[i];
 		uint8_t addr[16];
+		char netdev[IF_NAMESIZE];
 		bool seen = false;
 		for (size_t k = 0; k < n && !seen; k++)
 			seen = !strcmp(rails[k].rail, p->rail);
-		int family = p->rail[0] && !seen ? roce_fingerprint_port_addr(model, check, p->device, p->port, addr) : 0;
+		/* sent from the address's own netdev (a VLAN's), as RoCE's packets leave */
+		int family =
+		        p->rail[0] && !seen ? roce_fingerprint_port_addr(model, check, p->device, p->port, addr, netdev) : 0;
 		if (!family)
 			continue;
 		struct roce_pathprobe_rail *r = &rails[n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->rail, sizeof(r->rail), "%s", p->rail);
 		to_sockaddr(family, addr, &r->addr);
-		snprintf(r->netdev, sizeof(r->netdev), "%s", p->netdev);
+		snprintf(r->netdev, sizeof(r->netdev), "%s", netdev);
 		r->active_mtu = p->active_mtu;
 		r->netdev_mtu = p->netdev_mtu;
 	}

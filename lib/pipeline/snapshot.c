@@ -71,10 +71,10 @@ static void worst_finding(const struct roce_check_result *check, const char *dev
  * entry was not read. */
 static void gid_addr(const struct roce_port *mp, int index, char *out, size_t len)
 {
+	const struct roce_gid *g = roce_port_read_gid(mp, index);
 	out[0] = '\0';
-	for (size_t i = 0; mp && index >= 0 && i < mp->n_gids; i++)
-		if (mp->gids[i].index == index && roce_reading_ok(&mp->gids[i].read) && !mp->gids[i].empty)
-			roce_gid_format_addr(mp->gids[i].raw, out, len);
+	if (g)
+		roce_gid_format_addr(g->raw, out, len);
 }
 
 /* The port's PFC state and pause counters, from its netdev, or for a bond

@@ -138,10 +138,11 @@ check "report: path_probe info on all three nodes, every rail passed" \
 	'[ "$(jq -c "[.nodes[] | .verdicts[] | select(.code == \"path_probe\") | [.severity, .message]] | unique" <<<"$rep")" = "[[\"info\",\"the path probe to the next node passed on every rail (2 ports)\"]]" ] && [ "$(jq "[.nodes[] | .verdicts[] | select(.code == \"path_probe\")] | length" <<<"$rep")" = 3 ]'
 
 # --- 16-17: the cost: a new allocation's start (its prologs probe) against Probe=off, side by side
-starts() { # starts N: N allocations' wall time (ms), one per line
+starts() { # starts N: N allocations' wall time (ms), one per line; "failed" for a run that did not
 	local i t0
 	for i in $(seq "$1"); do
-		t0=$(date +%s%N); lab_run srun -N3 --roce=warn true >/dev/null 2>&1
+		t0=$(date +%s%N)
+		lab_run srun -N3 --roce=warn true >/dev/null 2>&1 || { echo failed; continue; }
 		echo $((($(date +%s%N) - t0) / 1000000))
 	done
 }
@@ -153,7 +154,9 @@ for i in 1 2 3; do
 done
 IP=$(med <"$W/t.ip"); OFF=$(med <"$W/t.off")
 echo "# srun -N3 with a new allocation, median of 3: Probe=ip ${IP} ms, Probe=off ${OFF} ms"
-check "the probe's cost is measured (figures above, not asserted)" '[ -n "$IP" ] && [ -n "$OFF" ]'
+# the figures are said, not asserted (a timed test on a shared machine proves nothing); what is
+# asserted is that every timed allocation started and ran, with the probe and without
+check "every timed allocation ran, Probe=ip and Probe=off alike" '! grep -q failed $W/t.ip $W/t.off'
 check "Probe=off: no probe file, no probe in any fingerprint" \
 	'srun3 --roce=warn; [ $RC = 0 ] && ! grep -q "^OK node[1-3] [1-9]" $W/out'
 conf ip

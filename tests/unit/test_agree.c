@@ -769,6 +769,39 @@ static void test_bond_ecn(void **state)
 	roce_node_free(&node);
 }
 
+/* The address the path probe sends from, and its netdev: the GID's own (a
+ * VLAN's: RoCE's packets leave tagged there), the port's when the GID's
+ * netdev was not read. */
+static void test_port_addr(void **state)
+{
+	(void)state;
+	static struct roce_gid gid = { .index = 3, .raw = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 12 } };
+	static struct roce_port port = { .num = 1, .gids = &gid, .n_gids = 1 };
+	static struct roce_device dev = { .name = "mlx5_0", .ports = &port, .n_ports = 1 };
+	struct roce_node node;
+	roce_node_init(&node);
+	node.devices = &dev;
+	node.n_devices = 1;
+	roce_reading_set(&gid.read, ROCE_OK, 0, NULL);
+	roce_reading_set(&gid.ndev_read, ROCE_OK, 0, NULL);
+	snprintf(gid.ndev, sizeof(gid.ndev), "eth0.100");
+	struct roce_port_result pr = { .device = "mlx5_0", .port = 1, .netdev = "eth0", .roce = true,
+		                       .healthy = true, .gid_index = 3 };
+	struct roce_check_result check = { .ports = &pr, .n_ports = 1, .gid_index = 3 };
+	uint8_t addr[16];
+	char netdev[IF_NAMESIZE];
+	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 1, addr, netdev), AF_INET);
+	assert_memory_equal(addr, ((const uint8_t[]){ 192, 0, 2, 12 }), 4);
+	assert_string_equal(netdev, "eth0.100");
+	roce_reading_set(&gid.ndev_read, ROCE_MISSING, ENOENT, "no ndevs/3");
+	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 1, addr, netdev), AF_INET);
+	assert_string_equal(netdev, "eth0");
+	/* another port, or a GID index the port does not have: unknown */
+	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 2, addr, netdev), 0);
+	pr.gid_index = 4;
+	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 1, addr, netdev), 0);
+}
+
 static void test_parse(void **state)
 {
 	(void)state;
@@ -1033,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_bond_ecn),
+		cmocka_unit_test(test_port_addr),
 		cmocka_unit_test(test_probe_drops_rail),
 		cmocka_unit_test(test_probe_json),
 	};
