@@ -21,6 +21,17 @@
 #define JOB "4242"
 #define NODES_MAX 16
 
+/* A port's probe as written back: the verdict, and how it failed. */
+static bool same_probe(const struct roce_fp_probe_result *a, const struct roce_fp_probe_result *b)
+{
+	if (a->verdict != b->verdict)
+		return false;
+	if (a->verdict == ROCE_FP_PROBE_NONE || a->verdict == ROCE_FP_PROBE_OK)
+		return true;
+	return strcmp(a->peer, b->peer) == 0 && a->largest == b->largest && a->of == b->of && a->sent == b->sent &&
+	       a->arrived == b->arrived;
+}
+
 static void check_round_trip(const struct roce_fingerprint *f)
 {
 	struct roce_fingerprint back;
@@ -36,10 +47,12 @@ static void check_round_trip(const struct roce_fingerprint *f)
 	           "round trip changed the problems");
 	FUZZ_CHECK(back.n_ports == f->n_ports && back.n_devices == f->n_devices && back.gid_index == f->gid_index &&
 	                   back.traffic_class == f->traffic_class && back.trust == f->trust &&
-	                   strcmp(back.driver, f->driver) == 0,
+	                   strcmp(back.driver, f->driver) == 0 && strcmp(back.resolves.peer, f->resolves.peer) == 0 &&
+	                   strcmp(back.resolves.got, f->resolves.got) == 0,
 	           "round trip changed the fingerprint");
 	for (size_t i = 0; i < f->n_ports; i++)
-		FUZZ_CHECK(strcmp(back.ports[i].rail, f->ports[i].rail) == 0 && back.ports[i].ecn_rp == f->ports[i].ecn_rp,
+		FUZZ_CHECK(strcmp(back.ports[i].rail, f->ports[i].rail) == 0 && back.ports[i].ecn_rp == f->ports[i].ecn_rp &&
+		                   same_probe(&back.ports[i].probe, &f->ports[i].probe),
 		           "round trip changed a port");
 	json_object_put(o);
 }

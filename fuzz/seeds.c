@@ -531,6 +531,11 @@ static void fingerprint_seeds(void)
 		f[i].ports[0].probe.verdict = f[i].ports[1].probe.verdict = ROCE_FP_PROBE_OK;
 	f[1].ports[1].probe = (struct roce_fp_probe_result){ ROCE_FP_PROBE_SIZE, "node3", 1500, 9000, 26, 26 };
 	fp_seed("probe-size", f, 3, "2;4242.4;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
+	/* the name check: node2 resolves node3 to an address node3 does not have */
+	snprintf(f[1].resolves.peer, sizeof(f[1].resolves.peer), "node3");
+	snprintf(f[1].resolves.got, sizeof(f[1].resolves.got), "192.0.2.99");
+	fp_seed("resolves-wrong", f, 3, "2;4242.4;rails;192.0.2.0/26,192.0.2.64/26;0@4096");
+	memset(&f[1].resolves, 0, sizeof(f[1].resolves));
 	struct roce_policy p;
 	roce_policy_defaults(&p);
 	roce_fingerprint_unchecked(&p, "4242", "node3", &f[2]);

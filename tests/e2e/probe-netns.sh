@@ -10,7 +10,10 @@
 #     outage): named with the largest size that passed;
 #   - the neighbour's netdev on the other rail's bridge: no answer;
 #   - another job's key: no answer, the responder counts the probes untagged;
-#   - a forged datagram without the tag: no answer.
+#   - a forged datagram without the tag: no answer;
+#   - an IPv6 rail (2001:db8::/32, the documentation prefix): healthy with
+#     the DSCP as sent (IPv6's traffic class), and a bridge port at 1500
+#     named as on IPv4, sizes counted with IPv6's 40-byte header.
 # TAP output.
 set -u
 top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
@@ -101,5 +104,21 @@ served; like "$SERVED" "^answered 0 untagged ([5-9]|1[0-3]) stranger 0$" "the re
 serve "$H2" 192.0.2.2 4791 192.0.2.1 1000
 is "$(ip netns exec "$H1" "$pp" forge 192.0.2.2 4791)" "no answer" "a forged datagram without the tag gets no answer"
 served; like "$SERVED" "^answered 0 untagged 2 stranger 0$" "both forged datagrams counted untagged"
+
+# --- an IPv6 rail: rail 1's netdevs get 2001:db8:1::1 and ::2 (no DAD: usable at once)
+if ip -n "$H1" addr add 2001:db8:1::1/64 dev rail1 nodad && ip -n "$H2" addr add 2001:db8:1::2/64 dev rail1 nodad; then
+	serve "$H2" 2001:db8:1::2 4791 2001:db8:1::1 1500
+	probe 7 2001:db8:1::1 2001:db8:1::2 4791
+	is "$(verdict)" "ok" "IPv6 rail healthy: every size arrived with DSCP 26 (traffic class 104)"
+	served; like "$SERVED" "^answered 4 untagged 0 stranger 0$" "IPv6: the responder answered the 4 probes"
+	ip -n "$SW" link set h2rail1 mtu 1500
+	serve "$H2" 2001:db8:1::2 4791 2001:db8:1::1 1500
+	probe 7 2001:db8:1::1 2001:db8:1::2 4791
+	is "$(verdict)" "largest size that passed 1500 of 9000" "IPv6, a switch port at MTU 1500: the largest size that passed is named"
+	served
+	ip -n "$SW" link set h2rail1 mtu 9000
+else
+	for i in 1 2 3; do skip "no IPv6 in these namespaces (ipv6.disable=1?)"; done
+fi
 
 done_testing

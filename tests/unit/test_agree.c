@@ -800,6 +800,12 @@ static void test_port_addr(void **state)
 	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 2, addr, netdev), 0);
 	pr.gid_index = 4;
 	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 1, addr, netdev), 0);
+	/* an IPv6 RoCE v2 GID (2001:db8:1::c): the address is the GID itself */
+	static const uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 0x0c };
+	memcpy(gid.raw, v6, sizeof(v6));
+	pr.gid_index = 3;
+	assert_int_equal(roce_fingerprint_port_addr(&node, &check, "mlx5_0", 1, addr, netdev), AF_INET6);
+	assert_memory_equal(addr, v6, 16);
 }
 
 static void test_parse(void **state)
