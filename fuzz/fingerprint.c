@@ -15,7 +15,7 @@
  */
 #include "config.h"
 #include "fuzz.h"
-#include "agree/agree.h"
+#include "agree/agreed.h"
 #include "agree/problems.h"
 
 #define JOB "4242"
@@ -64,7 +64,7 @@ static void check_apply(const struct roce_agreed *d, const struct roce_fingerpri
 	char why[512], list[sizeof(plan.vars[0].value)];
 	snprintf(plan.vars[0].name, sizeof(plan.vars[0].name), "NCCL_IB_HCA");
 	snprintf(plan.vars[1].name, sizeof(plan.vars[1].name), "NCCL_SOCKET_IFNAME");
-	(void)roce_agree_apply(d, f, &plan, why, sizeof(why));
+	(void)roce_agreed_apply(d, f, &plan, why, sizeof(why));
 	if (!plan.valid)
 		return;
 	snprintf(list, sizeof(list), "%s", plan.vars[0].value + (plan.vars[0].value[0] == '=' ? 1 : 0));
@@ -129,9 +129,9 @@ static void agree_on(struct roce_fingerprint *fp, bool *ok, size_t n)
 	say_problems(fps, names, n);
 	for (int strict = 0; strict < 2; strict++) {
 		enum roce_agree_verdict v = roce_agree_verdict(&a, strict);
-		if (roce_agree_encode(&a, v, "4242.0", env, sizeof(env)) < 0)
+		if (roce_agreed_encode(&a, v, "4242.0", env, sizeof(env)) < 0)
 			continue;
-		FUZZ_CHECK(roce_agree_decode(env, &d, &err) == 0, "own value refused: %s", env);
+		FUZZ_CHECK(roce_agreed_decode(env, &d, &err) == 0, "own value refused: %s", env);
 		for (size_t i = 0; i < n; i++)
 			if (fps[i])
 				check_apply(&d, fps[i]);
@@ -167,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t l = size - last < sizeof(env) - 1 ? size - last : sizeof(env) - 1;
 	memcpy(env, data + last, l);
 	env[l] = '\0';
-	if (roce_agree_decode(env, &d, &err) == 0) {
+	if (roce_agreed_decode(env, &d, &err) == 0) {
 		FUZZ_CHECK(d.n_rails <= ROCE_FP_PORTS_MAX && d.ref.n <= ROCE_FP_PORTS_MAX, "too many rails decoded");
 		for (size_t k = 0; k < d.ref.n; k++)
 			FUZZ_CHECK(roce_rails_key_ok(d.ref.key[k]), "decoded a bad rail");

@@ -23,7 +23,7 @@
  */
 #include "config.h"
 #include "roce.h"
-#include "agree/agree.h"
+#include "agree/agreed.h"
 #include "agree/problems.h"
 #include "agree/shareddir.h"
 #include "base/clock.h"
@@ -271,7 +271,7 @@ static void agree_worker(const void *arg, void *res)
 		memset(&o->said, 0, sizeof(o->said));
 	o->flags = a.flags;
 	o->verdict = roce_agree_verdict(&a, in->strict);
-	o->env_ok = roce_agree_encode(&a, o->verdict, in->step, o->env, sizeof(o->env)) == 0;
+	o->env_ok = roce_agreed_encode(&a, o->verdict, in->step, o->env, sizeof(o->env)) == 0;
 	snprintf(o->uses, sizeof(o->uses), "%s", a.uses);
 	o->waited_ms = g.waited_ms;
 	o->n_read = g.n_read;
@@ -346,7 +346,7 @@ static void unknown(bool strict, const char *step, const char *why)
 	say(strict, "the step's nodes cannot be compared: %s%s", why, strict ? "" : "; each node uses its own rails");
 	if (strict)
 		slurm_error(ROCE_LOG STRICT_FAILS);
-	if (roce_agree_encode(&none, strict ? ROCE_AGREED_FAIL : ROCE_AGREED_OWN, step, val, sizeof(val)) == 0)
+	if (roce_agreed_encode(&none, strict ? ROCE_AGREED_FAIL : ROCE_AGREED_OWN, step, val, sizeof(val)) == 0)
 		pass_on_value(val);
 }
 
@@ -557,7 +557,7 @@ enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, con
 	spank_err_t got = spank_getenv(sp, ROCE_AGREE_ENV, val, sizeof(val));
 	if (got != ESPANK_SUCCESS && got != ESPANK_NOSPACE)
 		return ROCE_JOBWIDE_NONE;
-	if (got == ESPANK_NOSPACE || roce_agree_decode(val, &d, &err) < 0) {
+	if (got == ESPANK_NOSPACE || roce_agreed_decode(val, &d, &err) < 0) {
 		snprintf(msg, len, ROCE_LOG "warning: %s: ignoring %s: not a value srun's plugin wrote", node,
 		         ROCE_AGREE_ENV);
 		return ROCE_JOBWIDE_WARN;
@@ -579,7 +579,7 @@ enum roce_jobwide_outcome roce_jobwide_step(spank_t sp, enum roce_mode mode, con
 		return ROCE_JOBWIDE_APPLIED;
 	case ROCE_AGREED_RAILS: break;
 	}
-	if (roce_agree_apply(&d, &res->self, &res->plan, why, sizeof(why)) == 0)
+	if (roce_agreed_apply(&d, &res->self, &res->plan, why, sizeof(why)) == 0)
 		return ROCE_JOBWIDE_APPLIED;
 	if (mode == ROCE_MODE_STRICT) {
 		snprintf(msg, len,

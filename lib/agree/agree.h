@@ -11,10 +11,11 @@
  *                       nodes); one short line per difference (lines.h),
  *                       naming groups of nodes; which nodes had no
  *                       fingerprint;
- *  roce_agree_encode()  that verdict as the value of ROCE_AGREE_ENV, which
- *                       srun passes to the step, and roce_agree_decode() it
- *                       back on each node (strictly: the user can forge it);
- *  roce_agree_apply()   each node: its own ports on the agreed rails, in
+ *  roce_agreed_encode() that verdict as the value of ROCE_AGREE_ENV, which
+ *                       srun passes to the step, and roce_agreed_decode()
+ *                       it back on each node (strictly: the user can forge
+ *                       it; agreed.h);
+ *  roce_agreed_apply()  each node: its own ports on the agreed rails, in
  *                       the agreed order, under its own device names.  A
  *                       node can only remove ports, never add one, so a
  *                       forged value can only hurt the user's own step.
@@ -99,20 +100,4 @@ struct roce_agreed {
 
 /* The verdict for a step under mode (warn or strict). */
 enum roce_agree_verdict roce_agree_verdict(const struct roce_agreement *a, bool strict);
-/* "2;<step>;<verdict>[;<rail>,...;<col>@<mtu>,...]" into buf: every rail of
- * the reference, then the agreed ones in order; -1 when it does not fit. */
-int roce_agree_encode(const struct roce_agreement *a, enum roce_agree_verdict v, const char *step, char *buf,
-                      size_t len);
-/* The value back; -1 with err when it is not one roce_agree_encode wrote. */
-int roce_agree_decode(const char *s, struct roce_agreed *d, struct roce_error *err);
-
-/* Restrict plan (built from self's check) to self's ports on d's rails
- * (rails.h's fit), with the same RDMA MTU (any, where d says 0), in d's
- * order: NCCL_IB_HCA and NCCL_SOCKET_IFNAME are rewritten (plan.h's
- * roce_plan_setf); with none left the plan becomes invalid.  Returns how
- * many agreed rails this node could not take (0: all), naming them in why
- * (len bytes). */
-int roce_agree_apply(const struct roce_agreed *d, const struct roce_fingerprint *self, struct roce_plan *plan,
-                     char *why, size_t len);
-
 #endif

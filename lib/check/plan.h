@@ -36,7 +36,7 @@ int roce_plan_build(const struct roce_policy *policy, const struct roce_check_re
 const char *roce_plan_get(const struct roce_plan *plan, const char *name);
 
 /*
- * The plan's one variable writer (roce_plan_build, and roce_agree_apply
+ * The plan's one variable writer (roce_plan_build, and roce_agreed_apply
  * when it narrows a plan to the step's agreed rails).
  *
  * roce_plan_setf: name's value becomes the formatted text, overwriting the

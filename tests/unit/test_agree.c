@@ -10,7 +10,7 @@
  */
 #include "config.h"
 #include "unit.h"
-#include "agree/agree.h"
+#include "agree/agreed.h"
 #include "agree/probeagree.h"
 #include "base/model.h"
 #include "check/finding.h"
@@ -95,11 +95,11 @@ static const char *exported(const struct roce_agreement *a, const struct roce_fi
 	plan.n_vars = 1;
 	snprintf(plan.vars[0].name, sizeof(plan.vars[0].name), "NCCL_IB_HCA");
 	snprintf(plan.vars[0].value, sizeof(plan.vars[0].value), "=before");
-	assert_int_equal(roce_agree_encode(a, roce_agree_verdict(a, false), "42.1", buf, sizeof(buf)), 0);
-	assert_int_equal(roce_agree_decode(buf, &d, &err), 0);
+	assert_int_equal(roce_agreed_encode(a, roce_agree_verdict(a, false), "42.1", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_decode(buf, &d, &err), 0);
 	if (d.verdict != ROCE_AGREED_RAILS)
 		return "(no rails)";
-	roce_agree_apply(&d, self, &plan, why, sizeof(why));
+	roce_agreed_apply(&d, self, &plan, why, sizeof(why));
 	return plan.valid ? roce_plan_get(&plan, "NCCL_IB_HCA") : "(none)";
 }
 
@@ -198,7 +198,7 @@ static void test_mtu_groups(void **state)
 	assert_int_equal(roce_agree_verdict(&a, true), ROCE_AGREED_FAIL);
 	/* warn runs with the rails: the MTU it warned about is not held against node2 */
 	char buf[ROCE_AGREE_ENV_MAX];
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2;42.1;rails;mlx5_0:1,mlx5_1:1;0@0,1@0");
 	assert_string_equal(exported(&a, &f[1]), "=mlx5_0:1,mlx5_1:1");
 	roce_agree_free(&a);
@@ -209,7 +209,7 @@ static void test_mtu_groups(void **state)
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
 	assert_string_equal(all_lines(&a), "the step's nodes differ where NCCL needs the same: RDMA MTU 4096 on "
 	                                   "node1,node3; 4096/1024 on node2");
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2;42.1;rails;mlx5_0:1,mlx5_1:1;0@4096,1@0");
 	roce_agree_free(&a);
 	/* GID family */
@@ -454,7 +454,7 @@ static void test_hostile_layouts(void **state)
 	assert_int_equal(roce_agree(fps, nodes3, 3, NULL, NULL, &a), 0);
 	assert_int_equal(a.n_rails, 32);
 	char buf[ROCE_AGREE_ENV_MAX];
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_RAILS, "42.1", buf, sizeof(buf)), 0);
 	roce_agree_free(&a);
 }
 
@@ -578,22 +578,22 @@ static void test_encode_decode(void **state)
 	struct roce_error err;
 	char buf[ROCE_AGREE_ENV_MAX];
 	assert_int_equal(roce_agree(fps, nodes3, 1, NULL, NULL, &a), 0);
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.3", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_RAILS, "42.3", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2;42.3;rails;mlx5_0:1,mlx5_1:1;0@4096,1@4096");
-	assert_int_equal(roce_agree_decode(buf, &d, &err), 0);
+	assert_int_equal(roce_agreed_decode(buf, &d, &err), 0);
 	assert_int_equal(d.verdict, ROCE_AGREED_RAILS);
 	assert_string_equal(d.step, "42.3");
 	assert_int_equal(d.ref.n, 2);
 	assert_int_equal(d.n_rails, 2);
 	assert_string_equal(d.ref.key[d.rails[1].col], "mlx5_1:1");
 	assert_int_equal(d.rails[1].active_mtu, 4096);
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_FAIL, "42.3", buf, sizeof(buf)), 0);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_FAIL, "42.3", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2;42.3;fail");
-	assert_int_equal(roce_agree_decode(buf, &d, &err), 0);
+	assert_int_equal(roce_agreed_decode(buf, &d, &err), 0);
 	assert_int_equal(d.verdict, ROCE_AGREED_FAIL);
-	assert_int_equal(roce_agree_encode(&a, ROCE_AGREED_RAILS, "42.3", buf, 10), -1);
+	assert_int_equal(roce_agreed_encode(&a, ROCE_AGREED_RAILS, "42.3", buf, 10), -1);
 	roce_agree_free(&a);
-	assert_int_equal(roce_agree_decode("2;42.3;rails;192.0.2.0/26,2001:db8::/64;1@4096,0@0", &d, &err), 0);
+	assert_int_equal(roce_agreed_decode("2;42.3;rails;192.0.2.0/26,2001:db8::/64;1@4096,0@0", &d, &err), 0);
 	assert_string_equal(d.ref.key[1], "2001:db8::/64");
 	/* forged or broken values are refused, never half-used */
 	static const char *const bad[] = {
@@ -620,14 +620,14 @@ static void test_encode_decode(void **state)
 		"2;42.3;rails;mlx5_0:1;x@1",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (roce_agree_decode(bad[i], &d, &err) != -1)
+		if (roce_agreed_decode(bad[i], &d, &err) != -1)
 			fail_msg("\"%s\" decoded", bad[i]);
 		assert_int_equal(d.n_rails, 0);
 	}
 	char longv[ROCE_AGREE_ENV_MAX + 10];
 	memset(longv, 'a', sizeof(longv) - 1);
 	longv[sizeof(longv) - 1] = '\0';
-	assert_int_equal(roce_agree_decode(longv, &d, &err), -1);
+	assert_int_equal(roce_agreed_decode(longv, &d, &err), -1);
 }
 
 static void plan_of(struct roce_plan *p, const char *hca, const char *ifs)
@@ -655,43 +655,43 @@ static void test_apply(void **state)
 	fp_make(&self, "node1", 2, two, NULL);
 
 	/* the agreement's order wins; the node's own locality-narrowed list does not */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1;0@4096,1@4096", &d, &err), 0);
+	assert_int_equal(roce_agreed_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1;0@4096,1@4096", &d, &err), 0);
 	plan_of(&plan, "=mlx5_0:1", "=eth0");
-	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 0);
+	assert_int_equal(roce_agreed_apply(&d, &self, &plan, why, sizeof(why)), 0);
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_0:1");
 	assert_string_equal(roce_plan_get(&plan, "NCCL_SOCKET_IFNAME"), "=eth1,eth0");
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_GID_INDEX"), "3");
 
 	/* forged: a rail this node does not have, or at another MTU, is never added */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_0:1,mlx5_7:1,mlx5_1:1;0@4096,1@4096,2@1024", &d, &err),
+	assert_int_equal(roce_agreed_decode("2;42.0;rails;mlx5_0:1,mlx5_7:1,mlx5_1:1;0@4096,1@4096,2@1024", &d, &err),
 	                 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
-	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 2);
+	assert_int_equal(roce_agreed_apply(&d, &self, &plan, why, sizeof(why)), 2);
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_0:1");
 	assert_string_equal(why, "mlx5_7:1 has no healthy port here, mlx5_1:1 has another RDMA MTU here");
 
 	/* forged: a rail named twice is taken once; a plan that lacked the netdevs gets them */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1,mlx5_1:1;0@4096,1@4096,2@4096", &d, &err),
+	assert_int_equal(roce_agreed_decode("2;42.0;rails;mlx5_1:1,mlx5_0:1,mlx5_1:1;0@4096,1@4096,2@4096", &d, &err),
 	                 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
 	plan.vars[1] = plan.vars[2];
 	plan.n_vars = 2;
-	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 1);
+	assert_int_equal(roce_agreed_apply(&d, &self, &plan, why, sizeof(why)), 1);
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_0:1");
 	assert_string_equal(roce_plan_get(&plan, "NCCL_SOCKET_IFNAME"), "=eth1,eth0");
 	assert_string_equal(roce_plan_get(&plan, "NCCL_IB_GID_INDEX"), "3");
 	assert_int_equal(plan.n_vars, 3);
 
 	/* a subnet rail where this node knows its port by name only: not taken */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;192.0.2.0/26;0@4096", &d, &err), 0);
+	assert_int_equal(roce_agreed_decode("2;42.0;rails;192.0.2.0/26;0@4096", &d, &err), 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
-	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 1);
+	assert_int_equal(roce_agreed_apply(&d, &self, &plan, why, sizeof(why)), 1);
 	assert_false(plan.valid);
 
 	/* nothing left: no plan */
-	assert_int_equal(roce_agree_decode("2;42.0;rails;mlx5_9:1;0@4096", &d, &err), 0);
+	assert_int_equal(roce_agreed_decode("2;42.0;rails;mlx5_9:1;0@4096", &d, &err), 0);
 	plan_of(&plan, "=mlx5_0:1,mlx5_1:1", "=eth0,eth1");
-	assert_int_equal(roce_agree_apply(&d, &self, &plan, why, sizeof(why)), 1);
+	assert_int_equal(roce_agreed_apply(&d, &self, &plan, why, sizeof(why)), 1);
 	assert_false(plan.valid);
 }
 

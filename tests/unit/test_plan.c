@@ -2,8 +2,8 @@
 /*
  * test_plan.c - the plan's variable writer (lib/check/plan.h: roce_plan_setf,
  * roce_plan_list_add, roce_plan_get), which roce_plan_build and
- * roce_agree_apply share.  roce_plan_build itself is tested over whole
- * checks in test_check*.c, roce_agree_apply in test_agree.c.
+ * roce_agreed_apply share.  roce_plan_build itself is tested over whole
+ * checks in test_check*.c, roce_agreed_apply in test_agree.c.
  */
 #include "config.h"
 #include "unit.h"
