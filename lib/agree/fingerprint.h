@@ -160,5 +160,11 @@ const char *roce_fingerprint_verdict_name(int v);
 const char *roce_fingerprint_probe_name(int v);
 /* "dscp", "pcp", "unknown" */
 const char *roce_fingerprint_trust_name(int t);
+/* What a fingerprint may carry, written and parsed alike (these words end up
+ * in srun's messages, for every user of the job): a firmware, board, adapter
+ * type or driver version as sysfs shows them, or ""; a problem as brief.h
+ * makes one from our checks. */
+bool roce_fingerprint_word_ok(const char *s);
+bool roce_fingerprint_problem_ok(const struct roce_brief *b);
 
 #endif
