@@ -9,6 +9,7 @@
 #include "agree/fingerprint.h"
 #include "fragment/fragment.h"
 #include "fragment/ranwith.h"
+#include "job/jobshare.h"
 #include "job/jobstate.h"
 #include "job/livesample.h"
 #include "pipeline/healthtrend.h"
@@ -51,106 +52,6 @@ static void remove_state(int sfd, const char *job_id, const char *node)
 	unlinkat(sfd, name, 0);
 	roce_jobstate_name(name, job_id, NULL);
 	unlinkat(sfd, name, 0);
-}
-
-struct idlist {
-	char (*id)[ROCE_JOBID_MAX];
-	size_t n;
-};
-
-static void idlist_add(struct idlist *l, const char *id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->id[i], id) == 0)
-			return;
-	if (l->n >= 4096)
-		return;
-	void *grown = realloc(l->id, (l->n + 1) * sizeof(*l->id));
-	if (!grown)
-		return; /* a missed "shared" mark is not worth failing the report */
-	l->id = grown;
-	snprintf(l->id[l->n++], ROCE_JOBID_MAX, "%s", id);
-}
-
-/* This node's, or from before per-node names (no node: then this node's
- * as well, StateDir being node-local). */
-static bool this_node(const struct roce_statename *n, const char *node)
-{
-	return !n->node[0] || strcmp(n->node, node) == 0;
-}
-
-static bool absent(int sfd, const char *name)
-{
-	return faccessat(sfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
-}
-
-/* A marker whose job has no snapshot on this node any more (under either
- * name: its prolog may have run before an upgrade): its epilog took its
- * markers before a late prolog added this one. */
-static bool orphan_marker(int sfd, const struct roce_statename *n)
-{
-	char snap[ROCE_JOBSTATE_NAME_MAX];
-	roce_jobstate_name(snap, n->job, NULL);
-	if (!absent(sfd, snap))
-		return false;
-	roce_jobstate_name(snap, n->job, n->node[0] ? n->node : NULL);
-	return absent(sfd, snap);
-}
-
-/* Other jobs' snapshots on this node.  One written before this boot began
- * belongs to a job that died with the node: removed, so it cannot flag
- * later jobs as sharing.  (mtime, not content: no need to read every other
- * snapshot.)  Other nodes' files are theirs: never looked at. */
-static void scan_state_dir(int sfd, const char *job_id, const char *node, struct idlist *others)
-{
-	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	struct dirent *e;
-	struct roce_statename n;
-	time_t booted = roce_jobstate_boot_time();
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return;
-	}
-	while ((e = readdir(d))) {
-		if (!roce_statename_parse(e->d_name, &n) || !this_node(&n, node) || strcmp(n.job, job_id) == 0)
-			continue;
-		if (n.kind == ROCE_STATENAME_MARKER && orphan_marker(sfd, &n))
-			unlinkat(sfd, e->d_name, 0);
-		if (n.kind != ROCE_STATENAME_SNAPSHOT)
-			continue;
-		if (roce_jobstate_before_boot(sfd, e->d_name, booted)) {
-			unlinkat(sfd, e->d_name, 0);
-			continue;
-		}
-		idlist_add(others, n.job);
-	}
-	closedir(d);
-}
-
-/* Markers "<jobid>.<node>.with.<other>" left for us by later jobs' prologs
- * on this node (and "<jobid>.with.<other>" from before per-node names). */
-static void take_markers(int sfd, const char *job_id, const char *node, struct idlist *shared)
-{
-	/* A fresh open, not dup(): a dup shares the directory offset with sfd. */
-	int dup_fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	struct dirent *e;
-	struct roce_statename n;
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return;
-	}
-	while ((e = readdir(d))) {
-		if (!roce_statename_parse(e->d_name, &n) || n.kind != ROCE_STATENAME_MARKER || !this_node(&n, node) ||
-		    strcmp(n.job, job_id) != 0)
-			continue;
-		idlist_add(shared, n.other);
-		unlinkat(sfd, e->d_name, 0);
-	}
-	closedir(d);
 }
 
 /* ---------------------------------------------------------------- shared steps */
@@ -239,32 +140,6 @@ static void load_trend(int sfd, const struct job_ctx *c, struct roce_trend *t)
 }
 
 /* ---------------------------------------------------------------- prolog */
-
-static void touch_marker(int sfd, const char *job, const char *node, const char *other)
-{
-	char marker[ROCE_STATENAME_MAX];
-	roce_statename_format(marker, ROCE_STATENAME_MARKER, job, node, other);
-	int fd = openat(sfd, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
-}
-
-/*
- * Sharing is detected AFTER our snapshot is in place, and marked both ways
- * (<other>.<node>.with.<us> and <us>.<node>.with.<other>): of two prologs
- * running at the same time, the one that scans last sees the other's
- * snapshot, so both epilogs find a marker whatever the interleaving.
- */
-static void mark_sharing(int sfd, const char *job_id, const char *node)
-{
-	struct idlist others = { 0 };
-	scan_state_dir(sfd, job_id, node, &others);
-	for (size_t i = 0; i < others.n; i++) {
-		touch_marker(sfd, others.id[i], node, job_id);
-		touch_marker(sfd, job_id, node, others.id[i]);
-	}
-	free(others.id);
-}
 
 /* StateDir/<jobid>.<node>.shared: the name of this node's entry in
  * SharedDir (shareddir.h: it carries the fingerprint's digest and the
@@ -423,7 +298,7 @@ static int prolog_report(const struct job_ctx *c, const struct roce_node *node, 
 	 * the epilog copes with a missing snapshot. */
 	if (roce_jobstate_write(sfd, c->job_id, c->node, (long)c->uid, &s, &trend, err) == 0) {
 		rc = 0;
-		mark_sharing(sfd, c->job_id, c->node);
+		roce_jobshare_mark(sfd, c->job_id, c->node);
 	}
 out:
 	roce_trend_free(&trend);
@@ -493,7 +368,7 @@ struct epilog_in {
 	bool have_start;             /* false: st.start is the end's, every counter unread (note says why) */
 	struct roce_snapshot end;    /* the counters now */
 	struct roce_trend trend_end; /* the health check's trend now */
-	struct idlist shared;        /* the jobs that shared the node */
+	struct roce_jobshare_ids shared; /* the jobs that shared the node */
 	struct roce_ranwith rw;      /* what the steps ran with */
 	struct roce_verdict_list probe; /* the path probe's, from the node's fingerprint */
 	char note[ROCE_WHY_MAX + 64];
@@ -567,8 +442,7 @@ static void prolog_left(int sfd, const struct job_ctx *c, struct epilog_in *in)
 	in->have_start = roce_jobstate_read(sfd, c->pol.state_dir, c->job_id, c->node, &in->st, &why) == 0;
 	if (!in->have_start)
 		snprintf(in->note, sizeof(in->note), "%.*s", (int)sizeof(in->note) - 1, why.msg);
-	take_markers(sfd, c->job_id, c->node, &in->shared);
-	scan_state_dir(sfd, c->job_id, c->node, &in->shared);
+	roce_jobshare_collect(sfd, c->job_id, c->node, &in->shared);
 }
 
 int roce_job_epilog(const struct roce_policy *p, const char *sysfs_root, const char *job_id, const char *node_name,
@@ -611,7 +485,7 @@ out:
 		roce_livesample_remove(&c.pol, sfd, job_id, c.node);
 		close(sfd);
 	}
-	free(in.shared.id);
+	roce_jobshare_free(&in.shared);
 	roce_verdict_list_free(&in.probe);
 	roce_jobstate_free(&in.st);
 	roce_snapshot_free(&in.end);
