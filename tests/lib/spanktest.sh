@@ -78,6 +78,14 @@ run() { lab_run_timeout "$LAB_STEP_TIMEOUT" "$@" >"$W/out" 2>"$W/err"; RC=$?; }
 tap_diag() {
 	echo "stdout: $(head -20 "$W/out" 2>/dev/null)"
 	echo "stderr: $(head -20 "$W/err" 2>/dev/null | cut -c1-400)"
+	# srun -vv fills the head with its own debug lines: what the plugin said, and the first errors of
+	# each node (a prolog's comes before the step's, which lab_trouble's last lines would show instead)
+	echo "stdout, roce: $(grep -i roce "$W/out" 2>/dev/null | head -10 | cut -c1-400)"
+	local f
+	for f in "${LAB:-/nonexistent}"/log/slurmd.*.log; do
+		[ -f "$f" ] && grep -E 'error: roce|roce: .*(prolog|unchecked|deadline)' "$f" | head -3 | cut -c1-300 |
+			sed "s|^|${f##*/} (first): |"
+	done
 	lab_trouble
 }
 
